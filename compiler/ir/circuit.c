@@ -1,0 +1,267 @@
+/* circuit.c — circuit storage (gates, inputs, use lists), the builder, and modules. */
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static Gate *new_gate(Circuit *c)
+{
+    if (c->ngates == c->capgates) {
+        uint32_t cap = c->capgates ? c->capgates * 2 : 64;
+        c->gates = arena_grow(c->arena, c->gates, c->capgates * sizeof(Gate), cap * sizeof(Gate));
+        c->capgates = cap;
+    }
+    Gate *g = &c->gates[c->ngates++];
+    memset(g, 0, sizeof *g);
+    return g;
+}
+
+Circuit *circ_new(Func *f)
+{
+    Arena *a = arena_new();
+    Circuit *c = arena_alloc(a, sizeof *c);
+    c->arena = a;
+    c->func = f;
+    static const Opcode roots[NUM_ROOTS] = {
+        OP_CIRCUIT_ROOT, OP_STATE_ENTRY, OP_DEPEND_ENTRY, OP_RETURN_LIST,
+        OP_THROW_LIST, OP_CONSTANT_LIST, OP_ALLOCA_LIST, OP_ARG_LIST,
+    };
+    for (int i = 0; i < NUM_ROOTS; i++)
+        new_gate(c)->op = roots[i];
+    return c;
+}
+
+void circ_free(Circuit *c)
+{
+    if (c)
+        arena_free(c->arena);
+}
+
+static void add_use(Circuit *c, GateId def, GateId user, uint32_t index)
+{
+    if (def == NO_GATE || def >= c->ngates)
+        return;
+    Gate *d = &c->gates[def];
+    if (d->nuses == d->capuses) {
+        uint32_t cap = d->capuses ? d->capuses * 2 : 4;
+        d->uses = arena_grow(c->arena, d->uses, d->capuses * sizeof(Use), cap * sizeof(Use));
+        d->capuses = cap;
+    }
+    d->uses[d->nuses++] = (Use){user, index};
+}
+
+static void remove_use(Circuit *c, GateId def, GateId user, uint32_t index)
+{
+    if (def == NO_GATE || def >= c->ngates)
+        return;
+    Gate *d = &c->gates[def];
+    for (uint32_t i = 0; i < d->nuses; i++)
+        if (d->uses[i].user == user && d->uses[i].index == index) {
+            d->uses[i] = d->uses[--d->nuses];
+            return;
+        }
+}
+
+void circ_set_input(Circuit *c, GateId g, uint32_t index, GateId v)
+{
+    Gate *gt = &c->gates[g];
+    remove_use(c, gt->in[index], g, index);
+    gt->in[index] = v;
+    add_use(c, v, g, index);
+}
+
+void circ_set_inputs(Circuit *c, GateId g, const GateId *states, uint32_t ns,
+                     const GateId *deps, uint32_t nd, const GateId *data, uint32_t nv)
+{
+    Gate *gt = &c->gates[g];
+    for (uint32_t i = 0; i < gate_nin(gt); i++)
+        remove_use(c, gt->in[i], g, i);
+    uint32_t n = ns + nd + nv;
+    if (n > gate_nin(gt))
+        gt->in = arena_alloc(c->arena, n * sizeof(GateId));
+    gt->nstate = (uint16_t)ns;
+    gt->ndep = (uint16_t)nd;
+    gt->ndata = nv;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < ns; i++)
+        gt->in[k++] = states[i];
+    for (uint32_t i = 0; i < nd; i++)
+        gt->in[k++] = deps[i];
+    for (uint32_t i = 0; i < nv; i++)
+        gt->in[k++] = data[i];
+    for (uint32_t i = 0; i < n; i++)
+        add_use(c, gt->in[i], g, i);
+}
+
+GateId circ_add(Circuit *c, Opcode op, Type ty, int cond, uint64_t lit,
+                const GateId *states, uint32_t ns, const GateId *deps, uint32_t nd,
+                const GateId *data, uint32_t nv)
+{
+    Gate *g = new_gate(c);
+    GateId id = c->ngates - 1;
+    g->op = (uint16_t)op;
+    g->type = (uint8_t)ty;
+    g->cond = (uint8_t)cond;
+    g->lit = lit;
+    circ_set_inputs(c, id, states, ns, deps, nd, data, nv);
+    return id;
+}
+
+void circ_replace_uses(Circuit *c, GateId old, GateId repl)
+{
+    if (old == repl)
+        return;
+    while (c->gates[old].nuses) {
+        Use u = c->gates[old].uses[c->gates[old].nuses - 1];
+        circ_set_input(c, u.user, u.index, repl);
+    }
+}
+
+void circ_kill(Circuit *c, GateId g)
+{
+    Gate *gt = &c->gates[g];
+    for (uint32_t i = 0; i < gate_nin(gt); i++) {
+        remove_use(c, gt->in[i], g, i);
+        gt->in[i] = NO_GATE;
+    }
+    gt->dead = 1;
+}
+
+void circ_set_name(Circuit *c, GateId g, const char *name, size_t n)
+{
+    c->gates[g].name = name ? arena_strndup(c->arena, name, n) : NULL;
+}
+
+uint32_t circ_live_count(const Circuit *c)
+{
+    uint32_t n = 0;
+    for (uint32_t i = NUM_ROOTS; i < c->ngates; i++)
+        n += !c->gates[i].dead;
+    return n;
+}
+
+GateId circ_const(Circuit *c, Type ty, uint64_t bits)
+{
+    if (ty_is_int(ty))
+        bits &= ty_mask(ty);
+    return circ_add(c, OP_CONSTANT, ty, 0, bits, NULL, 0, NULL, 0, NULL, 0);
+}
+
+GateId circ_binop(Circuit *c, Opcode op, Type ty, GateId a, GateId b)
+{
+    GateId in[2] = {a, b};
+    return circ_add(c, op, ty, 0, 0, NULL, 0, NULL, 0, in, 2);
+}
+
+GateId circ_unop(Circuit *c, Opcode op, Type ty, GateId a)
+{
+    return circ_add(c, op, ty, 0, 0, NULL, 0, NULL, 0, &a, 1);
+}
+
+GateId circ_cmp(Circuit *c, Opcode op, int cond, GateId a, GateId b)
+{
+    GateId in[2] = {a, b};
+    return circ_add(c, op, TY_I1, cond, 0, NULL, 0, NULL, 0, in, 2);
+}
+
+/* ---- modules ---- */
+
+Module *module_new(const char *file)
+{
+    Arena *a = arena_new();
+    Module *m = arena_alloc(a, sizeof *m);
+    m->arena = a;
+    m->file = arena_strndup(a, file ? file : "<input>", strlen(file ? file : "<input>"));
+    return m;
+}
+
+void module_free(Module *m)
+{
+    if (!m)
+        return;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        circ_free(m->funcs[i]->circ);
+    arena_free(m->arena);
+}
+
+Func *module_add_func(Module *m, const char *name, const Type *params, uint32_t nparams, Type ret)
+{
+    if (m->nfuncs == m->capfuncs) {
+        uint32_t cap = m->capfuncs ? m->capfuncs * 2 : 8;
+        m->funcs = arena_grow(m->arena, m->funcs, m->capfuncs * sizeof(Func *), cap * sizeof(Func *));
+        m->capfuncs = cap;
+    }
+    Func *f = arena_alloc(m->arena, sizeof *f);
+    f->name = arena_strndup(m->arena, name, strlen(name));
+    f->params = arena_alloc(m->arena, (nparams ? nparams : 1) * sizeof(Type));
+    if (nparams)
+        memcpy(f->params, params, nparams * sizeof(Type));
+    f->nparams = nparams;
+    f->ret = ret;
+    f->module = m;
+    f->index = m->nfuncs;
+    f->circ = circ_new(f);
+    m->funcs[m->nfuncs++] = f;
+    return f;
+}
+
+Func *module_find(const Module *m, const char *name, size_t n)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (strlen(m->funcs[i]->name) == n && memcmp(m->funcs[i]->name, name, n) == 0)
+            return m->funcs[i];
+    return NULL;
+}
+
+RunLine *module_add_run(Module *m)
+{
+    if (m->nruns == m->capruns) {
+        uint32_t cap = m->capruns ? m->capruns * 2 : 8;
+        m->runs = arena_grow(m->arena, m->runs, m->capruns * sizeof(RunLine), cap * sizeof(RunLine));
+        m->capruns = cap;
+    }
+    RunLine *r = &m->runs[m->nruns++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static void clone_circuit(Circuit *dst, const Circuit *src)
+{
+    /* same ids: copy gates one to one, then rebuild inputs and uses */
+    for (uint32_t i = NUM_ROOTS; i < src->ngates; i++) {
+        const Gate *s = &src->gates[i];
+        GateId id = circ_add(dst, (Opcode)s->op, (Type)s->type, s->cond, s->lit,
+                             NULL, 0, NULL, 0, NULL, 0);
+        Gate *d = &dst->gates[id];
+        d->dead = s->dead;
+        d->line = s->line;
+        d->col = s->col;
+        if (s->name)
+            d->name = arena_strndup(dst->arena, s->name, strlen(s->name));
+    }
+    for (uint32_t i = NUM_ROOTS; i < src->ngates; i++) {
+        const Gate *s = &src->gates[i];
+        circ_set_inputs(dst, i, s->in, s->nstate, s->in + s->nstate, s->ndep,
+                        s->in + s->nstate + s->ndep, s->ndata);
+    }
+}
+
+Module *module_clone(const Module *m)
+{
+    Module *n = module_new(m->file);
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const Func *f = m->funcs[i];
+        Func *g = module_add_func(n, f->name, f->params, f->nparams, f->ret);
+        g->line = f->line;
+        g->col = f->col;
+        clone_circuit(g->circ, f->circ);
+    }
+    for (uint32_t i = 0; i < m->nruns; i++) {
+        RunLine *r = module_add_run(n);
+        *r = m->runs[i];
+        r->args = arena_alloc(n->arena, (r->nargs ? r->nargs : 1) * sizeof(RunArg));
+        if (r->nargs)
+            memcpy(r->args, m->runs[i].args, r->nargs * sizeof(RunArg));
+    }
+    return n;
+}

@@ -1,0 +1,57 @@
+/* diag.c — diagnostics in the form FILE:LINE:COL: error: MESSAGE. */
+#include "ir.h"
+
+#include <stdarg.h>
+
+void diag_init(Diag *d, const char *file, FILE *out)
+{
+    d->file = file ? file : "<input>";
+    d->out = out;
+    d->nerrors = 0;
+}
+
+static void vreport(Diag *d, uint32_t line, uint32_t col, const char *prefix, const char *fmt, va_list ap)
+{
+    d->nerrors++;
+    if (!d->out)
+        return;
+    fprintf(d->out, "%s:%u:%u: error: %s", d->file, line, col, prefix);
+    vfprintf(d->out, fmt, ap);
+    fputc('\n', d->out);
+}
+
+void diag_error(Diag *d, uint32_t line, uint32_t col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(d, line, col, "", fmt, ap);
+    va_end(ap);
+}
+
+const char *gate_label(const Func *f, GateId g, char *buf, size_t n)
+{
+    if (g == NO_GATE || g >= f->circ->ngates)
+        snprintf(buf, n, "<none>");
+    else if (g == ROOT_STATE_ENTRY || g == ROOT_DEPEND_ENTRY)
+        snprintf(buf, n, "entry");
+    else if (f->circ->gates[g].name)
+        snprintf(buf, n, "%%%s", f->circ->gates[g].name);
+    else if (f->circ->gates[g].op == OP_RETURN || f->circ->gates[g].op == OP_THROW)
+        snprintf(buf, n, "%s#%u", op_info[f->circ->gates[g].op].name, g);
+    else
+        snprintf(buf, n, "%%t%u", g);
+    return buf;
+}
+
+void diag_gate(Diag *d, const Func *f, GateId g, const char *fmt, ...)
+{
+    char label[160], prefix[256];
+    const Gate *gt = g < f->circ->ngates ? &f->circ->gates[g] : NULL;
+    uint32_t line = gt && gt->line ? gt->line : f->line;
+    uint32_t col = gt && gt->line ? gt->col : f->col;
+    snprintf(prefix, sizeof prefix, "in @%s: gate %s: ", f->name, gate_label(f, g, label, sizeof label));
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(d, line, col, prefix, fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,66 @@
+/* circ.c — the command-line driver: dispatches to the subcommands of commands.def. */
+#include "driver.h"
+
+#include <string.h>
+
+typedef struct { const char *name; int (*fn)(int, char **); const char *summary; } Command;
+
+static const Command commands[] = {
+#define CMD(name, fn, summary) {#name, fn, summary},
+#include "commands.def"
+#undef CMD
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: circ COMMAND [ARGS...]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n`circ COMMAND --help` describes one command.\n"
+                 "Exit codes: 0 success, 1 the checked property failed, 2 usage or I/O error.\n");
+}
+
+bool wants_help(int argc, char **argv, const char *text)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(text, stdout);
+            return true;
+        }
+    return false;
+}
+
+Module *load_module(const char *path, bool verify, int *status)
+{
+    Diag d;
+    diag_init(&d, path, stderr);
+    Module *m = parse_file(path, &d);
+    if (!m) {
+        *status = d.nerrors ? EXIT_FAIL : EXIT_USAGE;
+        return NULL;
+    }
+    if (verify && verify_module(m, &d)) {
+        module_free(m);
+        *status = EXIT_FAIL;
+        return NULL;
+    }
+    return m;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "circ: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

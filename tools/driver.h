@@ -1,0 +1,19 @@
+/* driver.h — shared pieces of the circ command-line driver. */
+#ifndef CIRC_DRIVER_H
+#define CIRC_DRIVER_H
+
+#include "compiler/ir/ir.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+#define CMD(name, fn, summary) int fn(int argc, char **argv);
+#include "commands.def"
+#undef CMD
+
+/* true if argv has -h or --help; prints usage to stdout */
+bool wants_help(int argc, char **argv, const char *usage);
+/* parse and verify one file; reports errors on stderr; *status gets 1 (invalid) or
+ * 2 (I/O) on failure */
+Module *load_module(const char *path, bool verify, int *status);
+
+#endif
