@@ -1,0 +1,59 @@
+/* blob.h — what a backend produces and an executor loads: machine code for every
+ * function of a module, entry offsets, relocations and the trap table.  The contract
+ * between compiler/ (x64/, a64/) and oracle/ (the Unicorn runner): neither side looks
+ * at the other's internals. */
+#ifndef CIRC_BLOB_H
+#define CIRC_BLOB_H
+
+#include <stdint.h>
+
+typedef enum { ISA_X64, ISA_A64, ISA_COUNT } Isa;
+
+/* runtime helpers the executor services at stub addresses (DESIGN.md §4) */
+typedef enum {
+    HELPER_FMOD_F32, HELPER_FMOD_F64, /* C fmodf / fmod, NaN canonicalized */
+    HELPER_FEXP_F32, HELPER_FEXP_F64, /* C powf / pow, NaN canonicalized */
+    HELPER_THROW,                     /* arg 0: the value's bits, arg 1: its Type; never returns */
+    HELPER_COUNT
+} Helper;
+
+typedef enum {
+    RELOC_ABS64,  /* 8 bytes at offset := absolute address of the target */
+} RelocKind;
+
+typedef enum { TARGET_FUNC, TARGET_HELPER } RelocTarget;
+
+typedef struct {
+    uint32_t offset;  /* into code */
+    uint8_t kind;     /* RelocKind */
+    uint8_t target;   /* RelocTarget */
+    uint32_t index;   /* function index or Helper */
+    int64_t addend;
+} Reloc;
+
+typedef struct {
+    uint32_t offset;  /* of the trapping instruction (ud2, brk, a faulting div) */
+    uint8_t kind;     /* TrapKind of oracle/outcome.h */
+} TrapSite;
+
+typedef struct {
+    uint32_t offset;  /* first instruction byte of a gate's code */
+    uint32_t func;    /* function index */
+    uint32_t gate;    /* GateId, for annotated listings */
+} SourceMark;
+
+typedef struct {
+    Isa isa;
+    uint8_t *code;
+    uint32_t size;
+    uint32_t *entry;  /* per function index: offset of its first instruction */
+    uint32_t nfuncs;
+    Reloc *relocs;
+    uint32_t nrelocs;
+    TrapSite *traps;  /* sorted by offset */
+    uint32_t ntraps;
+    SourceMark *marks;/* sorted by offset */
+    uint32_t nmarks;
+} CodeBlob;
+
+#endif

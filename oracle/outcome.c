@@ -1,0 +1,136 @@
+/* outcome.c — formatting and comparing outcomes; the harness buffer's fill pattern. */
+#include "oracle/outcome.h"
+
+#include <string.h>
+
+void heap_fill_pattern(uint8_t heap[HEAP_SIZE])
+{
+    /* distinct, non-zero, position-dependent bytes: a misplaced access shows */
+    for (uint32_t i = 0; i < HEAP_SIZE; i++)
+        heap[i] = (uint8_t)(0xa5 ^ (i * 7) ^ (i >> 8));
+}
+
+static bool is_nan(Type t, uint64_t bits)
+{
+    if (t == TY_F32)
+        return (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu);
+    if (t == TY_F64)
+        return (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (bits & 0x000fffffffffffffull);
+    return false;
+}
+
+static const char *trap_name(int t)
+{
+    switch (t) {
+    case TRAP_DIV0: return "div0";
+    case TRAP_OVERFLOW: return "overflow";
+    case TRAP_FAULT: return "fault";
+    case TRAP_ILLEGAL: return "illegal";
+    default: return "unknown";
+    }
+}
+
+static void value_format(char *buf, size_t n, Type t, uint64_t bits)
+{
+    if (t == TY_NONE)
+        snprintf(buf, n, "void");
+    else
+        lit_format(buf, n, t, bits);
+}
+
+void outcome_format(char *buf, size_t n, const Outcome *o)
+{
+    char v[64];
+    switch (o->kind) {
+    case OUT_RETURN:
+        value_format(v, sizeof v, (Type)o->type, o->bits);
+        snprintf(buf, n, "return %s", v);
+        break;
+    case OUT_THROW:
+        value_format(v, sizeof v, (Type)o->type, o->bits);
+        snprintf(buf, n, "throw %s", v);
+        break;
+    case OUT_TRAP:
+        snprintf(buf, n, "trap %s", trap_name(o->trap));
+        break;
+    case OUT_TIMEOUT:
+        snprintf(buf, n, "timeout");
+        break;
+    default:
+        snprintf(buf, n, "invalid: %s", o->reason[0] ? o->reason : "?");
+        break;
+    }
+}
+
+bool outcome_equal(const Outcome *a, const Outcome *b, char *why, size_t n)
+{
+    char fa[256], fb[256];
+    if (a->kind != b->kind || (a->kind == OUT_TRAP && a->trap != b->trap) ||
+        ((a->kind == OUT_RETURN || a->kind == OUT_THROW) &&
+         (a->type != b->type ||
+          !(a->bits == b->bits || (is_nan((Type)a->type, a->bits) && is_nan((Type)b->type, b->bits)))))) {
+        if (why) {
+            outcome_format(fa, sizeof fa, a);
+            outcome_format(fb, sizeof fb, b);
+            snprintf(why, n, "%s vs %s", fa, fb);
+        }
+        return false;
+    }
+    if (a->kind == OUT_TIMEOUT || a->kind == OUT_INVALID)
+        return true; /* the heap of an unfinished run means nothing */
+    for (uint32_t i = 0; i < HEAP_SIZE; i++)
+        if (a->heap[i] != b->heap[i]) {
+            if (why)
+                snprintf(why, n, "heap byte %u: 0x%02x vs 0x%02x", i, a->heap[i], b->heap[i]);
+            return false;
+        }
+    return true;
+}
+
+bool outcome_matches(const Outcome *o, const RunExpect *e)
+{
+    switch (e->kind) {
+    case EX_VALUE:
+        return o->kind == OUT_RETURN && o->bits == e->bits;
+    case EX_NAN:
+        return o->kind == OUT_RETURN && is_nan((Type)o->type, o->bits);
+    case EX_VOID:
+        return o->kind == OUT_RETURN && o->type == TY_NONE;
+    case EX_TRAP:
+        return o->kind == OUT_TRAP;
+    case EX_TRAP_DIV0:
+        return o->kind == OUT_TRAP && o->trap == TRAP_DIV0;
+    case EX_TRAP_OVERFLOW:
+        return o->kind == OUT_TRAP && o->trap == TRAP_OVERFLOW;
+    case EX_THROW: {
+        if (o->kind != OUT_THROW)
+            return false;
+        Type t = (Type)o->type;
+        if (ty_is_float(t)) {
+            uint64_t want;
+            if (e->is_float) {
+                double d;
+                memcpy(&d, &e->bits, 8);
+                if (t == TY_F32) {
+                    float f = (float)d;
+                    uint32_t u;
+                    memcpy(&u, &f, 4);
+                    want = u;
+                } else {
+                    want = e->bits;
+                }
+                return o->bits == want || (is_nan(t, o->bits) && is_nan(TY_F64, e->bits));
+            }
+            return false;
+        }
+        return !e->is_float && (o->bits & ty_mask(t)) == (e->bits & ty_mask(t));
+    }
+    }
+    return false;
+}
+
+void runline_args(const RunLine *r, uint64_t *args)
+{
+    for (uint32_t i = 0; i < r->nargs; i++)
+        args[i] = r->args[i].kind == RA_HEAP ? HEAP_ADDR : r->args[i].bits;
+}
