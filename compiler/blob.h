@@ -33,7 +33,7 @@ typedef struct {
 
 typedef struct {
     uint32_t offset;  /* of the trapping instruction (ud2, brk, a faulting div) */
-    uint8_t kind;     /* TrapKind of oracle/outcome.h */
+    uint8_t kind;     /* TrapKind (compiler/ir/ir.h) */
 } TrapSite;
 
 typedef struct {

@@ -10,13 +10,6 @@
 #define HEAP_SIZE 4096u
 
 typedef enum { OUT_RETURN, OUT_TRAP, OUT_THROW, OUT_TIMEOUT, OUT_INVALID } OutcomeKind;
-typedef enum {
-    TRAP_NONE,
-    TRAP_DIV0,     /* integer division or remainder by zero */
-    TRAP_OVERFLOW, /* signed division or remainder of INT_MIN by -1 */
-    TRAP_FAULT,    /* compiled code touched unmapped memory (never valid: a mismatch) */
-    TRAP_ILLEGAL,  /* compiled code ran an instruction it should not have */
-} TrapKind;
 
 typedef struct {
     uint8_t kind;    /* OutcomeKind */

@@ -228,6 +228,15 @@ Func *module_find(const Module *m, const char *name, size_t n);
 RunLine *module_add_run(Module *m); /* zeroed, caller fills it */
 Module *module_clone(const Module *m); /* deep copy: gate ids, names, run lines kept */
 
+/* trap kinds: what a trap is called in outcomes, trap tables and run lines */
+typedef enum {
+    TRAP_NONE,
+    TRAP_DIV0,     /* integer division or remainder by zero */
+    TRAP_OVERFLOW, /* signed division or remainder of INT_MIN by -1 */
+    TRAP_FAULT,    /* compiled code touched unmapped memory (never valid: a mismatch) */
+    TRAP_ILLEGAL,  /* compiled code ran an instruction it should not have */
+} TrapKind;
+
 /* ---- literals (shared by the parser, run lines and tools) -------------------- */
 /* integer: decimal or 0x hex with optional '-', up to unsigned 64-bit; result is the
  * two's complement bit pattern of the value */
