@@ -1,0 +1,4 @@
+# Core IR library tests owned by the IR core: literals.
+add_executable(test_core_literals ${CMAKE_CURRENT_SOURCE_DIR}/core_literals.c)
+target_link_libraries(test_core_literals PRIVATE circ_ir)
+add_test(NAME core_literals COMMAND test_core_literals)
