@@ -1,0 +1,398 @@
+/* gen.c — the random program generator's core: reading choices from the bytes,
+ * feature weights and swarm mode, scoped value pools, interesting constants,
+ * conversions between any two types, and generate() itself.  Control flow and
+ * functions are in gen_ctrl.c, computations and memory in gen_expr.c. */
+#include "fuzz/gen_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- bytes ---------------------------------------------------------------- */
+
+uint8_t rd_byte(Gen *g)
+{
+    if (g->src.pos >= g->src.n)
+        return 0;
+    return g->src.p[g->src.pos++];
+}
+
+uint32_t rd_below(Gen *g, uint32_t n)
+{
+    if (n <= 1)
+        return 0;
+    if (n <= 256)
+        return rd_byte(g) % n;
+    uint32_t v = rd_byte(g);
+    v = v << 8 | rd_byte(g);
+    if (n > 65536)
+        v = v << 8 | rd_byte(g);
+    return v % n;
+}
+
+bool rd_chance(Gen *g, uint32_t percent)
+{
+    return rd_below(g, 100) < percent;
+}
+
+uint64_t rd_u64(Gen *g)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)rd_byte(g) << (8 * i);
+    return v;
+}
+
+int rd_weighted(Gen *g, const uint8_t *w, int n)
+{
+    uint32_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += w[i];
+    if (!total)
+        return -1;
+    uint32_t r = rd_below(g, total);
+    for (int i = 0; i < n; i++) {
+        if (r < w[i])
+            return i;
+        r -= w[i];
+    }
+    return n - 1;
+}
+
+bool feat(const Gen *g, GenFeature f)
+{
+    return g->weight[f] != 0;
+}
+
+/* ---- features -------------------------------------------------------------- */
+
+static const char *const feature_names[GF_COUNT] = {
+    "int", "div", "div0", "float", "convert", "compare", "load", "store",
+    "call", "if", "switch", "loop", "exit", "block",
+};
+
+const char *gen_feature_name(GenFeature f)
+{
+    return (unsigned)f < GF_COUNT ? feature_names[f] : "?";
+}
+
+void gen_default_weights(uint8_t w[GF_COUNT])
+{
+    static const uint8_t def[GF_COUNT] = {
+        [GF_INT] = 30, [GF_DIV] = 6, [GF_DIV0] = 1, [GF_FLOAT] = 14, [GF_CONVERT] = 12,
+        [GF_COMPARE] = 8, [GF_LOAD] = 9, [GF_STORE] = 9, [GF_CALL] = 6, [GF_IF] = 7,
+        [GF_SWITCH] = 3, [GF_LOOP] = 6, [GF_EXIT] = 2, [GF_BLOCK] = 1,
+    };
+    memcpy(w, def, sizeof def);
+}
+
+/* swarm testing: each program switches a random subset of features off (the first
+ * byte decides); integer arithmetic always stays so every program has computations */
+static void apply_swarm(Gen *g)
+{
+    uint32_t mask = rd_byte(g);
+    mask = mask << 8 | rd_byte(g);
+    for (int f = 0; f < GF_COUNT; f++)
+        if (f != GF_INT && (mask >> f & 1))
+            g->weight[f] = 0;
+}
+
+/* ---- gates and values -------------------------------------------------------- */
+
+void charge(Gen *g, uint64_t evals)
+{
+    g->cost += evals * g->mult;
+}
+
+GateId add_gate(Gen *g, Opcode op, Type ty, int cond, uint64_t lit, const GateId *s, uint32_t ns,
+                const GateId *d, uint32_t nd, const GateId *v, uint32_t nv)
+{
+    charge(g, 1);
+    return circ_add(g->c, op, ty, cond, lit, s, ns, d, nd, v, nv);
+}
+
+GateId bin(Gen *g, Opcode op, Type ty, GateId a, GateId b)
+{
+    GateId in[2] = {a, b};
+    return add_gate(g, op, ty, 0, 0, NULL, 0, NULL, 0, in, 2);
+}
+
+GateId cmp(Gen *g, Opcode op, int cond, GateId a, GateId b)
+{
+    GateId in[2] = {a, b};
+    return add_gate(g, op, TY_I1, cond, 0, NULL, 0, NULL, 0, in, 2);
+}
+
+GateId un(Gen *g, Opcode op, Type ty, GateId a)
+{
+    return add_gate(g, op, ty, 0, 0, NULL, 0, NULL, 0, &a, 1);
+}
+
+GateId cnst(Gen *g, Type ty, uint64_t bits)
+{
+    if (ty_is_int(ty))
+        bits &= ty_mask(ty);
+    else if (ty == TY_F32)
+        bits &= 0xffffffffu;
+    return add_gate(g, OP_CONSTANT, ty, 0, bits, NULL, 0, NULL, 0, NULL, 0);
+}
+
+static uint64_t interesting_int(Gen *g, Type ty)
+{
+    int w = ty_bits(ty);
+    uint64_t min = w == 1 ? 1 : (uint64_t)1 << (w - 1);
+    switch (rd_below(g, 12)) {
+    case 0: return 0;
+    case 1: return 1;
+    case 2: return ~0ull;                       /* -1 */
+    case 3: return min;                         /* INT_MIN */
+    case 4: return min - 1;                     /* INT_MAX */
+    case 5: return (uint64_t)1 << rd_below(g, (uint32_t)w);          /* power of two */
+    case 6: return ((uint64_t)1 << rd_below(g, (uint32_t)w)) - 1;    /* 2^k - 1 */
+    case 7: return ((uint64_t)1 << rd_below(g, (uint32_t)w)) + 1;    /* 2^k + 1 */
+    case 8: return (uint64_t)0 - (rd_below(g, 16) + 1);              /* small negative */
+    case 9: return rd_u64(g);                                         /* any bits */
+    default: return rd_below(g, 64);                                  /* small */
+    }
+}
+
+static uint64_t interesting_f64(Gen *g)
+{
+    static const uint64_t special[] = {
+        0x0000000000000000ull, 0x8000000000000000ull, /* +-0 */
+        0x3ff0000000000000ull, 0xbff0000000000000ull, /* +-1 */
+        0x7ff8000000000000ull,                        /* NaN */
+        0x7ff0000000000000ull, 0xfff0000000000000ull, /* +-inf */
+        0x0000000000000001ull, 0x800fffffffffffffull, /* denormals */
+        0x7fefffffffffffffull, 0x0010000000000000ull, /* max, min normal */
+        0x3fe0000000000000ull, 0x43e0000000000000ull, /* 0.5, 2^63 */
+        0xc1e0000000000000ull, 0x41efffffffe00000ull, /* -2^31, 2^32-1 */
+    };
+    uint32_t k = rd_below(g, 24);
+    if (k < sizeof special / sizeof special[0])
+        return special[k];
+    if (k < 20) {
+        double d = (double)((int)rd_below(g, 201) - 100) / (double)(1 + rd_below(g, 8));
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        return b;
+    }
+    return rd_u64(g);
+}
+
+static uint64_t interesting_f32(Gen *g)
+{
+    static const uint32_t special[] = {
+        0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7fc00000u, 0x7f800000u,
+        0xff800000u, 0x00000001u, 0x807fffffu, 0x7f7fffffu, 0x00800000u, 0x3f000000u,
+        0x5f000000u, 0xcf000000u, 0x4f800000u,
+    };
+    uint32_t k = rd_below(g, 24);
+    if (k < sizeof special / sizeof special[0])
+        return special[k];
+    if (k < 20) {
+        float f = (float)((int)rd_below(g, 201) - 100) / (float)(1 + rd_below(g, 8));
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return b;
+    }
+    return rd_u64(g) & 0xffffffffu;
+}
+
+GateId interesting_const(Gen *g, Type ty)
+{
+    if (ty == TY_F64)
+        return cnst(g, ty, interesting_f64(g));
+    if (ty == TY_F32)
+        return cnst(g, ty, interesting_f32(g));
+    return cnst(g, ty, interesting_int(g, ty));
+}
+
+Type rand_int_type(Gen *g)
+{
+    static const Type t[] = {TY_I32, TY_I64, TY_I8, TY_I16};
+    return t[rd_below(g, 4)];
+}
+
+Type rand_mem_type(Gen *g)
+{
+    static const Type t[] = {TY_I32, TY_I64, TY_I8, TY_I16, TY_F64, TY_F32};
+    return t[rd_below(g, 6)];
+}
+
+Type rand_value_type(Gen *g)
+{
+    static const Type t[] = {TY_I32, TY_I64, TY_I8, TY_I16, TY_F64, TY_F32, TY_I1};
+    return t[rd_below(g, 7)];
+}
+
+static void vec_push(IdVec *v, GateId id)
+{
+    if (v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 16;
+        v->v = realloc(v->v, v->cap * sizeof *v->v);
+        if (!v->v)
+            abort();
+    }
+    v->v[v->n++] = id;
+}
+
+void pool_add(Gen *g, GateId v)
+{
+    Type t = (Type)g->c->gates[v].type;
+    if (t > TY_NONE && t < TY_COUNT)
+        vec_push(&g->pool[t], v);
+}
+
+void scope_push(Gen *g)
+{
+    if (g->nmarks + TY_COUNT > g->capmarks) {
+        g->capmarks = g->capmarks ? g->capmarks * 2 : 64 * TY_COUNT;
+        g->marks = realloc(g->marks, g->capmarks * sizeof *g->marks);
+        if (!g->marks)
+            abort();
+    }
+    for (int t = 0; t < TY_COUNT; t++)
+        g->marks[g->nmarks++] = g->pool[t].n;
+}
+
+void scope_pop(Gen *g)
+{
+    g->nmarks -= TY_COUNT;
+    for (int t = 0; t < TY_COUNT; t++)
+        g->pool[t].n = g->marks[g->nmarks + t];
+}
+
+void scope_keep(Gen *g)
+{
+    g->nmarks -= TY_COUNT;
+}
+
+/* a value of type ty: usually one already computed (recent ones preferred, so chains
+ * grow deep), else a fresh constant or a conversion of another value */
+GateId val_of(Gen *g, Type ty)
+{
+    IdVec *p = &g->pool[ty];
+    uint32_t r = rd_below(g, 16);
+    if (p->n && r < 11) {
+        uint32_t back = r < 6 ? rd_below(g, p->n < 6 ? p->n : 6) : rd_below(g, p->n);
+        return p->v[p->n - 1 - back];
+    }
+    if (r < 14) {
+        GateId k = interesting_const(g, ty);
+        return k;
+    }
+    Type from = rand_value_type(g);
+    if (from == ty || !g->pool[from].n)
+        return interesting_const(g, ty);
+    IdVec *q = &g->pool[from];
+    GateId v = convert_to(g, q->v[q->n - 1 - rd_below(g, q->n < 8 ? q->n : 8)], ty);
+    pool_add(g, v);
+    return v;
+}
+
+/* ---- conversions ---------------------------------------------------------------- */
+
+static GateId int_to_int(Gen *g, GateId v, Type from, Type to)
+{
+    if (from == to)
+        return v;
+    if (ty_bits(to) < ty_bits(from))
+        return un(g, OP_TRUNC, to, v);
+    return un(g, rd_chance(g, 50) ? OP_SEXT : OP_ZEXT, to, v);
+}
+
+static GateId float_to_float(Gen *g, GateId v, Type from, Type to)
+{
+    if (from == to)
+        return v;
+    return un(g, to == TY_F64 ? OP_FPEXT : OP_FPTRUNC, to, v);
+}
+
+/* any value type to any value type */
+GateId convert_to(Gen *g, GateId v, Type to)
+{
+    Type from = (Type)g->c->gates[v].type;
+    if (from == to)
+        return v;
+    if (ty_is_int(from) && ty_is_int(to))
+        return int_to_int(g, v, from, to);
+    if (ty_is_float(from) && ty_is_float(to))
+        return float_to_float(g, v, from, to);
+    if (ty_is_int(from)) { /* int -> float */
+        if (from == TY_I1)
+            v = un(g, OP_ZEXT, TY_I8, v), from = TY_I8;
+        if (ty_bits(from) == ty_bits(to) && rd_chance(g, 30))
+            return un(g, OP_BITCAST, to, v);
+        return un(g, rd_chance(g, 50) ? OP_SITOFP : OP_UITOFP, to, v);
+    }
+    /* float -> int */
+    if (to == TY_I1)
+        return cmp(g, OP_FCMP, FCMP_une, v, cnst(g, from, 0));
+    if (ty_bits(from) == ty_bits(to) && rd_chance(g, 30))
+        return un(g, OP_BITCAST, to, v);
+    return un(g, rd_chance(g, 50) ? OP_FPTOSI : OP_FPTOUI, to, v);
+}
+
+/* ---- generate ----------------------------------------------------------------- */
+
+static void gen_free_pools(Gen *g)
+{
+    for (int t = 0; t < TY_COUNT; t++)
+        free(g->pool[t].v);
+    free(g->marks);
+}
+
+Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
+{
+    Gen *g = calloc(1, sizeof *g);
+    if (!g)
+        abort();
+    g->src = (ByteSrc){bytes, bytes ? len : 0, 0};
+    g->size = opt && opt->size ? opt->size : 100;
+    if (g->size < 8)
+        g->size = 8;
+    if (opt && opt->has_weights)
+        memcpy(g->weight, opt->weight, sizeof g->weight);
+    else
+        gen_default_weights(g->weight);
+    if (opt && opt->swarm)
+        apply_swarm(g);
+    g->m = module_new("<generated>");
+    uint32_t nf = opt && opt->funcs ? opt->funcs : 1 + rd_below(g, 4);
+    if (nf > GEN_MAX_FUNCS)
+        nf = GEN_MAX_FUNCS;
+    g->nfuncs = nf;
+    /* the entry function gets a larger share: it is the one every run starts in */
+    uint32_t share = g->size / (nf + 1);
+    for (uint32_t i = 0; i < nf; i++)
+        gen_function(g, i, i + 1 == nf ? g->size - share * (nf - 1) : share);
+    Module *m = g->m;
+    gen_free_pools(g);
+    free(g);
+    return m;
+}
+
+/* ---- seeds -------------------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void gen_seed_bytes(uint64_t seed, uint8_t *buf, size_t n)
+{
+    uint64_t x = seed;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t r = splitmix64(&x);
+        for (size_t k = 0; k < 8 && i + k < n; k++)
+            buf[i + k] = (uint8_t)(r >> (8 * k));
+    }
+}
+
+size_t gen_bytes_for_size(uint32_t size)
+{
+    return (size_t)(size ? size : 100) * 64 + 4096;
+}

@@ -1,0 +1,95 @@
+/* gen.h — the random program generator: decodes any byte string into a valid,
+ * terminating, race-free Circuit IR module (valid by construction, never by
+ * filtering), plus run lines whose expectations come from the interpreter, and
+ * statistics over many generated programs (`circ gen --stats`).
+ *
+ * Decoding is total and deterministic: every byte string (empty and truncated ones
+ * included; missing bytes read as zero) yields a module, the same bytes always the
+ * same module, and choices are read in a stable order so small byte changes give
+ * small program changes. */
+#ifndef CIRC_GEN_H
+#define CIRC_GEN_H
+
+#include "compiler/ir/ir.h"
+#include "oracle/interp.h"
+
+/* features a program may use; each has a relative weight (0 = never) */
+typedef enum {
+    GF_INT,      /* integer arithmetic and logic */
+    GF_DIV,      /* SDIV/SREM/UDIV/UREM with guarded divisors */
+    GF_DIV0,     /* divisions whose divisor may be zero (the rare trapping kind) */
+    GF_FLOAT,    /* float arithmetic */
+    GF_CONVERT,  /* conversions and bitcasts */
+    GF_COMPARE,  /* ICMP / FCMP */
+    GF_LOAD,     /* LOAD from an ALLOCA slot or the harness buffer */
+    GF_STORE,    /* STORE likewise */
+    GF_CALL,     /* calls to earlier functions, bounded self-recursion */
+    GF_IF,       /* IF_BRANCH with two arms and a MERGE */
+    GF_SWITCH,   /* SWITCH_BRANCH with sparse cases */
+    GF_LOOP,     /* counted do-while loops */
+    GF_EXIT,     /* early THROW / RETURN from a branch arm */
+    GF_BLOCK,    /* ORDINARY_BLOCK */
+    GF_COUNT
+} GenFeature;
+
+typedef struct {
+    uint32_t size;             /* target gate count for the whole module; 0: 100 */
+    uint32_t funcs;            /* number of functions; 0: chosen from the bytes (1..4) */
+    bool swarm;                /* switch a random subset of features off per program */
+    bool has_weights;          /* use weight[] instead of the default weights */
+    uint8_t weight[GF_COUNT];
+} GenOptions;
+
+const char *gen_feature_name(GenFeature f);
+void gen_default_weights(uint8_t weight[GF_COUNT]);
+
+/* a valid module for any bytes; opt may be NULL (defaults).  The entry function is the
+ * last one.  Never NULL. */
+Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt);
+
+/* add up to nruns `; run:` lines for the entry function: arguments drawn from the
+ * bytes (read from the end), `heap` for pointer parameters, expectations from the
+ * interpreter.  Runs that end in timeout or invalid get no line; their outcomes are
+ * still reported in outcomes[] (may be NULL, else nruns entries).  Returns the
+ * number of runs made. */
+uint32_t gen_add_runlines(Module *m, const uint8_t *bytes, size_t len, uint32_t nruns,
+                          const InterpOptions *iopt, Outcome *outcomes);
+
+/* the run-line expectation an outcome gives (false for timeout / invalid) */
+bool gen_expect_from_outcome(const Outcome *o, RunExpect *e);
+
+/* seed -> bytes with splitmix64 (n bytes into buf) */
+void gen_seed_bytes(uint64_t seed, uint8_t *buf, size_t n);
+/* how many bytes generate() may read for a program of this size (enough that a seed
+ * never runs out) */
+size_t gen_bytes_for_size(uint32_t size);
+
+/* ---- statistics over many programs ---------------------------------------- */
+enum { GEN_MERGE_MAX = 8 };
+typedef struct {
+    uint64_t programs, gates, verify_failures;
+    uint64_t op_count[OP_COUNT];      /* gates per opcode */
+    uint64_t op_programs[OP_COUNT];   /* programs containing the opcode */
+    uint64_t op_types[OP_COUNT][TY_COUNT]; /* result (or operand) types per opcode */
+    uint64_t icmp[16], fcmp[16];      /* by condition encoding */
+    uint64_t merge_inputs[GEN_MERGE_MAX + 1]; /* MERGE gates by input count (last: more) */
+    uint64_t switch_negative, switch_sparse; /* switches with a negative / gap-y case set */
+    uint64_t *loops, *effects;        /* per program (for medians); grown as needed */
+    uint64_t cap;
+    uint64_t outcomes[5];             /* by OutcomeKind */
+    uint64_t runs;
+} GenStats;
+
+void gen_stats_init(GenStats *s);
+void gen_stats_free(GenStats *s);
+/* count one generated module (verified here; failures counted) */
+void gen_stats_add(GenStats *s, const Module *m);
+void gen_stats_outcome(GenStats *s, const Outcome *o);
+/* the table `circ gen --stats` prints */
+void gen_stats_print(FILE *out, const GenStats *s);
+/* opcodes / condition codes never seen (for tests): count of missing entries,
+ * names written to out if non-NULL */
+int gen_stats_missing(const GenStats *s, FILE *out);
+uint64_t gen_stats_median(const uint64_t *v, uint64_t n);
+
+#endif

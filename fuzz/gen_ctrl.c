@@ -1,0 +1,571 @@
+/* gen_ctrl.c — generator statements with control flow and whole functions.
+ *
+ * One path at a time: g->state is the current state gate and g->dep the tip of the
+ * path's single effect chain.  Branch arms start with a DEPEND_RELAY of the chain; a
+ * MERGE joins the surviving arms with a DEPEND_SELECTOR and VALUE_SELECTORs (values of
+ * an arm reach code after the merge only through them).  Loops are do-while
+ * `LOOP_BEGIN [pre, back]` with a counter selector, a DEPEND_SELECTOR carrying the chain
+ * around the back edge, and an exit IF_BRANCH on a bounded trip count.  Calls go to
+ * functions generated earlier, or to the function itself behind a depth guard; an
+ * estimate of evaluated gates keeps every program far from the interpreter's budget. */
+#include "fuzz/gen_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void stmt(Gen *g, uint32_t limit);
+
+bool gen_path_ended(const Gen *g)
+{
+    return g->state == NO_GATE;
+}
+
+static GateId relay(Gen *g, GateId state, GateId dep)
+{
+    return add_gate(g, OP_DEPEND_RELAY, TY_NONE, 0, 0, &state, 1, &dep, 1, NULL, 0);
+}
+
+static GateId state1(Gen *g, Opcode op, uint64_t lit, GateId in)
+{
+    return add_gate(g, op, TY_NONE, 0, lit, &in, 1, NULL, 0, NULL, 0);
+}
+
+static uint32_t room(const Gen *g, uint32_t limit)
+{
+    return g->c->ngates < limit ? limit - g->c->ngates : 0;
+}
+
+/* ---- terminators ---------------------------------------------------------------- */
+
+/* combine a few recent values into one of type t, so the result depends on much of
+ * the computation (a checksum of the path) */
+static GateId fold_value(Gen *g, Type t)
+{
+    GateId acc = val_of(g, t);
+    uint32_t n = rd_below(g, 4);
+    for (uint32_t i = 0; i < n; i++) {
+        Type from = rand_value_type(g);
+        if (!g->pool[from].n)
+            continue;
+        IdVec *p = &g->pool[from];
+        GateId v = convert_to(g, p->v[p->n - 1 - rd_below(g, p->n < 4 ? p->n : 4)], t);
+        if (ty_is_float(t))
+            acc = bin(g, rd_chance(g, 50) ? OP_FADD : OP_FMUL, t, acc, v);
+        else
+            acc = bin(g, rd_chance(g, 50) || t == TY_I1 ? OP_XOR : OP_ADD, t, acc, v);
+    }
+    return acc;
+}
+
+static void end_path(Gen *g, bool is_throw)
+{
+    GateId s = g->state, d = g->dep;
+    if (is_throw) {
+        GateId v = fold_value(g, rand_value_type(g));
+        add_gate(g, OP_THROW, TY_NONE, 0, 0, &s, 1, &d, 1, &v, 1);
+    } else if (g->f->ret == TY_NONE) {
+        add_gate(g, OP_RETURN, TY_NONE, 0, 0, &s, 1, &d, 1, NULL, 0);
+    } else {
+        GateId v = fold_value(g, g->f->ret);
+        add_gate(g, OP_RETURN, TY_NONE, 0, 0, &s, 1, &d, 1, &v, 1);
+    }
+    g->state = NO_GATE;
+}
+
+/* ---- branches -------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t nsel;
+    Type type[3];
+} SelPlan;
+
+static void plan_selectors(Gen *g, SelPlan *p)
+{
+    p->nsel = rd_below(g, 4);
+    for (uint32_t i = 0; i < p->nsel; i++)
+        p->type[i] = rand_value_type(g);
+}
+
+/* generate each arm (a state with one output) and join the survivors; an arm may end
+ * in an early THROW / RETURN, but never the last one, so the path always goes on */
+static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_budget, const SelPlan *plan)
+{
+    GateId dep0 = g->dep;
+    GateId ends[8], deps[8], vals[3][8];
+    uint32_t live = 0;
+    g->nest++;
+    for (uint32_t i = 0; i < narms; i++) {
+        scope_push(g);
+        g->state = arms[i];
+        g->dep = relay(g, arms[i], dep0);
+        if (feat(g, GF_BLOCK) && rd_chance(g, 10))
+            g->state = state1(g, OP_ORDINARY_BLOCK, 0, g->state);
+        gen_block(g, g->c->ngates + arm_budget);
+        bool last = i + 1 == narms && live == 0;
+        if (!last && feat(g, GF_EXIT) && rd_chance(g, 8)) {
+            end_path(g, rd_chance(g, 60));
+        } else {
+            ends[live] = g->state;
+            deps[live] = g->dep;
+            for (uint32_t s = 0; s < plan->nsel; s++)
+                vals[s][live] = val_of(g, plan->type[s]);
+            live++;
+        }
+        scope_pop(g);
+    }
+    g->nest--;
+    if (live == 1) { /* the only way on: its values dominate what follows */
+        g->state = ends[0];
+        g->dep = deps[0];
+        for (uint32_t s = 0; s < plan->nsel; s++)
+            pool_add(g, vals[s][0]);
+        return;
+    }
+    GateId m = add_gate(g, OP_MERGE, TY_NONE, 0, 0, ends, live, NULL, 0, NULL, 0);
+    g->state = m;
+    g->dep = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, deps, live, NULL, 0);
+    for (uint32_t s = 0; s < plan->nsel; s++)
+        pool_add(g, add_gate(g, OP_VALUE_SELECTOR, plan->type[s], 0, 0, &m, 1, NULL, 0, vals[s], live));
+}
+
+static void stmt_if(Gen *g, uint32_t limit)
+{
+    GateId c = make_cond(g);
+    SelPlan plan;
+    plan_selectors(g, &plan);
+    uint32_t arm_budget = room(g, limit) * (1 + rd_below(g, 3)) / 8;
+    GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
+    GateId arms[2];
+    arms[0] = state1(g, OP_IF_TRUE, 0, br);
+    arms[1] = state1(g, OP_IF_FALSE, 0, br);
+    if (rd_chance(g, 30)) { /* either order of arms */
+        GateId t = arms[0];
+        arms[0] = arms[1];
+        arms[1] = t;
+    }
+    join_arms(g, arms, 2, arm_budget, &plan);
+}
+
+/* the value switched on: often brought near the case values so cases are taken */
+static GateId switch_value(Gen *g, Type t, int64_t base)
+{
+    GateId v = val_of(g, t);
+    switch (rd_below(g, 4)) {
+    case 0:
+        return bin(g, OP_ADD, t, bin(g, OP_AND, t, v, cnst(g, t, 7)), cnst(g, t, (uint64_t)base));
+    case 1:
+        if (g->nloops) {
+            LoopInfo *l = &g->loops[g->nloops - 1];
+            GateId i = convert_to(g, l->counter, t);
+            return bin(g, OP_ADD, t, i, cnst(g, t, (uint64_t)base));
+        }
+        return v;
+    case 2:
+        return bin(g, OP_ADD, t, bin(g, OP_AND, t, v, cnst(g, t, 31)), cnst(g, t, (uint64_t)base));
+    default:
+        return v;
+    }
+}
+
+static void stmt_switch(Gen *g, uint32_t limit)
+{
+    static const int64_t bases[] = {0, -2, 1, -1, 3, -100, 1000, INT64_MIN, 250};
+    static const int64_t strides[] = {1, 1, 2, 3, 7, -1, 100, -5};
+    Type t = rand_int_type(g);
+    int64_t base = bases[rd_below(g, 9)];
+    int64_t stride = strides[rd_below(g, 8)];
+    uint32_t ncase = 1 + rd_below(g, 5);
+    SelPlan plan;
+    plan_selectors(g, &plan);
+    GateId v = switch_value(g, t, base);
+    uint32_t arm_budget = room(g, limit) / (2 + ncase) * (1 + rd_below(g, 2));
+    GateId sw = add_gate(g, OP_SWITCH_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &v, 1);
+    GateId arms[6];
+    uint64_t seen[6];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ncase; i++) {
+        uint64_t k = (uint64_t)base + (uint64_t)stride * i + (rd_chance(g, 15) ? rd_below(g, 5) : 0);
+        k &= ty_mask(t);
+        bool dup = false;
+        for (uint32_t j = 0; j < n; j++)
+            dup |= seen[j] == k;
+        if (dup)
+            continue;
+        seen[n] = k;
+        arms[n++] = state1(g, OP_SWITCH_CASE, (uint64_t)ty_sext(t, k), sw);
+    }
+    arms[n] = state1(g, OP_DEFAULT_CASE, 0, sw);
+    uint32_t pos = rd_below(g, n + 1); /* the default need not come last */
+    GateId d = arms[n];
+    arms[n] = arms[pos];
+    arms[pos] = d;
+    join_arms(g, arms, n + 1, arm_budget, &plan);
+}
+
+/* IF (cond) { THROW | RETURN } and go on in the other arm */
+static void stmt_exit(Gen *g)
+{
+    GateId c;
+    if (g->nloops && rd_chance(g, 60)) { /* leave in some iteration */
+        LoopInfo *l = &g->loops[g->nloops - 1 - rd_below(g, g->nloops)];
+        c = cmp(g, OP_ICMP, ICMP_eq, l->counter, cnst(g, l->type, rd_below(g, 12)));
+    } else if (rd_chance(g, 50)) { /* rarely true */
+        Type t = rand_int_type(g);
+        c = cmp(g, OP_ICMP, ICMP_eq, val_of(g, t), val_of(g, t));
+    } else {
+        c = make_cond(g);
+    }
+    GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
+    bool exit_on_true = rd_chance(g, 70);
+    GateId t = state1(g, OP_IF_TRUE, 0, br), f = state1(g, OP_IF_FALSE, 0, br);
+    GateId out = exit_on_true ? t : f, on = exit_on_true ? f : t;
+    GateId dep0 = g->dep;
+    g->state = out;
+    g->dep = relay(g, out, dep0);
+    if (feat(g, GF_STORE) && rd_chance(g, 30))
+        stmt_store(g);
+    end_path(g, rd_chance(g, 60));
+    g->state = on;
+    g->dep = relay(g, on, dep0);
+}
+
+static void stmt_block(Gen *g)
+{
+    g->state = state1(g, OP_ORDINARY_BLOCK, 0, g->state);
+    if (rd_chance(g, 50))
+        g->dep = relay(g, g->state, g->dep);
+}
+
+/* ---- loops ----------------------------------------------------------------------- */
+
+static uint64_t mask_below(uint64_t n)
+{
+    uint64_t m = 0;
+    while (m * 2 + 1 <= n)
+        m = m * 2 + 1;
+    return m;
+}
+
+typedef struct {
+    int form;          /* 0: up, i+1 <u/<s trip; 1: up, i+1 != trip (trip >= 1); 2: down, i-1 >s 0 */
+    GateId trip, start;
+    Type type;
+} Counted;
+
+static Counted plan_counter(Gen *g, uint64_t maxtrip)
+{
+    Counted k;
+    k.type = rand_int_type(g);
+    k.form = (int)rd_below(g, 3);
+    uint64_t mask = mask_below(maxtrip);
+    if (rd_chance(g, 40))
+        k.trip = cnst(g, k.type, (k.form == 1 ? 1 : 0) + rd_below(g, (uint32_t)maxtrip));
+    else {
+        k.trip = bin(g, OP_AND, k.type, val_of(g, k.type), cnst(g, k.type, mask));
+        if (k.form == 1)
+            k.trip = bin(g, OP_OR, k.type, k.trip, cnst(g, k.type, 1));
+    }
+    k.start = k.form == 2 ? k.trip : cnst(g, k.type, 0);
+    return k;
+}
+
+static GateId counter_step(Gen *g, const Counted *k, GateId i, GateId *next)
+{
+    GateId one = cnst(g, k->type, 1);
+    if (k->form == 2) {
+        *next = bin(g, OP_SUB, k->type, i, one);
+        return cmp(g, OP_ICMP, ICMP_sgt, *next, cnst(g, k->type, 0));
+    }
+    *next = bin(g, OP_ADD, k->type, i, one);
+    if (k->form == 1)
+        return cmp(g, OP_ICMP, ICMP_ne, *next, k->trip);
+    static const int conds[] = {ICMP_ult, ICMP_slt};
+    if (rd_chance(g, 25)) /* trip >u i+1 */
+        return cmp(g, OP_ICMP, ICMP_ugt, k->trip, *next);
+    return cmp(g, OP_ICMP, conds[rd_below(g, 2)], *next, k->trip);
+}
+
+/* the value a carried selector takes around the back edge: it depends on itself */
+static GateId carried_next(Gen *g, GateId sel, Type t)
+{
+    GateId v = val_of(g, t);
+    if (t == TY_I1)
+        return bin(g, OP_XOR, t, sel, v);
+    if (ty_is_float(t))
+        return bin(g, rd_chance(g, 50) ? OP_FADD : OP_FMUL, t, sel, v);
+    static const Opcode ops[] = {OP_ADD, OP_XOR, OP_MUL, OP_SUB};
+    return bin(g, ops[rd_below(g, 4)], t, sel, v);
+}
+
+static void stmt_loop(Gen *g, uint32_t limit)
+{
+    uint64_t maxtrip = GEN_LOOP_MULT_MAX / g->mult;
+    if (maxtrip > 16)
+        maxtrip = 16;
+    maxtrip = 2 + rd_below(g, (uint32_t)maxtrip - 1);
+    Counted k = plan_counter(g, maxtrip);
+    SelPlan plan;
+    plan_selectors(g, &plan);
+    GateId init[3];
+    for (uint32_t s = 0; s < plan.nsel; s++)
+        init[s] = val_of(g, plan.type[s]);
+    uint32_t budget = room(g, limit) * (1 + rd_below(g, 3)) / 6;
+
+    GateId pre[2] = {g->state, NO_GATE};
+    GateId lb = add_gate(g, OP_LOOP_BEGIN, TY_NONE, 0, 0, pre, 2, NULL, 0, NULL, 0);
+    GateId cin[2] = {k.start, NO_GATE};
+    g->mult *= maxtrip;
+    GateId i = add_gate(g, OP_VALUE_SELECTOR, k.type, 0, 0, &lb, 1, NULL, 0, cin, 2);
+    GateId din[2] = {g->dep, NO_GATE};
+    GateId dsel = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &lb, 1, din, 2, NULL, 0);
+    GateId sel[3];
+    scope_push(g);
+    for (uint32_t s = 0; s < plan.nsel; s++) {
+        GateId in[2] = {init[s], NO_GATE};
+        sel[s] = add_gate(g, OP_VALUE_SELECTOR, plan.type[s], 0, 0, &lb, 1, NULL, 0, in, 2);
+        pool_add(g, sel[s]);
+    }
+    pool_add(g, i);
+    g->loops[g->nloops++] = (LoopInfo){i, k.type};
+    g->nest++;
+    g->state = lb;
+    g->dep = dsel;
+    gen_block(g, g->c->ngates + budget);
+
+    for (uint32_t s = 0; s < plan.nsel; s++)
+        circ_set_input(g->c, sel[s], 2, carried_next(g, sel[s], plan.type[s]));
+    GateId next;
+    GateId more = counter_step(g, &k, i, &next);
+    if (rd_chance(g, 15)) /* and a data-dependent early end of the loop */
+        more = bin(g, OP_AND, TY_I1, more, make_cond(g));
+    circ_set_input(g->c, i, 2, next);
+    GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &more, 1);
+    GateId body = state1(g, OP_IF_TRUE, 0, br);
+    GateId back = state1(g, OP_LOOP_BACK, 0, body);
+    circ_set_input(g->c, lb, 1, back);
+    circ_set_input(g->c, dsel, 2, g->dep);
+    GateId exit = state1(g, OP_IF_FALSE, 0, br);
+    g->nest--;
+    g->nloops--;
+    g->mult /= maxtrip;
+    g->state = exit;
+    g->dep = relay(g, exit, g->dep);
+    scope_keep(g); /* the body dominates the exit: its values stay usable */
+}
+
+/* ---- calls ------------------------------------------------------------------------ */
+
+static GateId symbol(Gen *g, uint32_t fn)
+{
+    if (g->sym[fn] == NO_GATE)
+        g->sym[fn] = add_gate(g, OP_SYMBOL, TY_I64, 0, fn, NULL, 0, NULL, 0, NULL, 0);
+    return g->sym[fn];
+}
+
+/* arguments for a call of fn; false if a pointer argument cannot be supplied */
+static bool call_args(Gen *g, uint32_t fn, GateId *args, GateId depth)
+{
+    const Sig *s = &g->sigs[fn];
+    for (uint32_t p = 0; p < s->nparams; p++) {
+        if (s->ptr_size[p]) {
+            Ptr *ptr = pick_ptr(g, s->ptr_size[p]);
+            if (!ptr)
+                return false;
+            args[p] = ptr->base;
+        } else if ((int)p == s->depth_param) {
+            args[p] = depth != NO_GATE ? depth
+                    : rd_chance(g, 50) ? cnst(g, TY_I32, rd_below(g, 4))
+                                       : bin(g, OP_AND, TY_I32, val_of(g, TY_I32), cnst(g, TY_I32, 3));
+        } else {
+            args[p] = val_of(g, s->params[p]);
+        }
+    }
+    return true;
+}
+
+static GateId emit_call(Gen *g, uint32_t fn, const GateId *args)
+{
+    const Sig *s = &g->sigs[fn];
+    GateId in[GEN_MAX_PARAMS + 1];
+    in[0] = symbol(g, fn);
+    memcpy(in + 1, args, s->nparams * sizeof *args);
+    GateId call = add_gate(g, OP_CALL, s->ret, 0, 0, NULL, 0, &g->dep, 1, in, s->nparams + 1);
+    g->dep = call;
+    return call;
+}
+
+static void stmt_call(Gen *g)
+{
+    uint32_t cand[GEN_MAX_FUNCS], n = 0;
+    for (uint32_t j = 0; j < g->fidx; j++)
+        if (g->cost + g->mult * g->sigs[j].cost <= GEN_FUNC_COST_MAX)
+            cand[n++] = j;
+    if (!n)
+        return;
+    uint32_t fn = cand[rd_below(g, n)];
+    GateId args[GEN_MAX_PARAMS];
+    if (!call_args(g, fn, args, NO_GATE))
+        return;
+    charge(g, g->sigs[fn].cost);
+    GateId call = emit_call(g, fn, args);
+    if (g->sigs[fn].ret != TY_NONE)
+        pool_add(g, call);
+}
+
+/* IF (depth_left != 0) { CALL self(depth_left - 1) } joined by a MERGE */
+static void stmt_recurse(Gen *g)
+{
+    GateId dl = g->depth_left;
+    GateId args[GEN_MAX_PARAMS];
+    if (!call_args(g, g->fidx, args, bin(g, OP_SUB, TY_I32, dl, cnst(g, TY_I32, 1))))
+        return;
+    g->self_called = true;
+    GateId c = cmp(g, OP_ICMP, ICMP_ne, dl, cnst(g, TY_I32, 0));
+    GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
+    GateId t = state1(g, OP_IF_TRUE, 0, br), f = state1(g, OP_IF_FALSE, 0, br);
+    GateId dep0 = g->dep;
+    GateId other = g->f->ret != TY_NONE ? val_of(g, g->f->ret) : NO_GATE;
+    g->dep = relay(g, t, dep0);
+    GateId call = emit_call(g, g->fidx, args);
+    GateId deps[2] = {call, relay(g, f, dep0)};
+    GateId ends[2] = {t, f};
+    GateId m = add_gate(g, OP_MERGE, TY_NONE, 0, 0, ends, 2, NULL, 0, NULL, 0);
+    g->state = m;
+    g->dep = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, deps, 2, NULL, 0);
+    if (other != NO_GATE) {
+        GateId in[2] = {call, other};
+        pool_add(g, add_gate(g, OP_VALUE_SELECTOR, g->f->ret, 0, 0, &m, 1, NULL, 0, in, 2));
+    }
+}
+
+/* ---- statements ------------------------------------------------------------------- */
+
+static void stmt(Gen *g, uint32_t limit)
+{
+    uint8_t w[GF_COUNT];
+    memcpy(w, g->weight, sizeof w);
+    uint32_t left = room(g, limit);
+    if (g->nest >= GEN_MAX_NEST || left < 16)
+        w[GF_IF] = w[GF_SWITCH] = w[GF_LOOP] = 0;
+    if (g->mult * 2 > GEN_LOOP_MULT_MAX || g->nloops >= GEN_MAX_NEST)
+        w[GF_LOOP] = 0;
+    if (g->nloops && w[GF_EXIT])
+        w[GF_EXIT] = (uint8_t)(w[GF_EXIT] * 2);
+    bool can_recurse = g->depth_left != NO_GATE && !g->self_called && g->mult == 1;
+    if (!g->fidx && !can_recurse)
+        w[GF_CALL] = 0;
+    int k = rd_weighted(g, w, GF_COUNT);
+    switch (k) {
+    case GF_DIV: stmt_div(g, false); break;
+    case GF_DIV0: stmt_div(g, true); break;
+    case GF_FLOAT: stmt_float(g); break;
+    case GF_CONVERT: stmt_convert(g); break;
+    case GF_COMPARE: stmt_compare(g); break;
+    case GF_LOAD: stmt_load(g); break;
+    case GF_STORE: stmt_store(g); break;
+    case GF_CALL:
+        if (can_recurse && (!g->fidx || rd_chance(g, 30)))
+            stmt_recurse(g);
+        else
+            stmt_call(g);
+        break;
+    case GF_IF: stmt_if(g, limit); break;
+    case GF_SWITCH: stmt_switch(g, limit); break;
+    case GF_LOOP: stmt_loop(g, limit); break;
+    case GF_EXIT: stmt_exit(g); break;
+    case GF_BLOCK: stmt_block(g); break;
+    default: stmt_int(g); break;
+    }
+}
+
+void gen_block(Gen *g, uint32_t limit)
+{
+    while (g->c->ngates < limit && !gen_path_ended(g)) {
+        uint32_t before = g->c->ngates;
+        stmt(g, limit);
+        if (g->c->ngates == before) /* the statement found nothing to do */
+            stmt_int(g);
+    }
+}
+
+/* ---- functions --------------------------------------------------------------------- */
+
+static void make_signature(Gen *g, uint32_t idx, bool entry)
+{
+    static const uint32_t ptr_sizes[] = {8, 16, 64, 256, 32};
+    Sig *s = &g->sigs[idx];
+    memset(s, 0, sizeof *s);
+    s->depth_param = -1;
+    uint32_t n = rd_below(g, GEN_MAX_PARAMS - 1);
+    for (uint32_t p = 0; p < n; p++) {
+        if (rd_chance(g, feat(g, GF_LOAD) || feat(g, GF_STORE) ? 20 : 0)) {
+            s->params[p] = TY_I64;
+            s->ptr_size[p] = entry ? HEAP_SIZE : ptr_sizes[rd_below(g, 5)];
+        } else {
+            s->params[p] = rand_value_type(g);
+        }
+    }
+    if (feat(g, GF_CALL) && rd_chance(g, 25)) {
+        s->depth_param = (int)n;
+        s->params[n++] = TY_I32;
+    }
+    s->nparams = n;
+    s->ret = rd_chance(g, 8) ? TY_NONE : rand_value_type(g);
+}
+
+static void reset_function(Gen *g)
+{
+    for (int t = 0; t < TY_COUNT; t++)
+        g->pool[t].n = 0;
+    g->nmarks = 0;
+    g->nptrs = 0;
+    for (uint32_t i = 0; i < GEN_MAX_FUNCS; i++)
+        g->sym[i] = NO_GATE;
+    g->depth_left = NO_GATE;
+    g->self_called = false;
+    g->mult = 1;
+    g->cost = 0;
+    g->nest = 0;
+    g->nloops = 0;
+    g->state = ROOT_STATE_ENTRY;
+    g->dep = ROOT_DEPEND_ENTRY;
+}
+
+static void make_args(Gen *g, const Sig *s)
+{
+    for (uint32_t p = 0; p < s->nparams; p++) {
+        GateId a = add_gate(g, OP_ARG, s->params[p], 0, p, NULL, 0, NULL, 0, NULL, 0);
+        char name[16];
+        if (s->ptr_size[p]) {
+            snprintf(name, sizeof name, "ptr%u", p);
+            g->ptrs[g->nptrs++] = (Ptr){a, s->ptr_size[p]};
+        } else if ((int)p == s->depth_param) {
+            snprintf(name, sizeof name, "depth");
+            g->depth_left = bin(g, OP_AND, TY_I32, a, cnst(g, TY_I32, GEN_RECURSION));
+        } else {
+            snprintf(name, sizeof name, "a%u", p);
+            pool_add(g, a);
+        }
+        circ_set_name(g->c, a, name, strlen(name));
+    }
+}
+
+void gen_function(Gen *g, uint32_t idx, uint32_t budget)
+{
+    bool entry = idx + 1 == g->nfuncs;
+    make_signature(g, idx, entry);
+    Sig *s = &g->sigs[idx];
+    char name[16];
+    snprintf(name, sizeof name, entry ? "main" : "f%u", idx);
+    g->f = module_add_func(g->m, name, s->params, s->nparams, s->ret);
+    g->c = g->f->circ;
+    g->fidx = idx;
+    reset_function(g);
+    make_args(g, s);
+    scope_push(g);
+    gen_block(g, g->c->ngates + budget);
+    if (!gen_path_ended(g))
+        end_path(g, feat(g, GF_EXIT) && rd_chance(g, 5));
+    scope_pop(g);
+    s->cost = g->cost * (s->depth_param >= 0 ? GEN_RECURSION + 1 : 1) + 16;
+}

@@ -1,0 +1,119 @@
+/* gen_internal.h — the generator's context and the helpers its files share
+ * (gen.c: bytes, values, constants, conversions; gen_expr.c: computations and memory;
+ * gen_ctrl.c: branches, switches, loops, calls, functions). */
+#ifndef CIRC_GEN_INTERNAL_H
+#define CIRC_GEN_INTERNAL_H
+
+#include "fuzz/gen.h"
+
+enum {
+    GEN_MAX_FUNCS = 8,
+    GEN_MAX_PARAMS = 6,
+    GEN_MAX_PTRS = 16,
+    GEN_MAX_NEST = 5,           /* nesting of branches / loops */
+    GEN_LOOP_MULT_MAX = 64,     /* product of the trip bounds of nested loops */
+    GEN_RECURSION = 3,          /* extra activations a self-recursive function makes */
+};
+#define GEN_FUNC_COST_MAX 400000ull /* estimated gate evaluations per call */
+
+typedef struct {
+    const uint8_t *p;
+    size_t n, pos;
+} ByteSrc;
+
+typedef struct {
+    Type params[GEN_MAX_PARAMS];
+    uint32_t ptr_size[GEN_MAX_PARAMS]; /* >0: a pointer to at least this many bytes */
+    uint32_t nparams;
+    int depth_param;                   /* index of the recursion depth (i32), -1 if none */
+    Type ret;
+    uint64_t cost;                     /* estimated gate evaluations per call */
+} Sig;
+
+typedef struct {
+    GateId base;
+    uint32_t size;
+} Ptr;
+
+typedef struct {
+    GateId *v;
+    uint32_t n, cap;
+} IdVec;
+
+typedef struct {
+    GateId counter;  /* the loop's counter selector (i8..i64) */
+    Type type;
+} LoopInfo;
+
+typedef struct Gen {
+    ByteSrc src;
+    uint32_t size;
+    uint8_t weight[GF_COUNT];
+    Module *m;
+    Sig sigs[GEN_MAX_FUNCS];
+    uint32_t nfuncs;
+    /* the function being built */
+    Func *f;
+    Circuit *c;
+    uint32_t fidx;
+    GateId state, dep;       /* the current path: its state and the tip of its effect chain */
+    IdVec pool[TY_COUNT];    /* values usable here, by type (scoped) */
+    uint32_t *marks;         /* scope stack: TY_COUNT pool lengths per scope */
+    uint32_t nmarks, capmarks;
+    Ptr ptrs[GEN_MAX_PTRS];
+    uint32_t nptrs;
+    GateId sym[GEN_MAX_FUNCS];
+    GateId depth_left;       /* AND(depth, 3) in a recursive function, else NO_GATE */
+    bool self_called;
+    uint64_t mult;           /* product of the trip bounds of the enclosing loops */
+    uint64_t cost;           /* estimated evaluations of this function so far */
+    uint32_t nest;
+    LoopInfo loops[GEN_MAX_NEST + 1];
+    uint32_t nloops;
+    uint32_t limit;          /* gate count at which the function body stops growing */
+} Gen;
+
+/* gen.c: bytes and choices */
+uint8_t rd_byte(Gen *g);
+uint32_t rd_below(Gen *g, uint32_t n);     /* [0, n), n >= 1 */
+bool rd_chance(Gen *g, uint32_t percent);
+uint64_t rd_u64(Gen *g);
+int rd_weighted(Gen *g, const uint8_t *w, int n); /* index with weight; -1 if all 0 */
+bool feat(const Gen *g, GenFeature f);
+
+/* gen.c: gates, values and scopes */
+GateId add_gate(Gen *g, Opcode op, Type ty, int cond, uint64_t lit, const GateId *s, uint32_t ns,
+                const GateId *d, uint32_t nd, const GateId *v, uint32_t nv);
+GateId bin(Gen *g, Opcode op, Type ty, GateId a, GateId b);
+GateId un(Gen *g, Opcode op, Type ty, GateId a);
+GateId cmp(Gen *g, Opcode op, int cond, GateId a, GateId b); /* ICMP / FCMP */
+GateId cnst(Gen *g, Type ty, uint64_t bits);
+GateId interesting_const(Gen *g, Type ty);
+void pool_add(Gen *g, GateId v);
+GateId val_of(Gen *g, Type ty);           /* a value of type ty usable here */
+GateId convert_to(Gen *g, GateId v, Type to);
+void scope_push(Gen *g);
+void scope_pop(Gen *g);                   /* drop values defined in the scope */
+void scope_keep(Gen *g);                  /* end the scope, keeping its values */
+Type rand_int_type(Gen *g);               /* i8..i64 */
+Type rand_value_type(Gen *g);             /* any value type */
+Type rand_mem_type(Gen *g);               /* any type but i1 */
+void charge(Gen *g, uint64_t evals);      /* add to the cost estimate */
+
+/* gen_expr.c: computations, memory */
+void stmt_int(Gen *g);
+void stmt_div(Gen *g, bool may_trap);
+void stmt_float(Gen *g);
+void stmt_convert(Gen *g);
+void stmt_compare(Gen *g);
+void stmt_load(Gen *g);
+void stmt_store(Gen *g);
+GateId make_cond(Gen *g);                 /* an i1 condition */
+Ptr *pick_ptr(Gen *g, uint32_t min_size);
+
+/* gen_ctrl.c: statements with control flow, functions */
+void gen_block(Gen *g, uint32_t limit);   /* statements until the gate count reaches limit */
+bool gen_path_ended(const Gen *g);
+void gen_function(Gen *g, uint32_t idx, uint32_t budget);
+
+#endif
