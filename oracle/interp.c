@@ -1,0 +1,866 @@
+/* interp.c — the reference interpreter (see interp.h, docs/semantics.md).
+ *
+ * Control follows the state gates from STATE_ENTRY.  Computation gates are evaluated
+ * on demand (branch conditions, RETURN/THROW operands, the inputs of live selectors
+ * taken on a transition) with an explicit stack, so deep graphs do not recurse in C.
+ * Each gate's value is cached per activation; re-taking a selector, passing a relay's
+ * state gate or starting a new iteration of a loop invalidates the cached gates that
+ * (transitively) depend on it.  Effects run when first demanded, once per instance;
+ * memory, provenance and races are checked by oracle/mem.c. */
+#include "oracle/interp.h"
+
+#include "compiler/ir/eval.h"
+#include "oracle/mem.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- per-function analysis --------------------------------------------------- */
+typedef struct { uint32_t *start; GateId *items; } Lists; /* items of owner g: start[g]..start[g+1] */
+
+typedef struct {
+    const Func *f;
+    const Circuit *c;
+    uint32_t n;
+    GateId *succ;      /* control successor (IF_TRUE for IF_BRANCH), NO_GATE if none */
+    uint32_t *succ_in; /* the state input of succ that control enters through */
+    GateId *alt;       /* IF_FALSE of an IF_BRANCH */
+    Lists users;       /* cached gates that read g through a data or dependency wire */
+    Lists sels;        /* live selectors of a join */
+    Lists relays;      /* DEPEND_RELAYs of a state gate */
+    Lists resets;      /* of a LOOP_BEGIN: selectors and relays owned strictly inside its loop */
+} FuncInfo;
+
+typedef struct { GateId owner, item; } Pair;
+typedef struct { Pair *p; uint32_t n, cap; } Pairs;
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        abort();
+    return q;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void pairs_add(Pairs *ps, GateId owner, GateId item)
+{
+    if (ps->n == ps->cap) {
+        ps->cap = ps->cap ? 2 * ps->cap : 64;
+        ps->p = xrealloc(ps->p, ps->cap * sizeof *ps->p);
+    }
+    ps->p[ps->n++] = (Pair){owner, item};
+}
+
+/* counting sort of the pairs into per-owner lists (keeps the order of addition) */
+static Lists lists_build(Pairs *ps, uint32_t n)
+{
+    Lists l;
+    l.start = xcalloc(n + 1, sizeof *l.start);
+    l.items = xcalloc(ps->n, sizeof *l.items);
+    for (uint32_t i = 0; i < ps->n; i++)
+        l.start[ps->p[i].owner + 1]++;
+    for (uint32_t g = 0; g < n; g++)
+        l.start[g + 1] += l.start[g];
+    uint32_t *fill = xcalloc(n, sizeof *fill);
+    for (uint32_t i = 0; i < ps->n; i++) {
+        GateId o = ps->p[i].owner;
+        l.items[l.start[o] + fill[o]++] = ps->p[i].item;
+    }
+    free(fill);
+    ps->n = 0;
+    return l;
+}
+
+static void lists_free(Lists *l)
+{
+    free(l->start);
+    free(l->items);
+}
+
+static bool is_selector(const Gate *g) { return g->op == OP_VALUE_SELECTOR || g->op == OP_DEPEND_SELECTOR; }
+static bool in_range(const FuncInfo *fi, GateId g) { return g < fi->n; }
+
+static void find_successors(FuncInfo *fi)
+{
+    const Circuit *c = fi->c;
+    for (GateId g = 0; g < fi->n; g++) {
+        fi->succ[g] = fi->alt[g] = NO_GATE;
+        const Gate *G = circ_gate(c, g);
+        if (G->dead || !op_has(G->op, F_STATE))
+            continue;
+        for (uint32_t k = 0; k < G->nuses; k++) {
+            const Use *u = &G->uses[k];
+            const Gate *U = circ_gate(c, u->user);
+            if (U->dead || !op_has(U->op, F_STATE) || u->index >= U->nstate)
+                continue;
+            if (G->op == OP_IF_BRANCH && U->op == OP_IF_FALSE) {
+                fi->alt[g] = u->user;
+            } else if (fi->succ[g] == NO_GATE || U->op == OP_IF_SUCCESS) {
+                fi->succ[g] = u->user;
+                fi->succ_in[g] = u->index;
+            }
+        }
+    }
+}
+
+/* a selector is live if a state gate's data or dependency input reaches it backwards */
+static uint8_t *live_gates(const FuncInfo *fi)
+{
+    const Circuit *c = fi->c;
+    uint8_t *live = xcalloc(fi->n, 1);
+    GateId *work = xcalloc(fi->n, sizeof *work);
+    uint32_t nw = 0;
+    for (GateId g = 0; g < fi->n; g++) {
+        const Gate *G = circ_gate(c, g);
+        if (!G->dead && op_has(G->op, F_STATE) && !live[g]) {
+            live[g] = 1;
+            work[nw++] = g;
+        }
+    }
+    while (nw) {
+        const Gate *G = circ_gate(c, work[--nw]);
+        for (uint32_t i = G->nstate; i < gate_nin(G); i++) {
+            GateId x = G->in[i];
+            if (in_range(fi, x) && !live[x]) {
+                live[x] = 1;
+                work[nw++] = x;
+            }
+        }
+    }
+    free(work);
+    return live;
+}
+
+static void find_owned(FuncInfo *fi, Pairs *ps)
+{
+    const Circuit *c = fi->c;
+    uint8_t *live = live_gates(fi);
+    for (GateId g = 0; g < fi->n; g++) {
+        const Gate *G = circ_gate(c, g);
+        if (!G->dead && is_selector(G) && live[g] && G->nstate == 1 && in_range(fi, G->in[0]))
+            pairs_add(ps, G->in[0], g);
+    }
+    fi->sels = lists_build(ps, fi->n);
+    for (GateId g = 0; g < fi->n; g++) {
+        const Gate *G = circ_gate(c, g);
+        if (!G->dead && G->op == OP_DEPEND_RELAY && G->nstate == 1 && in_range(fi, G->in[0]))
+            pairs_add(ps, G->in[0], g);
+    }
+    fi->relays = lists_build(ps, fi->n);
+    free(live);
+}
+
+static void find_users(FuncInfo *fi, Pairs *ps)
+{
+    const Circuit *c = fi->c;
+    for (GateId u = 0; u < fi->n; u++) {
+        const Gate *U = circ_gate(c, u);
+        if (U->dead || is_selector(U) || op_has(U->op, F_STATE | F_ROOT))
+            continue;
+        for (uint32_t i = U->nstate; i < gate_nin(U); i++)
+            if (in_range(fi, U->in[i]))
+                pairs_add(ps, U->in[i], u);
+    }
+    fi->users = lists_build(ps, fi->n);
+}
+
+static void add_owned_by(const FuncInfo *fi, Pairs *ps, GateId head, GateId s)
+{
+    for (uint32_t k = fi->sels.start[s]; k < fi->sels.start[s + 1]; k++)
+        pairs_add(ps, head, fi->sels.items[k]);
+    for (uint32_t k = fi->relays.start[s]; k < fi->relays.start[s + 1]; k++)
+        pairs_add(ps, head, fi->relays.items[k]);
+}
+
+/* the body of each loop: state gates that reach its LOOP_BACK without passing its LOOP_BEGIN */
+static void find_loops(FuncInfo *fi, Pairs *ps)
+{
+    const Circuit *c = fi->c;
+    uint32_t *mark = xcalloc(fi->n, sizeof *mark);
+    GateId *work = xcalloc(fi->n, sizeof *work);
+    for (GateId h = 0; h < fi->n; h++) {
+        const Gate *H = circ_gate(c, h);
+        if (H->dead || H->op != OP_LOOP_BEGIN || H->nstate < 2 || !in_range(fi, H->in[1]))
+            continue;
+        uint32_t nw = 0;
+        mark[h] = h + 1;
+        mark[H->in[1]] = h + 1;
+        work[nw++] = H->in[1];
+        while (nw) {
+            GateId s = work[--nw];
+            add_owned_by(fi, ps, h, s);
+            const Gate *S = circ_gate(c, s);
+            for (uint32_t i = 0; i < S->nstate; i++) {
+                GateId p = S->in[i];
+                if (in_range(fi, p) && mark[p] != h + 1) {
+                    mark[p] = h + 1;
+                    work[nw++] = p;
+                }
+            }
+        }
+    }
+    fi->resets = lists_build(ps, fi->n);
+    free(mark);
+    free(work);
+}
+
+static FuncInfo *funcinfo_new(const Func *f)
+{
+    FuncInfo *fi = xcalloc(1, sizeof *fi);
+    fi->f = f;
+    fi->c = f->circ;
+    fi->n = f->circ->ngates;
+    fi->succ = xcalloc(fi->n, sizeof *fi->succ);
+    fi->succ_in = xcalloc(fi->n, sizeof *fi->succ_in);
+    fi->alt = xcalloc(fi->n, sizeof *fi->alt);
+    Pairs ps = {0};
+    find_successors(fi);
+    find_owned(fi, &ps);
+    find_users(fi, &ps);
+    find_loops(fi, &ps);
+    free(ps.p);
+    return fi;
+}
+
+static void funcinfo_free(FuncInfo *fi)
+{
+    if (!fi)
+        return;
+    free(fi->succ);
+    free(fi->succ_in);
+    free(fi->alt);
+    lists_free(&fi->users);
+    lists_free(&fi->sels);
+    lists_free(&fi->relays);
+    lists_free(&fi->resets);
+    free(fi);
+}
+
+/* ---- interpreter state ------------------------------------------------------- */
+typedef struct {
+    uint64_t bits;
+    uint32_t prov;  /* provenance of the value (mem.h) */
+    uint32_t tok;   /* dependency output: the effect instance it stands for */
+    uint32_t stamp; /* == frame epoch: the cached value is current */
+    uint32_t busy;  /* == frame epoch: on the demand stack */
+    uint32_t pass;  /* DEPEND_RELAY: == frame epoch once control passed its state gate */
+} Slot;
+
+typedef struct {
+    const FuncInfo *fi;
+    Slot *slots;
+    uint32_t capslots;
+    Val *args;
+    uint32_t nargs, capargs;
+    uint32_t epoch;
+    uint32_t call_inst; /* the CALL instance this activation runs for (0 at top level) */
+} Frame;
+
+typedef struct { GateId g; uint32_t next; } Demand;
+
+struct Interp {
+    const Module *m;
+    uint64_t max_steps;
+    uint32_t max_depth;
+    FuncInfo **info;
+    Mem *mem;
+    Frame *frames; /* max_depth of them */
+    uint32_t depth;
+    uint32_t epoch;
+    Demand *stack;
+    uint32_t sp, capstack;
+    GateId *work;
+    uint32_t capwork;
+    Val *scratch;
+    uint32_t nscratch, capscratch;
+    uint64_t steps;
+    Outcome *out;
+};
+
+Interp *interp_new(const Module *m, const InterpOptions *opt)
+{
+    Interp *in = xcalloc(1, sizeof *in);
+    in->m = m;
+    in->max_steps = opt && opt->max_steps ? opt->max_steps : 10000000;
+    if (in->max_steps > 0x7fffffffu)
+        in->max_steps = 0x7fffffffu; /* keeps activation epochs within 32 bits */
+    in->max_depth = opt && opt->max_depth ? opt->max_depth : 256;
+    in->info = xcalloc(m->nfuncs, sizeof *in->info);
+    in->mem = mem_new(m);
+    in->frames = xcalloc(in->max_depth, sizeof *in->frames);
+    return in;
+}
+
+void interp_free(Interp *in)
+{
+    if (!in)
+        return;
+    for (uint32_t i = 0; i < in->m->nfuncs; i++)
+        funcinfo_free(in->info[i]);
+    for (uint32_t i = 0; i < in->max_depth; i++) {
+        free(in->frames[i].slots);
+        free(in->frames[i].args);
+    }
+    free(in->info);
+    free(in->frames);
+    free(in->stack);
+    free(in->work);
+    free(in->scratch);
+    mem_free(in->mem);
+    free(in);
+}
+
+/* ---- failures ---------------------------------------------------------------- */
+__attribute__((format(printf, 3, 4))) static bool fail(Interp *in, int kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    in->out->kind = (uint8_t)kind;
+    vsnprintf(in->out->reason, sizeof in->out->reason, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static const char *label(const Frame *fr, GateId g, char *buf, size_t n)
+{
+    return gate_label(fr->fi->f, g, buf, n);
+}
+
+static bool fail_gate(Interp *in, const Frame *fr, GateId g, const char *what)
+{
+    char l[64];
+    return fail(in, OUT_INVALID, "in @%s: %s %s: %s", fr->fi->f->name,
+                op_info[circ_gate(fr->fi->c, g)->op].name, label(fr, g, l, sizeof l), what);
+}
+
+static bool fail_escape(Interp *in, const Frame *fr, uint32_t prov, GateId user)
+{
+    char d[100], l[64];
+    mem_describe(in->mem, prov, d, sizeof d);
+    return fail(in, OUT_INVALID, "in @%s: address of %s escapes into %s %s", fr->fi->f->name, d,
+                op_info[circ_gate(fr->fi->c, user)->op].name, label(fr, user, l, sizeof l));
+}
+
+static bool step(Interp *in)
+{
+    if (++in->steps <= in->max_steps)
+        return true;
+    return fail(in, OUT_TIMEOUT, "step budget of %llu exhausted", (unsigned long long)in->max_steps);
+}
+
+/* ---- invalidation ------------------------------------------------------------ */
+static inline bool current(const Frame *fr, GateId g) { return fr->slots[g].stamp == fr->epoch; }
+
+/* every cached gate downstream of g is stale (a valid gate's inputs are all valid, so
+ * the walk stops at gates already stale) */
+static void invalidate_users(Interp *in, Frame *fr, GateId g)
+{
+    const Lists *u = &fr->fi->users;
+    uint32_t nw = 0;
+    GateId x = g;
+    for (;;) {
+        for (uint32_t k = u->start[x]; k < u->start[x + 1]; k++) {
+            GateId y = u->items[k];
+            if (!current(fr, y))
+                continue;
+            fr->slots[y].stamp = 0;
+            if (nw == in->capwork) {
+                in->capwork = in->capwork ? 2 * in->capwork : 256;
+                in->work = xrealloc(in->work, in->capwork * sizeof *in->work);
+            }
+            in->work[nw++] = y;
+        }
+        if (!nw)
+            return;
+        x = in->work[--nw];
+    }
+}
+
+/* ---- demand-driven evaluation ------------------------------------------------ */
+static bool compute(Interp *in, Frame *fr, GateId g);
+
+static bool push(Interp *in, Frame *fr, GateId x, GateId user)
+{
+    const FuncInfo *fi = fr->fi;
+    char l[64];
+    if (!in_range(fi, x))
+        return fail_gate(in, fr, user, "has a missing input");
+    const Gate *X = circ_gate(fi->c, x);
+    Slot *s = &fr->slots[x];
+    if (is_selector(X)) {
+        const Gate *J = in_range(fi, X->in[0]) ? circ_gate(fi->c, X->in[0]) : X;
+        return fail(in, OUT_INVALID, "in @%s: selector %s demanded before its %s %s was entered",
+                    fi->f->name, label(fr, x, l, sizeof l), op_info[J->op].name,
+                    gate_label(fi->f, X->in[0], (char[64]){0}, 64));
+    }
+    if (X->dead || op_has(X->op, F_STATE | F_ROOT))
+        return fail_gate(in, fr, user, "reads a gate that has no value");
+    if (s->busy == fr->epoch)
+        return fail_gate(in, fr, x, "depends on itself");
+    if (X->op == OP_DEPEND_RELAY && s->pass != fr->epoch)
+        return fail(in, OUT_INVALID, "in @%s: dependency relay %s demanded off its path", fi->f->name,
+                    label(fr, x, l, sizeof l));
+    if (in->sp == in->capstack) {
+        in->capstack = in->capstack ? 2 * in->capstack : 256;
+        in->stack = xrealloc(in->stack, in->capstack * sizeof *in->stack);
+    }
+    s->busy = fr->epoch;
+    in->stack[in->sp++] = (Demand){x, 0};
+    return true;
+}
+
+/* evaluate g (and, first, whatever it needs) unless its cached value is current */
+static bool demand(Interp *in, Frame *fr, GateId g, GateId user)
+{
+    if (in_range(fr->fi, g) && current(fr, g))
+        return true;
+    uint32_t base = in->sp;
+    if (!push(in, fr, g, user))
+        return false;
+    const Circuit *c = fr->fi->c;
+    while (in->sp > base) {
+        Demand *d = &in->stack[in->sp - 1];
+        const Gate *G = circ_gate(c, d->g);
+        uint32_t nin = gate_nin(G), i = G->nstate + d->next;
+        while (i < nin && in_range(fr->fi, G->in[i]) && current(fr, G->in[i]))
+            i++;
+        if (i < nin) {
+            d->next = i - G->nstate + 1;
+            if (!push(in, fr, G->in[i], d->g))
+                return false;
+            continue;
+        }
+        GateId x = d->g;
+        in->sp--;
+        fr->slots[x].busy = 0;
+        if (!compute(in, fr, x))
+            return false;
+        fr->slots[x].stamp = fr->epoch;
+    }
+    return true;
+}
+
+static Val value_of(const Frame *fr, GateId g) { return (Val){fr->slots[g].bits, fr->slots[g].prov}; }
+
+static bool compute_pure(Interp *in, Frame *fr, GateId g, const Gate *G)
+{
+    Val v[2], r;
+    uint32_t bad = 0;
+    if (G->ndata < 1 || G->ndata > 2)
+        return fail_gate(in, fr, g, "has the wrong number of operands");
+    for (uint32_t i = 0; i < G->ndata; i++)
+        v[i] = value_of(fr, gate_data(G, i));
+    Type in_ty = (Type)circ_gate(fr->fi->c, gate_data(G, 0))->type;
+    switch (val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad)) {
+    case EVAL_OK:
+        fr->slots[g].bits = r.bits;
+        fr->slots[g].prov = r.prov;
+        return true;
+    case EVAL_TRAP_DIV0:
+        in->out->trap = TRAP_DIV0;
+        return fail(in, OUT_TRAP, "in @%s: division by zero", fr->fi->f->name);
+    case EVAL_TRAP_OVERFLOW:
+        in->out->trap = TRAP_OVERFLOW;
+        return fail(in, OUT_TRAP, "in @%s: signed division overflow", fr->fi->f->name);
+    case VAL_ESCAPES:
+        return fail_escape(in, fr, v[bad].prov, g);
+    default:
+        return fail_gate(in, fr, g, "cannot be evaluated");
+    }
+}
+
+static uint32_t access_size(const Gate *G) { return (uint32_t)ty_bits((Type)G->type) / 8; }
+
+static bool compute_load(Interp *in, Frame *fr, GateId g, const Gate *G)
+{
+    uint32_t size = access_size(G);
+    if (size == 0 || G->ndep != 1 || G->ndata != 1)
+        return fail_gate(in, fr, g, "is malformed");
+    uint32_t inst = mem_instance(in->mem, fr->slots[gate_dep(G, 0)].tok, fr->call_inst, fr->fi->f->index, g);
+    char why[160];
+    uint64_t bits;
+    if (!mem_load(in->mem, value_of(fr, gate_data(G, 0)), size, inst, &bits, why, sizeof why))
+        return fail_gate(in, fr, g, why);
+    fr->slots[g] = (Slot){bits & ty_mask((Type)G->type), 0, inst, 0, 0, 0};
+    return true;
+}
+
+static bool compute_store(Interp *in, Frame *fr, GateId g, const Gate *G)
+{
+    if (G->ndep != 1 || G->ndata != 2)
+        return fail_gate(in, fr, g, "is malformed");
+    const Gate *V = circ_gate(fr->fi->c, gate_data(G, 0));
+    uint32_t size = access_size(V);
+    Val v = value_of(fr, gate_data(G, 0));
+    if (v.prov)
+        return fail_escape(in, fr, v.prov, g);
+    if (size == 0)
+        return fail_gate(in, fr, g, "stores a value of no size");
+    uint32_t inst = mem_instance(in->mem, fr->slots[gate_dep(G, 0)].tok, fr->call_inst, fr->fi->f->index, g);
+    char why[160];
+    if (!mem_store(in->mem, value_of(fr, gate_data(G, 1)), size, v.bits, inst, why, sizeof why))
+        return fail_gate(in, fr, g, why);
+    fr->slots[g].tok = inst;
+    fr->slots[g].bits = 0;
+    fr->slots[g].prov = 0;
+    return true;
+}
+
+static bool run_activation(Interp *in, uint32_t func, uint32_t entry_tok, uint32_t call_inst, Val *ret);
+
+/* do the callee's signature and the call site agree? */
+static bool call_matches(const Frame *fr, const Gate *G, const Func *callee)
+{
+    if (G->ndata - 1 != callee->nparams || G->type != callee->ret)
+        return false;
+    for (uint32_t i = 0; i < callee->nparams; i++)
+        if (circ_gate(fr->fi->c, gate_data(G, i + 1))->type != callee->params[i])
+            return false;
+    return true;
+}
+
+static bool compute_call(Interp *in, Frame *fr, GateId g, const Gate *G)
+{
+    if (G->ndep != 1 || G->ndata < 1)
+        return fail_gate(in, fr, g, "is malformed");
+    Val callee = value_of(fr, gate_data(G, 0));
+    int fidx = mem_callee(in->mem, callee);
+    if (fidx < 0)
+        return fail_gate(in, fr, g, "calls a value that is not the address of a function of the module");
+    const Func *cf = in->m->funcs[fidx];
+    if (!call_matches(fr, G, cf)) {
+        char why[128];
+        snprintf(why, sizeof why, "arguments or result do not match the signature of @%s", cf->name);
+        return fail_gate(in, fr, g, why);
+    }
+    if (in->depth >= in->max_depth)
+        return fail(in, OUT_TIMEOUT, "call depth beyond %u", in->max_depth);
+    uint32_t inst = mem_instance(in->mem, fr->slots[gate_dep(G, 0)].tok, fr->call_inst, fr->fi->f->index, g);
+    Frame *cfr = &in->frames[in->depth];
+    if (cf->nparams > cfr->capargs) {
+        cfr->capargs = cf->nparams;
+        cfr->args = xrealloc(cfr->args, cfr->capargs * sizeof *cfr->args);
+    }
+    cfr->nargs = cf->nparams;
+    for (uint32_t i = 0; i < cf->nparams; i++)
+        cfr->args[i] = value_of(fr, gate_data(G, i + 1));
+    Val r = {0, 0};
+    if (!run_activation(in, (uint32_t)fidx, inst, inst, &r))
+        return false;
+    fr->slots[g] = (Slot){r.bits, 0, inst, 0, 0, 0};
+    return true;
+}
+
+static bool compute(Interp *in, Frame *fr, GateId g)
+{
+    if (!step(in))
+        return false;
+    const Gate *G = circ_gate(fr->fi->c, g);
+    Slot *s = &fr->slots[g];
+    switch (G->op) {
+    case OP_CONSTANT:
+        s->bits = G->lit;
+        s->prov = 0;
+        return true;
+    case OP_ARG:
+        if (G->lit >= fr->nargs)
+            return fail_gate(in, fr, g, "names a parameter the function does not have");
+        s->bits = fr->args[G->lit].bits & ty_mask((Type)G->type);
+        s->prov = fr->args[G->lit].prov;
+        return true;
+    case OP_ALLOCA: {
+        Val v;
+        if (!mem_alloca(in->mem, G->lit, fr->fi->f->index, g, &v))
+            return fail_gate(in, fr, g, "allocates more than the interpreter supports");
+        s->bits = v.bits;
+        s->prov = v.prov;
+        return true;
+    }
+    case OP_SYMBOL: {
+        if (G->lit >= in->m->nfuncs)
+            return fail_gate(in, fr, g, "names no function");
+        Val v = mem_symbol(in->mem, (uint32_t)G->lit);
+        s->bits = v.bits;
+        s->prov = v.prov;
+        return true;
+    }
+    case OP_DEPEND_RELAY:
+        s->tok = fr->slots[gate_dep(G, 0)].tok;
+        return true;
+    case OP_LOAD:
+        return compute_load(in, fr, g, G);
+    case OP_STORE:
+        return compute_store(in, fr, g, G);
+    case OP_CALL:
+        return compute_call(in, fr, g, G);
+    default:
+        if (op_has(G->op, F_PURE))
+            return compute_pure(in, fr, g, G);
+        return fail_gate(in, fr, g, "cannot be evaluated");
+    }
+}
+
+/* ---- control ----------------------------------------------------------------- */
+/* control arrives at state gate s: its relays start a new instance */
+static bool visit(Interp *in, Frame *fr, GateId s)
+{
+    if (!step(in))
+        return false;
+    const Lists *r = &fr->fi->relays;
+    for (uint32_t k = r->start[s]; k < r->start[s + 1]; k++) {
+        GateId x = r->items[k];
+        fr->slots[x].stamp = 0;
+        fr->slots[x].pass = fr->epoch;
+        invalidate_users(in, fr, x);
+    }
+    return true;
+}
+
+static bool take_selector_input(Interp *in, Frame *fr, GateId sel, uint32_t j, Val *v)
+{
+    const Gate *S = circ_gate(fr->fi->c, sel);
+    bool value = S->op == OP_VALUE_SELECTOR;
+    if (j >= (value ? S->ndata : S->ndep))
+        return fail_gate(in, fr, sel, "has no input for the state input control entered through");
+    GateId x = value ? gate_data(S, j) : gate_dep(S, j);
+    if (!demand(in, fr, x, sel))
+        return false;
+    *v = value ? value_of(fr, x) : (Val){fr->slots[x].tok, 0};
+    return true;
+}
+
+/* enter MERGE/LOOP_BEGIN j through state input idx: live selectors read input idx
+ * (all of them, before any changes), a new loop iteration forgets the path inside it,
+ * then every selector takes its new value */
+static bool enter_join(Interp *in, Frame *fr, GateId j, uint32_t idx)
+{
+    const FuncInfo *fi = fr->fi;
+    uint32_t first = fi->sels.start[j], nsel = fi->sels.start[j + 1] - first;
+    uint32_t base = in->nscratch;
+    if (base + nsel > in->capscratch) {
+        in->capscratch = 2 * (base + nsel) + 16;
+        in->scratch = xrealloc(in->scratch, in->capscratch * sizeof *in->scratch);
+    }
+    in->nscratch = base + nsel;
+    for (uint32_t k = 0; k < nsel; k++) {
+        Val v;
+        if (!take_selector_input(in, fr, fi->sels.items[first + k], idx, &v))
+            return false;
+        in->scratch[base + k] = v;
+    }
+    if (circ_gate(fi->c, j)->op == OP_LOOP_BEGIN)
+        for (uint32_t k = fi->resets.start[j]; k < fi->resets.start[j + 1]; k++) {
+            GateId x = fi->resets.items[k];
+            fr->slots[x].stamp = 0;
+            fr->slots[x].pass = 0;
+            invalidate_users(in, fr, x);
+        }
+    for (uint32_t k = 0; k < nsel; k++) {
+        GateId sel = fi->sels.items[first + k];
+        Slot *s = &fr->slots[sel];
+        Val v = in->scratch[base + k];
+        if (circ_gate(fi->c, sel)->op == OP_VALUE_SELECTOR) {
+            s->bits = v.bits;
+            s->prov = v.prov;
+        } else {
+            s->tok = (uint32_t)v.bits;
+        }
+        s->stamp = fr->epoch;
+        invalidate_users(in, fr, sel);
+    }
+    in->nscratch = base;
+    return true;
+}
+
+static bool go(Interp *in, Frame *fr, GateId next, uint32_t idx)
+{
+    const Gate *N = circ_gate(fr->fi->c, next);
+    if ((N->op == OP_MERGE || N->op == OP_LOOP_BEGIN) && !enter_join(in, fr, next, idx))
+        return false;
+    return visit(in, fr, next);
+}
+
+static bool branch_value(Interp *in, Frame *fr, GateId s, uint64_t *bits)
+{
+    const Gate *S = circ_gate(fr->fi->c, s);
+    if (S->ndata != 1)
+        return fail_gate(in, fr, s, "is malformed");
+    GateId x = gate_data(S, 0);
+    if (!demand(in, fr, x, s))
+        return false;
+    if (fr->slots[x].prov)
+        return fail_escape(in, fr, fr->slots[x].prov, s);
+    *bits = fr->slots[x].bits;
+    return true;
+}
+
+static GateId switch_target(const FuncInfo *fi, GateId s, uint64_t v)
+{
+    const Gate *S = circ_gate(fi->c, s);
+    uint64_t mask = ty_mask((Type)circ_gate(fi->c, gate_data(S, 0))->type);
+    GateId dflt = NO_GATE;
+    for (uint32_t k = 0; k < S->nuses; k++) {
+        const Gate *U = circ_gate(fi->c, S->uses[k].user);
+        if (U->dead || S->uses[k].index >= U->nstate)
+            continue;
+        if (U->op == OP_SWITCH_CASE && (U->lit & mask) == (v & mask))
+            return S->uses[k].user;
+        if (U->op == OP_DEFAULT_CASE)
+            dflt = S->uses[k].user;
+    }
+    return dflt;
+}
+
+/* RETURN / THROW: demand the dependencies, then the value */
+static bool finish(Interp *in, Frame *fr, GateId t, Val *ret)
+{
+    const Gate *T = circ_gate(fr->fi->c, t);
+    for (uint32_t i = 0; i < T->ndep; i++)
+        if (!demand(in, fr, gate_dep(T, i), t))
+            return false;
+    Val v = {0, 0};
+    Type ty = TY_NONE;
+    if (T->ndata) {
+        if (!demand(in, fr, gate_data(T, 0), t))
+            return false;
+        v = value_of(fr, gate_data(T, 0));
+        ty = (Type)circ_gate(fr->fi->c, gate_data(T, 0))->type;
+        if (v.prov)
+            return fail_escape(in, fr, v.prov, t);
+    }
+    if (T->op == OP_THROW) {
+        in->out->type = (uint8_t)ty;
+        in->out->bits = v.bits & ty_mask(ty);
+        return fail(in, OUT_THROW, "thrown from @%s", fr->fi->f->name);
+    }
+    if (ty != fr->fi->f->ret)
+        return fail_gate(in, fr, t, "returns a value that does not match the function's result type");
+    *ret = (Val){v.bits & ty_mask(ty), 0};
+    return true;
+}
+
+static bool run_states(Interp *in, Frame *fr, Val *ret)
+{
+    const FuncInfo *fi = fr->fi;
+    GateId cur = ROOT_STATE_ENTRY;
+    if (!visit(in, fr, cur))
+        return false;
+    for (;;) {
+        const Gate *G = circ_gate(fi->c, cur);
+        GateId next = fi->succ[cur];
+        uint32_t idx = fi->succ_in[cur];
+        uint64_t v;
+        if (G->op == OP_RETURN || G->op == OP_THROW)
+            return finish(in, fr, cur, ret);
+        if (G->op == OP_IF_BRANCH) {
+            if (!branch_value(in, fr, cur, &v))
+                return false;
+            next = v & 1 ? fi->succ[cur] : fi->alt[cur];
+            idx = 0;
+        } else if (G->op == OP_SWITCH_BRANCH) {
+            if (!branch_value(in, fr, cur, &v))
+                return false;
+            next = switch_target(fi, cur, v);
+            idx = 0;
+        }
+        if (next == NO_GATE)
+            return fail_gate(in, fr, cur, "control reaches it and it has no successor for this path");
+        if (!go(in, fr, next, idx))
+            return false;
+        cur = next;
+    }
+}
+
+static void frame_prepare(Interp *in, Frame *fr, const FuncInfo *fi, uint32_t call_inst)
+{
+    if (fi->n > fr->capslots) {
+        fr->slots = xrealloc(fr->slots, fi->n * sizeof *fr->slots);
+        memset(fr->slots + fr->capslots, 0, (fi->n - fr->capslots) * sizeof *fr->slots);
+        fr->capslots = fi->n;
+    }
+    fr->fi = fi;
+    fr->epoch = ++in->epoch;
+    fr->call_inst = call_inst;
+}
+
+static bool run_activation(Interp *in, uint32_t func, uint32_t entry_tok, uint32_t call_inst, Val *ret)
+{
+    if (in->depth >= in->max_depth)
+        return fail(in, OUT_TIMEOUT, "call depth beyond %u", in->max_depth);
+    if (!in->info[func])
+        in->info[func] = funcinfo_new(in->m->funcs[func]);
+    Frame *fr = &in->frames[in->depth];
+    frame_prepare(in, fr, in->info[func], call_inst);
+    Slot *entry = &fr->slots[ROOT_DEPEND_ENTRY];
+    entry->stamp = fr->epoch;
+    entry->tok = entry_tok;
+    in->depth++;
+    uint32_t mark = mem_mark(in->mem);
+    bool ok = run_states(in, fr, ret);
+    mem_release(in->mem, mark);
+    in->depth--;
+    return ok;
+}
+
+/* ---- entry points ------------------------------------------------------------ */
+static void reset_epochs(Interp *in)
+{
+    for (uint32_t i = 0; i < in->max_depth; i++)
+        if (in->frames[i].slots)
+            memset(in->frames[i].slots, 0, in->frames[i].capslots * sizeof(Slot));
+    in->epoch = 0;
+}
+
+void interp_call(Interp *in, uint32_t func, const uint64_t *args, Outcome *out)
+{
+    out->kind = OUT_RETURN;
+    out->trap = TRAP_NONE;
+    out->type = TY_NONE;
+    out->bits = 0;
+    out->reason[0] = 0;
+    in->out = out;
+    in->steps = 0;
+    in->depth = 0;
+    in->sp = 0;
+    in->nscratch = 0;
+    if (in->epoch > 0xffffffffu - in->max_steps - 2)
+        reset_epochs(in);
+    mem_reset(in->mem);
+    if (func >= in->m->nfuncs) {
+        fail(in, OUT_INVALID, "no function number %u", func);
+    } else {
+        const Func *f = in->m->funcs[func];
+        Frame *fr = &in->frames[0];
+        if (f->nparams > fr->capargs) {
+            fr->capargs = f->nparams;
+            fr->args = xrealloc(fr->args, fr->capargs * sizeof *fr->args);
+        }
+        fr->nargs = f->nparams;
+        for (uint32_t i = 0; i < f->nparams; i++)
+            fr->args[i] = (Val){args[i] & ty_mask(f->params[i]), 0};
+        Val r;
+        if (run_activation(in, func, 0, 0, &r)) {
+            out->kind = OUT_RETURN;
+            out->type = (uint8_t)f->ret;
+            out->bits = r.bits;
+        }
+    }
+    out->steps = in->steps;
+    memcpy(out->heap, mem_heap(in->mem), HEAP_SIZE);
+}
+
+void interp_run(const Module *m, uint32_t func, const uint64_t *args, const InterpOptions *opt, Outcome *out)
+{
+    Interp *in = interp_new(m, opt);
+    interp_call(in, func, args, out);
+    interp_free(in);
+}

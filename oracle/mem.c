@@ -1,0 +1,347 @@
+/* mem.c — the oracle's memory: harness buffer, ALLOCA stack, SYMBOL addresses,
+ * provenance-checked accesses and the happens-before race detector (see mem.h). */
+#include "oracle/mem.h"
+
+#include "compiler/ir/eval.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint64_t base;
+    uint32_t size;
+    uint32_t off;  /* ALLOCA: offset of its bytes in the ALLOCA stack */
+    uint8_t kind;
+    uint32_t func;
+    GateId gate;
+} MemObject;
+
+typedef struct { uint32_t pred, call, func; GateId gate; } Instance;
+typedef struct { uint32_t inst, next; } ReaderNode;
+
+/* one byte's access history: the last writer and the readers since it (a list) */
+typedef struct { uint32_t writer, readers; } ByteLog;
+
+struct Mem {
+    const Module *m;
+    uint8_t heap[HEAP_SIZE];
+    ByteLog heaplog[HEAP_SIZE];
+    uint8_t *stack;       /* ALLOCA bytes */
+    ByteLog *stacklog;
+    uint32_t stacktop, stackcap;
+    MemObject *objs;      /* [0] none, [1..nfuncs] symbols, then live ALLOCAs */
+    uint32_t nobjs, capobjs;
+    uint64_t serial;      /* ALLOCAs made so far: gives each a distinct base */
+    Instance *insts;
+    uint32_t ninsts, capinsts;
+    ReaderNode *readers;  /* node 0 is the list end */
+    uint32_t nreaders, capreaders;
+};
+
+static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    uint32_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(p, c * elem);
+    if (!q)
+        abort();
+    *cap = c;
+    return q;
+}
+
+Mem *mem_new(const Module *m)
+{
+    Mem *mem = calloc(1, sizeof *mem);
+    if (!mem)
+        abort();
+    mem->m = m;
+    mem_reset(mem);
+    return mem;
+}
+
+void mem_free(Mem *mem)
+{
+    if (!mem)
+        return;
+    free(mem->stack);
+    free(mem->stacklog);
+    free(mem->objs);
+    free(mem->insts);
+    free(mem->readers);
+    free(mem);
+}
+
+void mem_reset(Mem *mem)
+{
+    heap_fill_pattern(mem->heap);
+    memset(mem->heaplog, 0, sizeof mem->heaplog);
+    mem->stacktop = 0;
+    uint32_t nf = mem->m->nfuncs;
+    mem->objs = grow(mem->objs, &mem->capobjs, nf + 1, sizeof *mem->objs);
+    memset(&mem->objs[0], 0, sizeof mem->objs[0]);
+    for (uint32_t i = 0; i < nf; i++)
+        mem->objs[i + 1] = (MemObject){SYMBOL_REGION + 16 * (uint64_t)i, 0, 0, OBJ_SYMBOL, i, NO_GATE};
+    mem->nobjs = nf + 1;
+    mem->serial = 0;
+    mem->insts = grow(mem->insts, &mem->capinsts, 1, sizeof *mem->insts);
+    mem->insts[0] = (Instance){0, 0, 0, NO_GATE};
+    mem->ninsts = 1;
+    mem->readers = grow(mem->readers, &mem->capreaders, 1, sizeof *mem->readers);
+    mem->readers[0] = (ReaderNode){0, 0};
+    mem->nreaders = 1;
+}
+
+const uint8_t *mem_heap(const Mem *mem) { return mem->heap; }
+
+Val mem_symbol(const Mem *mem, uint32_t func)
+{
+    (void)mem;
+    return (Val){SYMBOL_REGION + 16 * (uint64_t)func, func + 1};
+}
+
+int mem_callee(const Mem *mem, Val callee)
+{
+    if (callee.prov == 0 || callee.prov > mem->m->nfuncs)
+        return -1;
+    const MemObject *o = &mem->objs[callee.prov];
+    return callee.bits == o->base ? (int)o->func : -1;
+}
+
+bool mem_alloca(Mem *mem, uint64_t size, uint32_t func, GateId g, Val *out)
+{
+    if (size > ALLOCA_MAX)
+        return false;
+    uint32_t sz = (uint32_t)size, off = mem->stacktop;
+    uint32_t top = off + ((sz + 15u) & ~15u);
+    if (top > mem->stackcap) {
+        uint32_t cap = mem->stackcap;
+        mem->stack = grow(mem->stack, &cap, top, 1);
+        cap = mem->stackcap;
+        mem->stacklog = grow(mem->stacklog, &cap, top, sizeof *mem->stacklog);
+        mem->stackcap = cap;
+    }
+    memset(mem->stack + off, 0, top - off);
+    memset(mem->stacklog + off, 0, (top - off) * sizeof *mem->stacklog);
+    mem->stacktop = top;
+    mem->objs = grow(mem->objs, &mem->capobjs, mem->nobjs + 1, sizeof *mem->objs);
+    uint64_t base = ALLOCA_REGION + (++mem->serial << 24);
+    mem->objs[mem->nobjs] = (MemObject){base, sz, off, OBJ_ALLOCA, func, g};
+    *out = (Val){base, mem->nobjs++};
+    return true;
+}
+
+/* a mark packs the object count; the stack top is recovered from the objects */
+uint32_t mem_mark(const Mem *mem) { return mem->nobjs; }
+
+void mem_release(Mem *mem, uint32_t mark)
+{
+    if (mark >= mem->nobjs)
+        return;
+    mem->stacktop = mem->objs[mark].kind == OBJ_ALLOCA ? mem->objs[mark].off : mem->stacktop;
+    mem->nobjs = mark;
+}
+
+void mem_describe(const Mem *mem, uint32_t prov, char *buf, size_t n)
+{
+    if (prov == 0 || prov >= mem->nobjs) {
+        snprintf(buf, n, "a dead object");
+        return;
+    }
+    const MemObject *o = &mem->objs[prov];
+    const Func *f = mem->m->funcs[o->func];
+    if (o->kind == OBJ_SYMBOL) {
+        snprintf(buf, n, "SYMBOL @%s", f->name);
+    } else {
+        char l[64];
+        snprintf(buf, n, "ALLOCA %s", gate_label(f, o->gate, l, sizeof l));
+    }
+}
+
+/* ---- effect instances and happens-before ------------------------------------- */
+uint32_t mem_instance(Mem *mem, uint32_t pred, uint32_t call, uint32_t func, GateId g)
+{
+    mem->insts = grow(mem->insts, &mem->capinsts, mem->ninsts + 1, sizeof *mem->insts);
+    mem->insts[mem->ninsts] = (Instance){pred, call, func, g};
+    return mem->ninsts++;
+}
+
+bool mem_ordered(const Mem *mem, uint32_t before, uint32_t after)
+{
+    if (before == 0 || before == after)
+        return true;
+    /* before, and the CALL instances it ran inside: any of them an ancestor of after */
+    uint32_t cand[64];
+    uint32_t nc = 0;
+    for (uint32_t c = before; c != 0 && nc < 64; c = mem->insts[c].call)
+        cand[nc++] = c;
+    uint32_t lowest = cand[nc - 1];
+    for (uint32_t x = after; x >= lowest && x != 0; x = mem->insts[x].pred)
+        for (uint32_t i = 0; i < nc; i++)
+            if (cand[i] == x)
+                return true;
+    return false;
+}
+
+/* ---- accesses ---------------------------------------------------------------- */
+static const char *inst_label(const Mem *mem, uint32_t inst, char *buf, size_t n)
+{
+    const Instance *in = &mem->insts[inst];
+    const Func *f = mem->m->funcs[in->func];
+    char l[64];
+    const Gate *g = circ_gate(f->circ, in->gate);
+    snprintf(buf, n, "%s %s in @%s", op_info[g->op].name, gate_label(f, in->gate, l, sizeof l), f->name);
+    return buf;
+}
+
+static bool racy(const Mem *mem, uint32_t a, uint32_t b, uint64_t addr, char *why, size_t n)
+{
+    char la[100], lb[100];
+    snprintf(why, n, "racy: %s and %s touch byte 0x%llx unordered", inst_label(mem, a, la, sizeof la),
+             inst_label(mem, b, lb, sizeof lb), (unsigned long long)addr);
+    return false;
+}
+
+static uint32_t reader_node(Mem *mem, uint32_t inst, uint32_t next)
+{
+    mem->readers = grow(mem->readers, &mem->capreaders, mem->nreaders + 1, sizeof *mem->readers);
+    mem->readers[mem->nreaders] = (ReaderNode){inst, next};
+    return mem->nreaders++;
+}
+
+static bool log_read(Mem *mem, ByteLog *b, uint32_t inst, uint64_t addr, char *why, size_t n)
+{
+    uint32_t head = b->readers;
+    if (head && mem->readers[head].inst == inst)
+        return true;
+    if (head && mem_ordered(mem, mem->readers[head].inst, inst)) {
+        mem->readers[head].inst = inst; /* a later write must follow inst, hence the old one */
+        return true;
+    }
+    if (!mem_ordered(mem, b->writer, inst))
+        return racy(mem, b->writer, inst, addr, why, n);
+    b->readers = reader_node(mem, inst, head);
+    return true;
+}
+
+static bool log_write(Mem *mem, ByteLog *b, uint32_t inst, uint64_t addr, char *why, size_t n)
+{
+    if (b->readers == 0 && !mem_ordered(mem, b->writer, inst))
+        return racy(mem, b->writer, inst, addr, why, n);
+    for (uint32_t r = b->readers; r; r = mem->readers[r].next)
+        if (!mem_ordered(mem, mem->readers[r].inst, inst))
+            return racy(mem, mem->readers[r].inst, inst, addr, why, n);
+    b->writer = inst;
+    b->readers = 0;
+    return true;
+}
+
+/* find the bytes of an access: false (with why) if out of bounds or not memory */
+static bool locate(Mem *mem, Val addr, uint32_t size, const char *what, uint8_t **bytes,
+                   ByteLog **log, char *why, size_t n)
+{
+    if (addr.prov == 0) {
+        uint64_t off = addr.bits - HEAP_ADDR;
+        if (addr.bits >= HEAP_ADDR && off <= HEAP_SIZE - size) {
+            *bytes = mem->heap + off;
+            *log = mem->heaplog + off;
+            return true;
+        }
+        snprintf(why, n, "%s of %u bytes at 0x%llx: not in the harness buffer or any object", what, size,
+                 (unsigned long long)addr.bits);
+        return false;
+    }
+    char d[100];
+    mem_describe(mem, addr.prov, d, sizeof d);
+    if (addr.prov >= mem->nobjs || mem->objs[addr.prov].kind != OBJ_ALLOCA) {
+        snprintf(why, n, "%s of %u bytes through the address of %s", what, size, d);
+        return false;
+    }
+    const MemObject *o = &mem->objs[addr.prov];
+    uint64_t off = addr.bits - o->base;
+    if (size > o->size || off > o->size - size) {
+        snprintf(why, n, "%s of %u bytes at offset %lld out of bounds of %s (%u bytes)", what, size,
+                 (long long)off, d, o->size);
+        return false;
+    }
+    *bytes = mem->stack + o->off + off;
+    *log = mem->stacklog + o->off + off;
+    return true;
+}
+
+bool mem_load(Mem *mem, Val addr, uint32_t size, uint32_t inst, uint64_t *bits, char *why, size_t n)
+{
+    uint8_t *p;
+    ByteLog *log;
+    if (!locate(mem, addr, size, "load", &p, &log, why, n))
+        return false;
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < size; i++) {
+        if (!log_read(mem, &log[i], inst, addr.bits + i, why, n))
+            return false;
+        v |= (uint64_t)p[i] << (8 * i);
+    }
+    *bits = v;
+    return true;
+}
+
+bool mem_store(Mem *mem, Val addr, uint32_t size, uint64_t bits, uint32_t inst, char *why, size_t n)
+{
+    uint8_t *p;
+    ByteLog *log;
+    if (!locate(mem, addr, size, "store", &p, &log, why, n))
+        return false;
+    for (uint32_t i = 0; i < size; i++)
+        if (!log_write(mem, &log[i], inst, addr.bits + i, why, n))
+            return false;
+    for (uint32_t i = 0; i < size; i++)
+        p[i] = (uint8_t)(bits >> (8 * i));
+    return true;
+}
+
+/* ---- pure gates with provenance ---------------------------------------------- */
+static int escapes(const Val *in, uint32_t nin, uint32_t *bad)
+{
+    for (uint32_t i = 0; i < nin; i++)
+        if (in[i].prov) {
+            *bad = i;
+            return VAL_ESCAPES;
+        }
+    return EVAL_OK;
+}
+
+/* which operations may see an address, and what provenance their result has */
+static int address_rule(int op, const Val *in, uint32_t nin, uint32_t *prov, uint32_t *bad)
+{
+    uint32_t pa = in[0].prov, pb = nin > 1 ? in[1].prov : 0;
+    *prov = 0;
+    if (!pa && !pb)
+        return EVAL_OK;
+    if (op == OP_ADD && (!pa || !pb)) {
+        *prov = pa ? pa : pb;
+        return EVAL_OK;
+    }
+    if (op == OP_SUB && pa && !pb) {
+        *prov = pa;
+        return EVAL_OK;
+    }
+    if ((op == OP_SUB || op == OP_ICMP) && pa && pa == pb)
+        return EVAL_OK; /* distance or order within one object: a plain value */
+    *bad = pa ? 0 : 1;
+    return VAL_ESCAPES;
+}
+
+int val_pure(int op, Type ty, int cond, Type in_ty, const Val *in, uint32_t nin, Val *out, uint32_t *bad)
+{
+    uint32_t prov = 0;
+    int st = (op == OP_ADD || op == OP_SUB || op == OP_ICMP) && nin == 2 ? address_rule(op, in, nin, &prov, bad)
+                                                                          : escapes(in, nin, bad);
+    if (st != EVAL_OK)
+        return st;
+    uint64_t bits[2] = {in[0].bits, nin > 1 ? in[1].bits : 0};
+    st = eval_pure(op, ty, cond, in_ty, bits, nin, &out->bits);
+    out->prov = prov;
+    return st;
+}

@@ -1,0 +1,59 @@
+/* mem.h — the oracle's value and memory core, shared by the graph interpreter and the
+ * scheduled-form interpreter: values with provenance, the harness buffer, ALLOCA
+ * objects (zero-filled, stack-like lifetime), SYMBOL addresses, bounds checks, effect
+ * instances and the race detector (docs/semantics.md, "Memory" and "Races").
+ *
+ * Provenance: a value either is a plain integer (prov 0) or carries the object it
+ * points into (an ALLOCA of a live activation, or a SYMBOL of the module).  Only a few
+ * operations may see such a value (val_pure says which); any other use is invalid. */
+#ifndef CIRC_MEM_H
+#define CIRC_MEM_H
+
+#include "oracle/outcome.h"
+
+typedef struct { uint64_t bits; uint32_t prov; } Val;
+
+enum { OBJ_SYMBOL = 1, OBJ_ALLOCA = 2 };
+#define SYMBOL_REGION 0x0000500000000000ull /* + 16 * function index */
+#define ALLOCA_REGION 0x00007f0000000000ull /* + (serial << 24): one slot per object */
+#define ALLOCA_MAX (1u << 24)               /* larger ALLOCAs are invalid */
+
+typedef struct Mem Mem;
+
+Mem *mem_new(const Module *m);
+void mem_free(Mem *mem);
+/* before a top-level call: harness buffer := heap_fill_pattern(), no ALLOCA, no effects */
+void mem_reset(Mem *mem);
+const uint8_t *mem_heap(const Mem *mem);
+
+/* the address and provenance of SYMBOL @func */
+Val mem_symbol(const Mem *mem, uint32_t func);
+/* the callee a CALL's first operand names, or -1 if it is not a SYMBOL of the module */
+int mem_callee(const Mem *mem, Val callee);
+/* a fresh zero-filled object of size bytes for ALLOCA gate g of func; false if too big */
+bool mem_alloca(Mem *mem, uint64_t size, uint32_t func, GateId g, Val *out);
+/* ALLOCAs made after a mark die at mem_release (the end of their activation) */
+uint32_t mem_mark(const Mem *mem);
+void mem_release(Mem *mem, uint32_t mark);
+/* "ALLOCA %buf" or "SYMBOL @f" */
+void mem_describe(const Mem *mem, uint32_t prov, char *buf, size_t n);
+
+/* Effect instances: every LOAD, STORE and CALL that runs gets one, numbered in the
+ * order they run (instance 0 is the top-level entry).  pred: the instance its
+ * dependency input carries; call: the CALL instance whose callee it runs in (0 at top
+ * level).  An instance happens before another if it is an ancestor of it through pred
+ * links, or lies inside a call that is. */
+uint32_t mem_instance(Mem *mem, uint32_t pred, uint32_t call, uint32_t func, GateId g);
+bool mem_ordered(const Mem *mem, uint32_t before, uint32_t after);
+
+/* accesses of size bytes (1..8), little-endian, any alignment; bounds, lifetime and
+ * races checked; on false, why says what is invalid */
+bool mem_load(Mem *mem, Val addr, uint32_t size, uint32_t inst, uint64_t *bits, char *why, size_t n);
+bool mem_store(Mem *mem, Val addr, uint32_t size, uint64_t bits, uint32_t inst, char *why, size_t n);
+
+/* a pure gate on values with provenance: EVAL_OK, EVAL_TRAP_*, EVAL_NOT_PURE, or
+ * VAL_ESCAPES when an address may not flow into this operation (*bad: the operand) */
+enum { VAL_ESCAPES = 100 };
+int val_pure(int op, Type ty, int cond, Type in_ty, const Val *in, uint32_t nin, Val *out, uint32_t *bad);
+
+#endif

@@ -1,0 +1,278 @@
+/* cmd_run.c — `circ run` (interpret one call, print its outcome) and `circ test` (run
+ * every `; run:` line of some files on a target and report failures).
+ *
+ * A target turns (module, function, arguments) into an Outcome.  Each target is a row
+ * of the targets table: open (per module, e.g. compile it), run (one call), close. */
+#include "driver.h"
+#include "oracle/interp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- targets ----------------------------------------------------------------- */
+typedef struct {
+    const char *name;
+    void *(*open)(const Module *m, int opt_level); /* NULL on failure (reported on stderr) */
+    void (*run)(void *ctx, uint32_t func, const uint64_t *args, Outcome *out);
+    void (*close)(void *ctx);
+    int max_opt_level; /* the -O levels this target supports: 0..max */
+} Target;
+
+static void *interp_open(const Module *m, int opt_level)
+{
+    (void)opt_level;
+    return interp_new(m, NULL);
+}
+
+static void interp_target_run(void *ctx, uint32_t func, const uint64_t *args, Outcome *out)
+{
+    interp_call(ctx, func, args, out);
+}
+
+static void interp_close(void *ctx) { interp_free(ctx); }
+
+static const Target targets[] = {
+    {"interp", interp_open, interp_target_run, interp_close, 0},
+};
+
+static const Target *find_target(const char *name)
+{
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+        if (!strcmp(targets[i].name, name))
+            return &targets[i];
+    return NULL;
+}
+
+/* ---- formatting -------------------------------------------------------------- */
+static void format_args(char *buf, size_t n, const Module *m, const RunLine *r)
+{
+    const Func *f = m->funcs[r->func];
+    size_t k = (size_t)snprintf(buf, n, "@%s(", f->name);
+    for (uint32_t i = 0; i < r->nargs && k < n; i++) {
+        char v[64];
+        if (r->args[i].kind == RA_HEAP)
+            snprintf(v, sizeof v, "heap");
+        else
+            lit_format(v, sizeof v, f->params[i], r->args[i].bits);
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", v);
+    }
+    if (k < n)
+        snprintf(buf + k, n - k, ")");
+}
+
+static void format_expect(char *buf, size_t n, const Func *f, const RunExpect *e)
+{
+    char v[64];
+    switch (e->kind) {
+    case EX_VALUE: lit_format(v, sizeof v, f->ret, e->bits); snprintf(buf, n, "return %s", v); break;
+    case EX_NAN: snprintf(buf, n, "return nan"); break;
+    case EX_VOID: snprintf(buf, n, "return void"); break;
+    case EX_TRAP: snprintf(buf, n, "trap"); break;
+    case EX_TRAP_DIV0: snprintf(buf, n, "trap div0"); break;
+    case EX_TRAP_OVERFLOW: snprintf(buf, n, "trap overflow"); break;
+    default:
+        if (e->is_float)
+            lit_format(v, sizeof v, TY_F64, e->bits);
+        else
+            snprintf(v, sizeof v, "%lld", (long long)e->bits);
+        snprintf(buf, n, "throw %s", v);
+        break;
+    }
+}
+
+static void print_heap_changes(const Outcome *o)
+{
+    uint8_t before[HEAP_SIZE];
+    heap_fill_pattern(before);
+    for (uint32_t i = 0; i < HEAP_SIZE; i++)
+        if (before[i] != o->heap[i])
+            printf("heap+0x%03x: %02x -> %02x\n", i, before[i], o->heap[i]);
+}
+
+/* ---- circ run ---------------------------------------------------------------- */
+static const char run_usage[] =
+    "usage: circ run FILE @FUNC ARG... [--heap] [--steps N]\n"
+    "Verify FILE, interpret one call of @FUNC with the given arguments and print the\n"
+    "outcome: `return V`, `trap KIND`, `throw V`, `timeout` or `invalid: REASON`.\n"
+    "Arguments are run-line literals (integers, floats, `heap` for the harness buffer).\n"
+    "  --heap     also list the harness buffer bytes the call changed (offset: old -> new)\n"
+    "  --steps N  step budget (gate evaluations and state transitions; default 10000000)\n"
+    "Exit 0 for return/trap/throw, 1 for invalid or timeout, 2 for usage or I/O errors.\n";
+
+static bool parse_arg(const char *s, Type t, uint64_t *bits)
+{
+    size_t n = strlen(s);
+    if (!strcmp(s, "heap")) {
+        *bits = HEAP_ADDR;
+        return t == TY_ARCH;
+    }
+    if (ty_is_float(t))
+        return lit_parse_float(s, n, t, bits);
+    if (!lit_parse_int(s, n, bits))
+        return false;
+    *bits &= ty_mask(t);
+    return true;
+}
+
+static int run_call(const Module *m, const Func *f, uint64_t *args, uint64_t steps, bool heap)
+{
+    InterpOptions opt = {steps, 0};
+    Outcome *o = malloc(sizeof *o);
+    if (!o)
+        return EXIT_USAGE;
+    interp_run(m, f->index, args, &opt, o);
+    char buf[300];
+    outcome_format(buf, sizeof buf, o);
+    printf("%s\n", buf);
+    if (heap)
+        print_heap_changes(o);
+    int rc = o->kind == OUT_INVALID || o->kind == OUT_TIMEOUT ? EXIT_FAIL : EXIT_OK;
+    free(o);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    if (wants_help(argc, argv, run_usage))
+        return EXIT_OK;
+    const char *file = NULL, *fname = NULL, *pos[256];
+    int npos = 0;
+    bool heap = false;
+    uint64_t steps = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--heap"))
+            heap = true;
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc && lit_parse_int(argv[i + 1], strlen(argv[i + 1]), &steps))
+            i++;
+        else if (!file)
+            file = argv[i];
+        else if (!fname)
+            fname = argv[i];
+        else if (npos < 256)
+            pos[npos++] = argv[i];
+        else
+            npos++;
+    }
+    if (!file || !fname || fname[0] != '@') {
+        fputs(run_usage, stderr);
+        return EXIT_USAGE;
+    }
+    int status = EXIT_OK;
+    Module *m = load_module(file, true, &status);
+    if (!m)
+        return status;
+    const Func *f = module_find(m, fname + 1, strlen(fname + 1));
+    int rc = EXIT_USAGE;
+    uint64_t args[256];
+    if (!f) {
+        fprintf(stderr, "circ run: no function %s in %s\n", fname, file);
+    } else if ((uint32_t)npos != f->nparams) {
+        fprintf(stderr, "circ run: %s takes %u argument%s, %d given\n", fname, f->nparams,
+                f->nparams == 1 ? "" : "s", npos);
+    } else {
+        rc = EXIT_OK;
+        for (int i = 0; i < npos && rc == EXIT_OK; i++)
+            if (!parse_arg(pos[i], f->params[i], &args[i])) {
+                fprintf(stderr, "circ run: '%s' is not a %s argument\n", pos[i], ty_name(f->params[i]));
+                rc = EXIT_USAGE;
+            }
+        if (rc == EXIT_OK)
+            rc = run_call(m, f, args, steps, heap);
+    }
+    module_free(m);
+    return rc;
+}
+
+/* ---- circ test --------------------------------------------------------------- */
+static const char test_usage[] =
+    "usage: circ test FILE... [--target T] [-O0]\n"
+    "Run every `; run: @f(ARGS) == EXPECTED` line of each file on target T (default\n"
+    "interp, the reference interpreter) and print one line per failure:\n"
+    "  FILE:LINE: @f(args): expected X, got Y\n"
+    "then `N passed, M failed`.  Floats compare bits exactly (`nan`: any NaN).\n"
+    "Targets: interp.  Exit 0 if every run line passed, 1 if any failed or a file is\n"
+    "invalid, 2 on usage or I/O errors.\n";
+
+typedef struct { uint32_t passed, failed; int status; } TestTally;
+
+static void test_file(const char *path, const Target *t, int opt_level, Outcome *o, TestTally *tally)
+{
+    int status = EXIT_OK;
+    Module *m = load_module(path, true, &status);
+    if (!m) {
+        tally->failed++;
+        if (status > tally->status)
+            tally->status = status;
+        return;
+    }
+    void *ctx = t->open(m, opt_level);
+    if (!ctx) {
+        tally->failed += m->nruns ? m->nruns : 1;
+        module_free(m);
+        return;
+    }
+    for (uint32_t i = 0; i < m->nruns; i++) {
+        const RunLine *r = &m->runs[i];
+        uint64_t args[256] = {0};
+        runline_args(r, args);
+        t->run(ctx, r->func, args, o);
+        if (outcome_matches(o, &r->expect)) {
+            tally->passed++;
+            continue;
+        }
+        tally->failed++;
+        char call[512], want[128], got[300];
+        format_args(call, sizeof call, m, r);
+        format_expect(want, sizeof want, m->funcs[r->func], &r->expect);
+        outcome_format(got, sizeof got, o);
+        printf("%s:%u: %s: expected %s, got %s\n", path, r->line, call, want, got);
+    }
+    t->close(ctx);
+    module_free(m);
+}
+
+int cmd_test(int argc, char **argv)
+{
+    if (wants_help(argc, argv, test_usage))
+        return EXIT_OK;
+    const Target *t = find_target("interp");
+    int opt_level = 0, nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--target") && i + 1 < argc) {
+            if (!(t = find_target(argv[++i]))) {
+                fprintf(stderr, "circ test: unknown target '%s' (available: interp)\n", argv[i]);
+                return EXIT_USAGE;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1] == 'O' && argv[i][2] >= '0' && argv[i][2] <= '9' && !argv[i][3]) {
+            opt_level = argv[i][2] - '0';
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "circ test: unknown option '%s'\n%s", argv[i], test_usage);
+            return EXIT_USAGE;
+        } else {
+            nfiles++;
+        }
+    }
+    if (!nfiles) {
+        fputs(test_usage, stderr);
+        return EXIT_USAGE;
+    }
+    if (opt_level > t->max_opt_level) {
+        fprintf(stderr, "circ test: target %s does not support -O%d yet\n", t->name, opt_level);
+        return EXIT_USAGE;
+    }
+    Outcome *o = malloc(sizeof *o);
+    if (!o)
+        return EXIT_USAGE;
+    TestTally tally = {0, 0, EXIT_OK};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--target"))
+            i++;
+        else if (argv[i][0] != '-')
+            test_file(argv[i], t, opt_level, o, &tally);
+    }
+    free(o);
+    printf("%u passed, %u failed\n", tally.passed, tally.failed);
+    if (tally.status == EXIT_USAGE)
+        return EXIT_USAGE;
+    return tally.failed ? EXIT_FAIL : EXIT_OK;
+}
