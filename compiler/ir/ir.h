@@ -268,6 +268,14 @@ Module *parse_file(const char *path, Diag *d); /* reads the file; I/O errors rep
 void print_module(FILE *out, const Module *m);
 void print_func(FILE *out, const Func *f);
 void print_runline(FILE *out, const Module *m, const RunLine *r);
+/* print f with its gates in a caller's order (e.g. grouped by block): order[i] is
+ * printed after note(out, i, names, ctx) (which may print comment lines; names[g] is
+ * the name gate g is printed with, without '%', or NULL); note(out, n, ...) comes
+ * last.  NO_GATE entries print nothing but their note.  Gates not listed are not
+ * printed: list every live gate once for text that parses back to the same circuit. */
+typedef void (*PrintNote)(FILE *out, uint32_t pos, const char *const *names, void *ctx);
+void print_func_ordered(FILE *out, const Func *f, const GateId *order, uint32_t n,
+                        PrintNote note, void *ctx);
 int verify_module(const Module *m, Diag *d); /* number of errors reported */
 int verify_func(const Func *f, Diag *d);
 void dot_module(FILE *out, const Module *m);

@@ -161,6 +161,25 @@ void print_func(FILE *out, const Func *f)
     fputs("}\n", out);
 }
 
+void print_func_ordered(FILE *out, const Func *f, const GateId *order, uint32_t n,
+                        PrintNote note, void *ctx)
+{
+    fprintf(out, "func @%s(", f->name);
+    for (uint32_t i = 0; i < f->nparams; i++)
+        fprintf(out, "%s%s", i ? ", " : "", ty_name(f->params[i]));
+    fprintf(out, ") -> %s {\n", ty_name(f->ret));
+    const Circuit *c = f->circ;
+    Names nm = make_names(c);
+    for (uint32_t i = 0; i <= n; i++) {
+        if (note)
+            note(out, i, (const char *const *)nm.names, ctx);
+        if (i < n && order[i] >= NUM_ROOTS && order[i] < c->ngates && !c->gates[order[i]].dead)
+            print_gate(out, f, &nm, order[i]);
+    }
+    free_names(&nm, c);
+    fputs("}\n", out);
+}
+
 void print_runline(FILE *out, const Module *m, const RunLine *r)
 {
     const Func *f = m->funcs[r->func];

@@ -1,0 +1,563 @@
+/* gcm.c — global code motion (Click 1995) of a function's computation gates onto the
+ * blocks of its state graph, and the order of the gates inside each block.
+ * Needs: blocks, dominators and loops (cfg.c, dom.c, loops.c).
+ *
+ * Which gates: those demanded on some path (live): reachable backwards from a
+ * reachable state gate's data/dependency inputs through data and dependency wires;
+ * a selector reached this way is live and demands its inputs.
+ *
+ * Where (DESIGN.md §3, docs/semantics.md):
+ *   - selectors sit on their join's block (block parameters);
+ *   - a demand point of gate g: the block of a state gate using g (branch condition,
+ *     RETURN/THROW operand), the end of predecessor j of a join whose live selector
+ *     takes g as input j, or the block(s) of a scheduled gate using g;
+ *   - early(g): the deepest block (in the dominator tree) among its inputs' early
+ *     blocks (a relay: also its state's block); late(g): the LCA of its demand points;
+ *   - a pure gate that cannot trap goes to the block of least loop depth on the
+ *     dominator path from late up to early (the lowest one among equals);
+ *   - a gate that may trap (SDIV SREM UDIV UREM LOAD), an effect (LOAD STORE CALL)
+ *     and a DEPEND_RELAY is never speculated: it goes to late if the gate is
+ *     anticipated there (every path from it to a terminator passes a demand point
+ *     before the gate's inputs can change, i.e. before a back edge of a loop that
+ *     contains early); an effect also must not sit in a loop that does not contain
+ *     early (it would run again with the same inputs), so it moves up out of such
+ *     loops first.  If that block is not anticipated, the gate is copied into each
+ *     demand block (for an effect only if no demand point can reach another one);
+ *     otherwise the function cannot be scheduled without speculation (an error).
+ * Order inside a block: a depth-first postorder over inputs (dependencies before data,
+ * as the reference interpreter demands them), from the gates not needed by the
+ * terminator (effects first, then by gate id), then from the terminator's operands
+ * (RETURN/THROW: dependency then value; a branch: its condition; a goto into a join:
+ * the live selectors' inputs for that edge). */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    BlockId *v;
+    uint32_t n, cap;
+} BlockList;
+
+static void list_add_unique(BlockList *l, BlockId b)
+{
+    for (uint32_t i = 0; i < l->n; i++)
+        if (l->v[i] == b)
+            return;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 4;
+        l->v = realloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = b;
+}
+
+typedef struct {
+    Schedule *s;
+    const Circuit *c;
+    Diag *d;
+    const SchedOptions *opt;
+    uint8_t *live;      /* per gate */
+    BlockId *early;     /* per gate */
+    BlockList *copies;  /* per gate placed in several blocks */
+    GateId *topo;       /* live non-selector computation gates, inputs before users */
+    uint32_t ntopo;
+    uint8_t *ant;       /* per block scratch */
+    uint8_t *demand;    /* per block scratch */
+    BlockId *queue;     /* per block scratch */
+} Gcm;
+
+static const Gate *gate(const Gcm *g, GateId id) { return &g->c->gates[id]; }
+static bool is_selector(int op) { return op == OP_VALUE_SELECTOR || op == OP_DEPEND_SELECTOR; }
+
+static bool fail(Gcm *g, GateId id, const char *msg)
+{
+    char buf[64];
+    diag_gate(g->d, g->c->func, id, msg, gate_label(g->c->func, id, buf, sizeof buf));
+    return false;
+}
+
+/* ---- liveness ---------------------------------------------------------------- */
+
+static void demand_inputs(Gcm *g, GateId id, GateId *work, uint32_t *nwork)
+{
+    const Gate *gt = gate(g, id);
+    for (uint32_t i = gt->nstate; i < gate_nin(gt); i++) {
+        GateId in = gt->in[i];
+        if (in >= g->c->ngates || g->live[in] || op_has(gate(g, in)->op, F_STATE | F_ROOT))
+            continue;
+        g->live[in] = 1;
+        work[(*nwork)++] = in;
+    }
+}
+
+static bool compute_liveness(Gcm *g)
+{
+    uint32_t n = g->c->ngates, nwork = 0;
+    GateId *work = malloc(n * sizeof *work);
+    for (GateId id = NUM_ROOTS; id < n; id++)
+        if (!gate(g, id)->dead && g->s->state_block[id] != NO_BLOCK)
+            demand_inputs(g, id, work, &nwork);
+    bool ok = true;
+    while (nwork && ok) {
+        GateId id = work[--nwork];
+        const Gate *gt = gate(g, id);
+        if ((is_selector(gt->op) || gt->op == OP_DEPEND_RELAY) &&
+            (gt->nstate < 1 || gt->in[0] >= n || g->s->state_block[gt->in[0]] == NO_BLOCK))
+            ok = fail(g, id, "%s is demanded but its state is not reachable from entry");
+        demand_inputs(g, id, work, &nwork);
+    }
+    free(work);
+    return ok;
+}
+
+/* ---- schedule early ---------------------------------------------------------- */
+
+/* the block an input is available in, before late placement: roots at entry, states
+ * in their block, other gates at their early block */
+static BlockId input_block(const Gcm *g, GateId in)
+{
+    const Gate *gt = gate(g, in);
+    if (op_has(gt->op, F_ROOT))
+        return 0;
+    if (op_has(gt->op, F_STATE))
+        return g->s->state_block[in];
+    return g->early[in];
+}
+
+static bool set_early(Gcm *g, GateId id)
+{
+    const Gate *gt = gate(g, id);
+    if (is_selector(gt->op)) {
+        g->early[id] = g->s->state_block[gt->in[0]];
+        return true;
+    }
+    BlockId best = 0;
+    uint32_t first = gt->op == OP_DEPEND_RELAY ? 0 : gt->nstate;
+    for (uint32_t i = first; i < gate_nin(gt); i++) {
+        BlockId b = input_block(g, gt->in[i]);
+        if (g->s->blocks[b].dom_depth > g->s->blocks[best].dom_depth)
+            best = b;
+    }
+    for (uint32_t i = first; i < gate_nin(gt); i++)
+        if (!sched_dominates(g->s, input_block(g, gt->in[i]), best))
+            return fail(g, id, "cannot schedule %s: no block is dominated by all of its inputs");
+    g->early[id] = best;
+    return true;
+}
+
+/* iterative depth-first postorder over data and dependency inputs; selectors are
+ * leaves (their inputs come around loops) */
+static bool schedule_early(Gcm *g)
+{
+    uint32_t n = g->c->ngates;
+    uint8_t *mark = calloc(n, 1); /* 1 on the stack, 2 done */
+    GateId *stack = malloc(n * sizeof *stack);
+    uint32_t *next = malloc(n * sizeof *next);
+    bool ok = true;
+    for (GateId root = 0; root < n && ok; root++) {
+        if (!g->live[root] || mark[root])
+            continue;
+        uint32_t sp = 0;
+        stack[sp++] = root;
+        mark[root] = 1;
+        next[root] = gate(g, root)->nstate;
+        while (sp && ok) {
+            GateId id = stack[sp - 1];
+            const Gate *gt = gate(g, id);
+            if (!is_selector(gt->op) && next[id] < gate_nin(gt)) {
+                GateId in = gt->in[next[id]++];
+                if (!g->live[in])
+                    continue;
+                if (mark[in] == 1)
+                    ok = fail(g, in, "cannot schedule %s: it is part of a data or dependency cycle");
+                else if (!mark[in]) {
+                    mark[in] = 1;
+                    next[in] = gate(g, in)->nstate;
+                    stack[sp++] = in;
+                }
+                continue;
+            }
+            sp--;
+            mark[id] = 2;
+            ok = set_early(g, id);
+            if (!is_selector(gt->op))
+                g->topo[g->ntopo++] = id;
+        }
+    }
+    free(mark);
+    free(stack);
+    free(next);
+    return ok;
+}
+
+/* ---- demand points ----------------------------------------------------------- */
+
+static void add_placement(const Gcm *g, GateId user, BlockList *out)
+{
+    BlockId b = g->s->gate_block[user];
+    if (b == MULTI_BLOCK) {
+        for (uint32_t i = 0; i < g->copies[user].n; i++)
+            list_add_unique(out, g->copies[user].v[i]);
+    } else if (b != NO_BLOCK)
+        list_add_unique(out, b);
+}
+
+static void demand_points(const Gcm *g, GateId id, BlockList *out)
+{
+    const Gate *gt = gate(g, id);
+    out->n = 0;
+    for (uint32_t i = 0; i < gt->nuses; i++) {
+        GateId u = gt->uses[i].user;
+        const Gate *ug = gate(g, u);
+        if (ug->dead || gt->uses[i].index < ug->nstate)
+            continue;
+        if (op_has(ug->op, F_STATE)) {
+            if (g->s->state_block[u] != NO_BLOCK)
+                list_add_unique(out, g->s->state_block[u]);
+        } else if (!g->live[u]) {
+            continue;
+        } else if (is_selector(ug->op)) {
+            const Block *join = &g->s->blocks[g->s->state_block[ug->in[0]]];
+            uint32_t k = gt->uses[i].index - ug->nstate;
+            if (k < join->npreds)
+                list_add_unique(out, join->preds[k]);
+        } else
+            add_placement(g, u, out);
+    }
+}
+
+/* ---- placement ---------------------------------------------------------------- */
+
+/* Click: least loop depth on the dominator path from late up to early, lowest first */
+static BlockId best_block(const Gcm *g, BlockId late, BlockId early)
+{
+    const Block *bl = g->s->blocks;
+    BlockId best = late;
+    for (BlockId b = late; b != early && bl[b].idom != NO_BLOCK;) {
+        b = bl[b].idom;
+        if (bl[b].loop_depth < bl[best].loop_depth)
+            best = b;
+    }
+    return best;
+}
+
+/* an edge that leaves the current instance of a gate whose early block is `early`:
+ * a back edge of a loop containing early */
+static bool edge_cut(const Schedule *s, BlockId from, BlockId to, BlockId early)
+{
+    return to <= from && sched_dominates(s, to, from) && sched_loop_contains(s, s->blocks[to].loop, early);
+}
+
+/* is the gate demanded on every path from the start of block b (greatest fixpoint) */
+static bool anticipated(Gcm *g, const BlockList *dem, BlockId b, BlockId early)
+{
+    const Schedule *s = g->s;
+    memset(g->demand, 0, s->nblocks);
+    for (uint32_t i = 0; i < dem->n; i++)
+        g->demand[dem->v[i]] = 1;
+    memset(g->ant, 1, s->nblocks);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (BlockId x = s->nblocks; x-- > 0;) {
+            const Block *blk = &s->blocks[x];
+            if (g->demand[x] || !g->ant[x])
+                continue;
+            bool all = blk->nsuccs > 0;
+            for (uint32_t k = 0; k < blk->nsuccs && all; k++)
+                all = !edge_cut(s, x, blk->succs[k].to, early) && g->ant[blk->succs[k].to];
+            if (!all) {
+                g->ant[x] = 0;
+                changed = true;
+            }
+        }
+    }
+    return g->ant[b];
+}
+
+/* can demand block `from` reach a demand block without leaving the instance? */
+static bool reaches_demand(Gcm *g, BlockId from, BlockId early)
+{
+    const Schedule *s = g->s;
+    uint8_t *seen = g->ant; /* scratch */
+    memset(seen, 0, s->nblocks);
+    uint32_t qn = 0;
+    g->queue[qn++] = from;
+    while (qn) {
+        const Block *blk = &s->blocks[g->queue[--qn]];
+        for (uint32_t k = 0; k < blk->nsuccs; k++) {
+            BlockId t = blk->succs[k].to;
+            if (edge_cut(s, blk->id, t, early) || seen[t])
+                continue;
+            if (g->demand[t])
+                return true;
+            seen[t] = 1;
+            g->queue[qn++] = t;
+        }
+    }
+    return false;
+}
+
+static bool place_copies(Gcm *g, GateId id, const BlockList *dem, bool effect)
+{
+    BlockId early = g->early[id];
+    memset(g->demand, 0, g->s->nblocks);
+    for (uint32_t i = 0; i < dem->n; i++)
+        g->demand[dem->v[i]] = 1;
+    for (uint32_t i = 0; i < dem->n && effect; i++)
+        if (!sched_loop_contains(g->s, g->s->blocks[dem->v[i]].loop, early) ||
+            reaches_demand(g, dem->v[i], early))
+            return fail(g, id, "cannot schedule %s without speculation");
+    BlockList *l = &g->copies[id];
+    for (uint32_t i = 0; i < dem->n; i++)
+        list_add_unique(l, dem->v[i]);
+    g->s->gate_block[id] = MULTI_BLOCK;
+    return true;
+}
+
+/* a gate that may trap, an effect or a relay: never speculated */
+static bool place_exact(Gcm *g, GateId id, const BlockList *dem, BlockId late)
+{
+    const Schedule *s = g->s;
+    BlockId early = g->early[id];
+    bool effect = op_has(gate(g, id)->op, F_EFFECT);
+    BlockId b = late;
+    while (effect && b != early && !sched_loop_contains(s, s->blocks[b].loop, early))
+        b = s->blocks[b].idom;
+    bool demanded_here = false;
+    for (uint32_t i = 0; i < dem->n; i++)
+        demanded_here |= dem->v[i] == b;
+    if (demanded_here || anticipated(g, dem, b, early)) {
+        g->s->gate_block[id] = b;
+        return true;
+    }
+    return place_copies(g, id, dem, effect);
+}
+
+static bool place_gate(Gcm *g, GateId id, BlockList *dem)
+{
+    demand_points(g, id, dem);
+    if (!dem->n)
+        return fail(g, id, "internal error: %s is live but has no demand point");
+    BlockId late = dem->v[0];
+    for (uint32_t i = 1; i < dem->n; i++)
+        late = sched_lca(g->s, late, dem->v[i]);
+    BlockId early = g->early[id];
+    if (!sched_dominates(g->s, early, late))
+        return fail(g, id, "cannot schedule %s: it is used where its inputs are not available");
+    const Gate *gt = gate(g, id);
+    if (op_has(gt->op, F_TRAPS | F_EFFECT) || gt->op == OP_DEPEND_RELAY)
+        return place_exact(g, id, dem, late);
+    g->s->gate_block[id] = g->opt->no_motion ? late : best_block(g, late, early);
+    return true;
+}
+
+static bool schedule_late(Gcm *g)
+{
+    BlockList dem = {0};
+    bool ok = true;
+    for (uint32_t i = g->ntopo; i-- > 0 && ok;)
+        ok = place_gate(g, g->topo[i], &dem);
+    free(dem.v);
+    return ok;
+}
+
+/* ---- block contents ----------------------------------------------------------- */
+
+static void fill_params_and_copies(Gcm *g)
+{
+    Schedule *s = g->s;
+    for (GateId id = NUM_ROOTS; id < g->c->ngates; id++) {
+        const Gate *gt = gate(g, id);
+        if (!g->live[id] || !is_selector(gt->op))
+            continue;
+        Block *b = &s->blocks[s->state_block[gt->in[0]]];
+        s->gate_block[id] = b->id;
+        b->params = arena_grow(s->arena, b->params, b->nparams * sizeof(GateId), (b->nparams + 1) * sizeof(GateId));
+        b->params[b->nparams++] = id;
+    }
+    for (BlockId i = 0; i < s->nblocks; i++) {
+        Block *b = &s->blocks[i];
+        for (uint32_t k = 0; k < b->nsuccs; k++) {
+            Edge *e = &b->succs[k];
+            const Block *to = &s->blocks[e->to];
+            if (e->join_input == UINT32_MAX || !to->nparams)
+                continue;
+            e->copies = arena_alloc(s->arena, to->nparams * sizeof(EdgeCopy));
+            for (uint32_t p = 0; p < to->nparams; p++) {
+                const Gate *sel = gate(g, to->params[p]);
+                e->copies[e->ncopies++] = (EdgeCopy){to->params[p], sel->in[sel->nstate + e->join_input]};
+            }
+        }
+    }
+}
+
+typedef struct {
+    Gcm *g;
+    BlockId b;
+    uint32_t *stamp;   /* per gate: block id + 1 if the gate is placed in b */
+    uint8_t *state;    /* per gate: 0 new, 1 reserved by the terminator, 2 emitted */
+    GateId *stack;
+    uint32_t *next;
+    GateId *out;
+    uint32_t nout;
+} Orderer;
+
+static bool in_block(const Orderer *o, GateId id)
+{
+    return id < o->g->c->ngates && o->stamp[id] == o->b + 1;
+}
+
+/* depth-first postorder from root over inputs placed in this block */
+static void emit_from(Orderer *o, GateId root, bool reserve_only)
+{
+    if (!in_block(o, root) || o->state[root] == 2 || (reserve_only && o->state[root] == 1))
+        return;
+    const Circuit *c = o->g->c;
+    uint32_t sp = 0;
+    o->stack[sp++] = root;
+    o->next[root] = c->gates[root].nstate;
+    uint8_t done = reserve_only ? 1 : 2;
+    o->state[root] = done + 8; /* on stack */
+    while (sp) {
+        GateId id = o->stack[sp - 1];
+        const Gate *gt = &c->gates[id];
+        if (o->next[id] < gate_nin(gt)) {
+            GateId in = gt->in[o->next[id]++];
+            if (in_block(o, in) && o->state[in] < done) {
+                o->state[in] = done + 8;
+                o->next[in] = c->gates[in].nstate;
+                o->stack[sp++] = in;
+            }
+            continue;
+        }
+        sp--;
+        o->state[id] = done;
+        if (!reserve_only)
+            o->out[o->nout++] = id;
+    }
+}
+
+/* the gates the terminator demands, in the order it demands them */
+static uint32_t terminator_roots(const Orderer *o, const Block *b, GateId *roots)
+{
+    const Gcm *g = o->g;
+    const Gate *t = gate(g, b->term_gate);
+    uint32_t n = 0;
+    if (b->term == TERM_GOTO) {
+        if (b->nsuccs == 1)
+            for (uint32_t k = 0; k < b->succs[0].ncopies; k++)
+                roots[n++] = b->succs[0].copies[k].value;
+    } else
+        for (uint32_t i = t->nstate; i < gate_nin(t); i++)
+            roots[n++] = t->in[i];
+    return n;
+}
+
+static int cmp_effects_first(const void *pa, const void *pb, const Circuit *c)
+{
+    GateId a = *(const GateId *)pa, b = *(const GateId *)pb;
+    bool ea = op_has(c->gates[a].op, F_EFFECT), eb = op_has(c->gates[b].op, F_EFFECT);
+    if (ea != eb)
+        return ea ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static void sort_roots(GateId *v, uint32_t n, const Circuit *c)
+{
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t k = i; k > 0 && cmp_effects_first(&v[k - 1], &v[k], c) > 0; k--) {
+            GateId t = v[k]; v[k] = v[k - 1]; v[k - 1] = t;
+        }
+}
+
+static void order_block(Orderer *o, Block *b, GateId *members, uint32_t nmembers)
+{
+    Gcm *g = o->g;
+    o->b = b->id;
+    o->nout = 0;
+    for (uint32_t i = 0; i < nmembers; i++) {
+        o->stamp[members[i]] = b->id + 1;
+        o->state[members[i]] = 0;
+    }
+    const Gate *t = gate(g, b->term_gate);
+    GateId *roots = malloc((gate_nin(t) + b->nsuccs * 0 + (b->nsuccs ? b->succs[0].ncopies : 0) + 1) * sizeof *roots);
+    uint32_t nroots = terminator_roots(o, b, roots);
+    for (uint32_t i = 0; i < nroots; i++)
+        emit_from(o, roots[i], true);
+    sort_roots(members, nmembers, g->c);
+    for (uint32_t i = 0; i < nmembers; i++)
+        if (o->state[members[i]] == 0)
+            emit_from(o, members[i], false);
+    for (uint32_t i = 0; i < nroots; i++)
+        emit_from(o, roots[i], false);
+    b->ngates = o->nout;
+    b->gates = arena_alloc(g->s->arena, (o->nout ? o->nout : 1) * sizeof(GateId));
+    memcpy(b->gates, o->out, o->nout * sizeof(GateId));
+    free(roots);
+}
+
+static void order_blocks(Gcm *g)
+{
+    Schedule *s = g->s;
+    uint32_t n = g->c->ngates;
+    BlockList *members = calloc(s->nblocks, sizeof *members);
+    for (GateId id = NUM_ROOTS; id < n; id++) {
+        if (!g->live[id] || is_selector(gate(g, id)->op))
+            continue;
+        BlockId b = s->gate_block[id];
+        if (b == MULTI_BLOCK)
+            for (uint32_t i = 0; i < g->copies[id].n; i++)
+                list_add_unique(&members[g->copies[id].v[i]], id);
+        else if (b != NO_BLOCK)
+            list_add_unique(&members[b], id);
+    }
+    Orderer o = {.g = g};
+    o.stamp = calloc(n, sizeof *o.stamp);
+    o.state = calloc(n, 1);
+    o.stack = malloc(n * sizeof *o.stack);
+    o.next = malloc(n * sizeof *o.next);
+    o.out = malloc(n * sizeof *o.out);
+    for (BlockId b = 0; b < s->nblocks; b++) {
+        order_block(&o, &s->blocks[b], members[b].v, members[b].n);
+        free(members[b].v);
+    }
+    free(members);
+    free(o.stamp);
+    free(o.state);
+    free(o.stack);
+    free(o.next);
+    free(o.out);
+}
+
+bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d)
+{
+    static const SchedOptions defaults = {0};
+    uint32_t n = s->func->circ->ngates;
+    Gcm g = {.s = s, .c = s->func->circ, .d = d, .opt = opt ? opt : &defaults};
+    g.live = calloc(n, 1);
+    g.early = calloc(n, sizeof *g.early);
+    g.copies = calloc(n, sizeof *g.copies);
+    g.topo = malloc(n * sizeof *g.topo);
+    g.ant = malloc(s->nblocks);
+    g.demand = malloc(s->nblocks);
+    g.queue = malloc(s->nblocks * sizeof *g.queue);
+    for (GateId i = 0; i < n; i++)
+        s->gate_block[i] = NO_BLOCK;
+    bool ok = compute_liveness(&g) && schedule_early(&g);
+    if (ok) {
+        fill_params_and_copies(&g); /* selectors are pinned: placed before the rest */
+        ok = schedule_late(&g);
+    }
+    if (ok)
+        order_blocks(&g);
+    for (GateId i = 0; i < n; i++)
+        free(g.copies[i].v);
+    free(g.live);
+    free(g.early);
+    free(g.copies);
+    free(g.topo);
+    free(g.ant);
+    free(g.demand);
+    free(g.queue);
+    return ok;
+}
