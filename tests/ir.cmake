@@ -1,0 +1,16 @@
+# IR core tests: the verifier on malformed input (one ctest per file), print/parse/dot
+# round trips of the examples, and a fixed-seed mutation test of parser and verifier.
+file(GLOB _malformed CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/malformed/*.circ)
+foreach(f ${_malformed})
+  get_filename_component(_name ${f} NAME_WE)
+  add_test(NAME malformed/${_name}
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/check_malformed.sh $<TARGET_FILE:circ> ${f})
+endforeach()
+
+add_test(NAME ir_roundtrip
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/ir_roundtrip.sh $<TARGET_FILE:circ> ${CIRC_EXAMPLES})
+
+add_executable(robust_parse ${CMAKE_SOURCE_DIR}/tests/robust_parse.c)
+target_link_libraries(robust_parse circ_ir)
+add_test(NAME robust_parse COMMAND robust_parse ${CIRC_EXAMPLES})
+set_tests_properties(robust_parse PROPERTIES TIMEOUT 120)
