@@ -1,0 +1,25 @@
+/* interp_cfg.h — an interpreter of the scheduled form (compiler/sched): runs each
+ * function's blocks in order, the gates of a block in their scheduled order, the
+ * parallel copies on the edges into joins, and effects when their gate is reached.
+ * It shares the value and memory core of the reference interpreter (eval_pure through
+ * val_pure, oracle/mem.h for memory, provenance, effect instances and races), so its
+ * Outcome must equal the graph interpreter's: a difference is a scheduler bug. */
+#ifndef CIRC_INTERP_CFG_H
+#define CIRC_INTERP_CFG_H
+
+#include "compiler/sched/sched.h"
+#include "oracle/interp.h"
+
+typedef struct CfgInterp CfgInterp;
+
+/* schedule every function of m (sopt may be NULL: global code motion); NULL after
+ * reporting through d if a function cannot be scheduled.  opt as for interp_new. */
+CfgInterp *cfg_interp_new(const Module *m, const InterpOptions *opt, const SchedOptions *sopt, Diag *d);
+void cfg_interp_free(CfgInterp *ci);
+/* call m->funcs[func] with args (as interp_call); the harness buffer starts as
+ * heap_fill_pattern() */
+void cfg_interp_call(CfgInterp *ci, uint32_t func, const uint64_t *args, Outcome *out);
+/* the schedule the interpreter runs for function func */
+const Schedule *cfg_interp_schedule(const CfgInterp *ci, uint32_t func);
+
+#endif
