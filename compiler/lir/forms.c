@@ -1,0 +1,167 @@
+/* forms.c — reading instructions through the overload table (lir_for_each_arg,
+ * lir_for_each_tmp) and checking them against a target's forms table
+ * (lir_is_valid_form).  Needs only opcodes.def and the target's LirForm rows. */
+#include "lir.h"
+
+/* ---- argument iteration ------------------------------------------------------------ */
+static void each_call_arg(Inst *inst, LirArgFn fn, void *ctx)
+{
+    CallInfo *ci = inst->call;
+    if (!ci)
+        return;
+    for (uint32_t i = 0; i < ci->nuses; i++) {
+        Arg *a = &ci->uses[i];
+        Width w = ci->use_widths ? ci->use_widths[i] : 64;
+        fn(ctx, a, ROLE_USE, a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP, w);
+    }
+    for (uint32_t i = 0; i < ci->ndefs; i++) {
+        Arg *a = &ci->defs[i];
+        Width w = ci->def_widths ? ci->def_widths[i] : 64;
+        fn(ctx, a, ROLE_DEF, a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP, w);
+    }
+}
+
+bool lir_for_each_arg(Inst *inst, LirArgFn fn, void *ctx)
+{
+    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
+    if (!o)
+        return false;
+    for (unsigned i = 0; i < o->nargs; i++)
+        fn(ctx, &inst->args[i], (Role)o->args[i].role, (Bank)o->args[i].bank, o->args[i].width);
+    if (o->flags & LF_CALL)
+        each_call_arg(inst, fn, ctx);
+    return true;
+}
+
+typedef struct {
+    LirTmpFn fn;
+    void *ctx;
+} TmpWalk;
+
+static void tmp_of_arg(void *ctx, Arg *a, Role role, Bank bank, Width width)
+{
+    TmpWalk *w = ctx;
+    switch ((ArgKind)a->kind) {
+    case ARG_TMP:
+        if (a->base != TMP_NONE)
+            w->fn(w->ctx, &a->base, role, bank, width);
+        break;
+    case ARG_ADDR:
+        if (a->base != TMP_NONE)
+            w->fn(w->ctx, &a->base, ROLE_USE, BANK_GP, 64);
+        break;
+    case ARG_INDEX:
+        if (a->base != TMP_NONE)
+            w->fn(w->ctx, &a->base, ROLE_USE, BANK_GP, 64);
+        if (a->index != TMP_NONE)
+            w->fn(w->ctx, &a->index, ROLE_USE, BANK_GP, 64);
+        break;
+    default:
+        break;
+    }
+}
+
+bool lir_for_each_tmp(Inst *inst, LirTmpFn fn, void *ctx)
+{
+    TmpWalk w = { fn, ctx };
+    return lir_for_each_arg(inst, tmp_of_arg, &w);
+}
+
+/* ---- forms ------------------------------------------------------------------------- */
+const LirForm *lir_target_forms(const LirTarget *t, LirOp op, uint32_t *n)
+{
+    /* binary search for the first row of op: rows are in opcode order */
+    uint32_t lo = 0, hi = t->nforms;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (t->forms[mid].op < op)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint32_t end = lo;
+    while (end < t->nforms && t->forms[end].op == op)
+        end++;
+    *n = end - lo;
+    return &t->forms[lo];
+}
+
+static bool tmp_fits(const Arg *a, const ArgSig *sig, const FormArg *fa)
+{
+    if (a->base == TMP_NONE || tmp_bank(a->base) != sig->bank)
+        return false;
+    if (fa->fixed)
+        return tmp_is_reg(a->base) && tmp_reg_number(a->base) == fa->fixed - 1u;
+    return true;
+}
+
+static bool address_fits(const Arg *a)
+{
+    if (a->base == TMP_NONE || tmp_bank(a->base) != BANK_GP)
+        return false;
+    if (a->kind != ARG_INDEX)
+        return true;
+    return a->index != TMP_NONE && tmp_bank(a->index) == BANK_GP &&
+           (a->scale == 1 || a->scale == 2 || a->scale == 4 || a->scale == 8);
+}
+
+static bool arg_fits(const LirTarget *t, const LirForm *f, unsigned i, const Arg *a,
+                     const ArgSig *sig)
+{
+    const FormArg *fa = &f->args[i];
+    if (a->kind >= ARG_KIND_COUNT || !(fa->kinds & (1u << a->kind)))
+        return false;
+    switch ((ArgKind)a->kind) {
+    case ARG_TMP:
+        if (!tmp_fits(a, sig, fa))
+            return false;
+        break;
+    case ARG_ADDR: case ARG_INDEX:
+        if (!address_fits(a))
+            return false;
+        break;
+    case ARG_RELCOND: if (a->cond >= REL_COUNT) return false; break;
+    case ARG_RESCOND: if (a->cond >= RES_COUNT) return false; break;
+    case ARG_DOUBLECOND: if (a->cond >= DBL_COUNT) return false; break;
+    case ARG_SYMBOL:
+        if (a->sym_kind != TARGET_FUNC && a->sym_kind != TARGET_HELPER)
+            return false;
+        break;
+    default:
+        break;
+    }
+    return !t->arg_ok || t->arg_ok(f, i, a);
+}
+
+bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst)
+{
+    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
+    if (!o || f->op != inst->op || f->nargs != inst->nargs)
+        return false;
+    for (unsigned i = 0; i < inst->nargs; i++)
+        if (!arg_fits(t, f, i, &inst->args[i], &o->args[i]))
+            return false;
+    return true;
+}
+
+const LirForm *lir_find_form(const LirTarget *t, const Inst *inst)
+{
+    if (!t || inst->op >= LIR_OP_COUNT)
+        return NULL;
+    uint32_t n;
+    const LirForm *forms = lir_target_forms(t, (LirOp)inst->op, &n);
+    for (uint32_t k = 0; k < n; k++)
+        if (lir_form_accepts(t, &forms[k], inst))
+            return &forms[k];
+    return NULL;
+}
+
+bool lir_is_valid_form(const LirTarget *t, const Inst *inst) { return lir_find_form(t, inst) != NULL; }
+
+bool lir_is_valid_args(const LirTarget *t, LirOp op, unsigned nargs, const Arg *args)
+{
+    if (nargs > LIR_MAX_ARGS)
+        return false;
+    Inst in = lir_inst(op, nargs, args);
+    return lir_is_valid_form(t, &in);
+}

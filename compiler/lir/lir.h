@@ -1,0 +1,334 @@
+/* lir.h — circ's low-level IR (modelled on B3's Air): Tmps (virtual registers of
+ * the GP and FP banks, and physical registers), Args (tmp, immediates, addresses,
+ * stack slots, call-argument slots, condition codes, symbols, specials),
+ * instructions with an opcode and args, blocks with successor lists, and a Code per
+ * function, all arena-allocated.
+ *
+ * Opcodes and the roles/banks/widths of their arguments are target-independent
+ * (opcodes.def); which argument kinds each overload accepts is said by the
+ * target's forms table (LirTarget).  lir_is_valid_form() asks the target;
+ * lir_for_each_arg() needs no target.  Register allocation reads instructions only
+ * through lir_for_each_arg()/lir_for_each_tmp() and never looks at opcodes. */
+#ifndef CIRC_LIR_H
+#define CIRC_LIR_H
+
+#include "compiler/blob.h"
+#include "compiler/ir/ir.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- roles, banks, widths ----------------------------------------------------- */
+typedef enum {
+    ROLE_USE,            /* early warm use */
+    ROLE_COLD_USE,       /* early cold use */
+    ROLE_LATE_USE,       /* late warm use */
+    ROLE_LATE_COLD_USE,  /* late cold use */
+    ROLE_DEF,            /* late def */
+    ROLE_ZDEF,           /* late def, zero-extending above the width */
+    ROLE_USE_DEF,        /* early use and late def */
+    ROLE_USE_ZDEF,       /* early use and late zero-extending def */
+    ROLE_EARLY_DEF,      /* early def */
+    ROLE_SCRATCH,        /* early def and late use: a register no other arg gets */
+    ROLE_USE_ADDR,       /* early use of an address's components, no memory access */
+    ROLE_COUNT
+} Role;
+
+bool role_is_use(Role r);        /* reads the argument (any timing) */
+bool role_is_def(Role r);        /* writes the argument */
+bool role_is_early_use(Role r);
+bool role_is_late_use(Role r);
+bool role_is_early_def(Role r);
+bool role_is_late_def(Role r);
+bool role_is_cold(Role r);
+bool role_is_zdef(Role r);
+const char *role_name(Role r);   /* "Use", "UseZDef", ... */
+
+typedef enum { BANK_GP, BANK_FP, BANK_COUNT } Bank;
+const char *bank_name(Bank b);   /* "GP", "FP" */
+
+typedef uint8_t Width;           /* 8, 16, 32 or 64 */
+
+/* ---- tmps ---------------------------------------------------------------------- */
+/* A Tmp is 0 (none), a physical register of a bank, or a virtual register of a bank.
+ * Bit 31 is the bank; the low bits are 1 + register number for registers
+ * (register numbers are the target's, < LIR_MAX_REGS), or LIR_MAX_REGS + 1 + index
+ * for virtual registers. */
+typedef uint32_t Tmp;
+enum { LIR_MAX_REGS = 64 };
+#define TMP_NONE 0u
+#define TMP_FP_BIT 0x80000000u
+
+static inline Tmp tmp_reg(Bank b, unsigned reg) { return (b == BANK_FP ? TMP_FP_BIT : 0) | (reg + 1); }
+static inline Tmp tmp_gp(unsigned reg) { return tmp_reg(BANK_GP, reg); }
+static inline Tmp tmp_fp(unsigned reg) { return tmp_reg(BANK_FP, reg); }
+static inline Tmp tmp_virtual(Bank b, uint32_t index)
+{
+    return (b == BANK_FP ? TMP_FP_BIT : 0) | (index + LIR_MAX_REGS + 1);
+}
+static inline Bank tmp_bank(Tmp t) { return (t & TMP_FP_BIT) ? BANK_FP : BANK_GP; }
+static inline uint32_t tmp_low(Tmp t) { return t & ~TMP_FP_BIT; }
+static inline bool tmp_is_reg(Tmp t) { return tmp_low(t) >= 1 && tmp_low(t) <= LIR_MAX_REGS; }
+static inline bool tmp_is_virtual(Tmp t) { return tmp_low(t) > LIR_MAX_REGS; }
+static inline unsigned tmp_reg_number(Tmp t) { return tmp_low(t) - 1; }         /* if tmp_is_reg */
+static inline uint32_t tmp_virtual_index(Tmp t) { return tmp_low(t) - LIR_MAX_REGS - 1; }
+
+/* ---- condition codes (the names are the IR's ICMP/FCMP names) ------------------- */
+#define LIR_RELCONDS(X) X(eq) X(ne) X(ugt) X(uge) X(ult) X(ule) X(sgt) X(sge) X(slt) X(sle)
+#define LIR_RESCONDS(X) X(zero) X(nonzero) X(signed) X(notsigned) X(overflow) X(notoverflow)
+#define LIR_DOUBLECONDS(X) X(oeq) X(one) X(ogt) X(oge) X(olt) X(ole) X(ueq) X(une) \
+                           X(ugt) X(uge) X(ult) X(ule) X(ord) X(uno)
+typedef enum {
+#define X(n) REL_##n,
+    LIR_RELCONDS(X)
+#undef X
+    REL_COUNT
+} RelCond;   /* integer comparison of left with right */
+typedef enum {
+#define X(n) RES_##n,
+    LIR_RESCONDS(X)
+#undef X
+    RES_COUNT
+} ResCond;   /* on the result of an operation (left AND right for Test) */
+typedef enum {
+#define X(n) DBL_##n,
+    LIR_DOUBLECONDS(X)
+#undef X
+    DBL_COUNT
+} DoubleCond; /* float comparison of left with right; u* are true when unordered */
+
+RelCond relcond_invert(RelCond c);       /* the condition that holds iff c does not */
+RelCond relcond_commute(RelCond c);      /* the condition with the operands swapped */
+ResCond rescond_invert(ResCond c);
+DoubleCond doublecond_invert(DoubleCond c);
+DoubleCond doublecond_commute(DoubleCond c);
+
+/* ---- args ---------------------------------------------------------------------- */
+typedef enum {
+    ARG_NONE,
+    ARG_TMP,        /* base: the tmp */
+    ARG_IMM,        /* value: a small immediate (the target says how small) */
+    ARG_BIGIMM,     /* value: any 64-bit immediate */
+    ARG_ADDR,       /* value(base) */
+    ARG_INDEX,      /* value(base, index, scale) */
+    ARG_STACK,      /* value(slot): an abstract stack slot of the Code */
+    ARG_CALLARG,    /* value(outgoing argument area) */
+    ARG_RELCOND,    /* cond: RelCond */
+    ARG_RESCOND,    /* cond: ResCond */
+    ARG_DOUBLECOND, /* cond: DoubleCond */
+    ARG_SYMBOL,     /* the address of a function of the module or of a runtime helper
+                       (sym_kind: RelocTarget, slot: index, value: addend) */
+    ARG_SPECIAL,    /* special: meta-data of the instruction (CallInfo for Call) */
+    ARG_KIND_COUNT
+} ArgKind;
+
+typedef struct Arg {
+    uint8_t kind;     /* ArgKind */
+    uint8_t scale;    /* ARG_INDEX: 1, 2, 4 or 8 */
+    uint8_t cond;     /* ARG_*COND */
+    uint8_t sym_kind; /* ARG_SYMBOL: RelocTarget */
+    Tmp base;         /* ARG_TMP, ARG_ADDR, ARG_INDEX */
+    Tmp index;        /* ARG_INDEX */
+    uint32_t slot;    /* ARG_STACK: slot index; ARG_SYMBOL: function or Helper index */
+    int64_t value;    /* immediates; offsets of the memory kinds; symbol addend */
+    void *special;    /* ARG_SPECIAL */
+} Arg;
+
+Arg arg_none(void);
+Arg arg_tmp(Tmp t);
+Arg arg_imm(int64_t v);
+Arg arg_bigimm(int64_t v);
+Arg arg_addr(Tmp base, int64_t offset);
+Arg arg_index(Tmp base, Tmp index, unsigned scale, int64_t offset);
+Arg arg_stack(uint32_t slot, int64_t offset);
+Arg arg_callarg(int64_t offset);
+Arg arg_relcond(RelCond c);
+Arg arg_rescond(ResCond c);
+Arg arg_doublecond(DoubleCond c);
+Arg arg_symbol(RelocTarget kind, uint32_t index, int64_t addend);
+Arg arg_special(void *special);
+bool arg_is_memory(const Arg *a);   /* Addr, Index, Stack, CallArg */
+bool arg_equal(const Arg *a, const Arg *b);
+const char *arg_kind_name(ArgKind k); /* "Tmp", "Imm", ... as in the forms tables */
+
+/* ---- opcodes and their overloads ------------------------------------------------ */
+typedef enum {
+#define LOP(name, ...) LIR_##name,
+#define LOV(name, ...)
+#include "opcodes.def"
+#undef LOP
+#undef LOV
+    LIR_OP_COUNT
+} LirOp;
+
+enum {
+    LF_TERM = 1 << 0,   /* ends its block */
+    LF_BRANCH = 1 << 1, /* two successors: taken, not taken */
+    LF_CALL = 1 << 2,   /* a call: see CallInfo */
+    LF_TRAP = 1 << 3,   /* may trap: recorded in the trap table */
+    LF_EFFECT = 1 << 4, /* has an effect beyond its defs: never removed */
+};
+
+enum { LIR_MAX_ARGS = 5 };
+
+typedef struct {
+    uint8_t role;   /* Role */
+    uint8_t bank;   /* Bank */
+    uint8_t width;  /* 8, 16, 32, 64 */
+} ArgSig;
+
+typedef struct {
+    uint16_t op;    /* LirOp */
+    uint8_t nargs;
+    uint8_t flags;  /* LF_* */
+    ArgSig args[LIR_MAX_ARGS];
+} LirOverload;
+
+const char *lir_op_name(LirOp op);
+int lir_op_parse(const char *s, size_t n);   /* -1 if unknown */
+unsigned lir_op_flags(LirOp op);             /* of its first overload */
+/* the overload of op taking nargs arguments, NULL if op has none */
+const LirOverload *lir_overload(LirOp op, unsigned nargs);
+const LirOverload *lir_overloads(unsigned *count);  /* the whole table */
+
+/* ---- instructions, blocks, code ------------------------------------------------- */
+/* meta-data of a Call: the registers it reads and writes beyond its target, and the
+ * registers it clobbers (bit n = register n of the bank) */
+typedef struct CallInfo {
+    Arg *uses;          /* ARG_TMP physical registers holding arguments */
+    uint32_t nuses;
+    Arg *defs;          /* ARG_TMP physical registers holding results */
+    uint32_t ndefs;
+    Width *use_widths, *def_widths; /* per use/def; NULL means 64 */
+    uint64_t clobbers[BANK_COUNT];
+} CallInfo;
+
+typedef struct Inst {
+    uint16_t op;        /* LirOp */
+    uint8_t nargs;
+    uint8_t trap;       /* TrapKind if this instruction traps (Ud2, divisions), else 0 */
+    GateId origin;      /* the gate it implements, NO_GATE if none */
+    CallInfo *call;     /* Call only */
+    Arg args[LIR_MAX_ARGS];
+} Inst;
+
+typedef struct LirBlock {
+    uint32_t index;     /* position in Code.blocks: the layout order */
+    Inst *insts;
+    uint32_t ninsts, capinsts;
+    uint32_t *succs;    /* block indices; branches: taken, then not taken */
+    uint32_t nsuccs, capsuccs;
+    uint32_t *preds;    /* filled by lir_compute_preds */
+    uint32_t npreds;
+    double frequency;
+} LirBlock;
+
+typedef struct StackSlot {
+    uint32_t size, align;
+    int32_t offset;     /* from the frame base, once assigned */
+    bool assigned;
+    bool locked;        /* ALLOCA memory: never shared with spills */
+} StackSlot;
+
+typedef struct LirTarget LirTarget;
+
+typedef struct Code {
+    Arena *arena;
+    const LirTarget *target;
+    const char *name;       /* the function's name, for dumps */
+    uint32_t func_index;    /* the function's index in its module */
+    LirBlock **blocks;
+    uint32_t nblocks, capblocks;
+    uint32_t ntmps[BANK_COUNT];   /* virtual tmps per bank */
+    StackSlot *slots;
+    uint32_t nslots, capslots;
+    Tmp frame_base;          /* register that Stack args are relative to */
+    Tmp stack_pointer;       /* register that CallArg args are relative to */
+} Code;
+
+/* a Code using arena (owned by the caller) */
+Code *lir_code_new(Arena *arena, const LirTarget *target, const char *name, uint32_t func_index);
+LirBlock *lir_add_block(Code *c, double frequency);
+void lir_add_succ(Code *c, LirBlock *b, uint32_t succ);
+Tmp lir_new_tmp(Code *c, Bank bank);
+uint32_t lir_add_slot(Code *c, uint32_t size, uint32_t align, bool locked);
+/* append an instruction; returns it (valid until the block's next append/insert) */
+Inst *lir_append(Code *c, LirBlock *b, LirOp op, unsigned nargs, const Arg *args);
+Inst *lir_insert(Code *c, LirBlock *b, uint32_t at, const Inst *inst);
+Inst lir_inst(LirOp op, unsigned nargs, const Arg *args); /* origin NO_GATE */
+void lir_compute_preds(Code *c);
+
+/* ---- argument iteration --------------------------------------------------------- */
+typedef void (*LirArgFn)(void *ctx, Arg *arg, Role role, Bank bank, Width width);
+typedef void (*LirTmpFn)(void *ctx, Tmp *tmp, Role role, Bank bank, Width width);
+/* every argument with the role, bank and width its overload ascribes, then (Call)
+ * the CallInfo's uses and defs; false (and no callback) if the overload does not exist */
+bool lir_for_each_arg(Inst *inst, LirArgFn fn, void *ctx);
+/* every tmp: Tmp args as above; base/index of addresses as Use (GP, 64) */
+bool lir_for_each_tmp(Inst *inst, LirTmpFn fn, void *ctx);
+
+/* ---- targets and their forms tables ---------------------------------------------- */
+/* form argument kinds: a bitmask of FK_* (FK_TMP may be fixed to one register) */
+enum {
+    FK_TMP = 1 << ARG_TMP,
+    FK_IMM = 1 << ARG_IMM,
+    FK_BIGIMM = 1 << ARG_BIGIMM,
+    FK_ADDR = 1 << ARG_ADDR,
+    FK_INDEX = 1 << ARG_INDEX,
+    FK_STACK = 1 << ARG_STACK,
+    FK_CALLARG = 1 << ARG_CALLARG,
+    FK_RELCOND = 1 << ARG_RELCOND,
+    FK_RESCOND = 1 << ARG_RESCOND,
+    FK_DOUBLECOND = 1 << ARG_DOUBLECOND,
+    FK_SYMBOL = 1 << ARG_SYMBOL,
+    FK_SPECIAL = 1 << ARG_SPECIAL,
+    FK_MEM = FK_ADDR | FK_INDEX | FK_STACK | FK_CALLARG,
+};
+
+typedef struct {
+    uint16_t kinds;   /* FK_* accepted */
+    uint8_t fixed;    /* 0, or 1 + the register number a Tmp must be */
+} FormArg;
+
+typedef struct {
+    uint16_t op;      /* LirOp */
+    uint8_t nargs;
+    uint8_t enc;      /* the target's encoder for this form */
+    uint32_t param;   /* encoder parameter (opcode bytes, sub-opcode, ...) */
+    uint8_t width;    /* operand width the encoder uses */
+    FormArg args[LIR_MAX_ARGS];
+} LirForm;
+
+struct LirTarget {
+    const char *name;        /* "x86-64", "arm64" */
+    Isa isa;
+    const LirForm *forms;    /* grouped by opcode, in opcode order */
+    uint32_t nforms;
+    uint8_t nregs[BANK_COUNT];
+    const char *const *reg_names[BANK_COUNT]; /* 64-bit (GP) / full (FP) names */
+    /* values the kinds cannot say: immediate ranges, conditions, scales, symbols */
+    bool (*arg_ok)(const LirForm *form, unsigned i, const Arg *arg);
+    /* machine code for a module's functions (all registers and slots assigned) */
+    bool (*emit)(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
+                 char *err, size_t errlen);
+};
+
+/* the forms of op on target (contiguous), *n set to their number */
+const LirForm *lir_target_forms(const LirTarget *t, LirOp op, uint32_t *n);
+/* the form of target that accepts inst as it is, NULL if none */
+const LirForm *lir_find_form(const LirTarget *t, const Inst *inst);
+bool lir_is_valid_form(const LirTarget *t, const Inst *inst);
+/* would op with these args be valid (before making an Inst) */
+bool lir_is_valid_args(const LirTarget *t, LirOp op, unsigned nargs, const Arg *args);
+/* does form accept arg i of inst (kind, bank, fixed register, the target's value rules) */
+bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst);
+
+/* ---- printing --------------------------------------------------------------------- */
+void lir_print_arg(FILE *out, const Code *c, const Arg *a);
+void lir_print_inst(FILE *out, const Code *c, const Inst *inst);
+void lir_print(FILE *out, const Code *c);
+/* "%rax", "%xmm3", "%tmp4", "%ftmp2" (a register without target: "%r3", "%f3") */
+const char *lir_tmp_name(const Code *c, Tmp t, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,643 @@
+/* encode.c — x86-64 machine code for one LIR instruction: REX prefixes, ModRM/SIB,
+ * disp8/disp32, imm8/16/32/64, the 0x66 operand-size prefix and the SSE mandatory
+ * prefixes, chosen by the instruction's form (forms.def).  Jumps and calls leave
+ * rel32 fixups, symbols leave RELOC_ABS64 relocations, trapping instructions leave
+ * trap sites.  Needs every Tmp to be a register and every stack slot assigned. */
+#include "x64.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the byte buffer ----------------------------------------------------------- */
+void x64_asm_init(X64Asm *as) { memset(as, 0, sizeof *as); }
+
+void x64_asm_free(X64Asm *as)
+{
+    free(as->code);
+    free(as->fixups);
+    free(as->relocs);
+    free(as->traps);
+    free(as->marks);
+    memset(as, 0, sizeof *as);
+}
+
+static bool fail(X64Asm *as, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(X64Asm *as, const char *fmt, ...)
+{
+    if (!as->failed) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(as->err, sizeof as->err, fmt, ap);
+        va_end(ap);
+    }
+    as->failed = true;
+    return false;
+}
+
+/* make room for one more elem-sized item in a malloc'd array */
+static bool reserve(X64Asm *as, void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    uint32_t ncap = *cap ? *cap * 2 : 64;
+    while (ncap < need)
+        ncap *= 2;
+    void *q = realloc(*p, (size_t)ncap * elem);
+    if (!q)
+        return fail(as, "out of memory");
+    *p = q;
+    *cap = ncap;
+    return true;
+}
+
+static void put8(X64Asm *as, unsigned b)
+{
+    if (reserve(as, (void **)&as->code, &as->cap, as->size + 1, 1))
+        as->code[as->size++] = (uint8_t)b;
+}
+
+static void put16(X64Asm *as, uint64_t v) { put8(as, v & 0xff); put8(as, (v >> 8) & 0xff); }
+static void put32(X64Asm *as, uint64_t v) { put16(as, v & 0xffff); put16(as, (v >> 16) & 0xffff); }
+static void put64(X64Asm *as, uint64_t v) { put32(as, v & 0xffffffffu); put32(as, v >> 32); }
+
+void x64_asm_pad(X64Asm *as, unsigned align, uint8_t byte)
+{
+    while (align && as->size % align && !as->failed)
+        put8(as, byte);
+}
+
+static void add_fixup(X64Asm *as, uint32_t target, bool is_call)
+{
+    if (reserve(as, (void **)&as->fixups, &as->capfixups, as->nfixups + 1, sizeof *as->fixups))
+        as->fixups[as->nfixups++] = (X64Fixup){ as->size, target, is_call };
+    put32(as, 0);
+}
+
+static void add_reloc(X64Asm *as, const Arg *sym)
+{
+    if (reserve(as, (void **)&as->relocs, &as->caprelocs, as->nrelocs + 1, sizeof *as->relocs))
+        as->relocs[as->nrelocs++] = (Reloc){ as->size, RELOC_ABS64, sym->sym_kind, sym->slot, sym->value };
+}
+
+static void add_trap(X64Asm *as, uint32_t offset, uint8_t kind)
+{
+    if (reserve(as, (void **)&as->traps, &as->captraps, as->ntraps + 1, sizeof *as->traps))
+        as->traps[as->ntraps++] = (TrapSite){ offset, kind };
+}
+
+/* ---- operands ---------------------------------------------------------------------- */
+typedef struct {
+    bool mem;
+    unsigned reg;          /* !mem */
+    unsigned base, index;  /* mem */
+    bool has_index;
+    unsigned scale_log;
+    int32_t disp;
+} Rm;
+
+static bool reg_of(X64Asm *as, Tmp t, unsigned *reg)
+{
+    *reg = 0;
+    if (!tmp_is_reg(t) || tmp_reg_number(t) >= X64_NREGS)
+        return fail(as, "operand is not an x86-64 register (unallocated tmp?)");
+    *reg = tmp_reg_number(t);
+    return true;
+}
+
+static bool set_disp(X64Asm *as, Rm *rm, int64_t disp)
+{
+    if (disp < INT32_MIN || disp > INT32_MAX)
+        return fail(as, "displacement %lld does not fit 32 bits", (long long)disp);
+    rm->disp = (int32_t)disp;
+    return true;
+}
+
+static bool stack_rm(X64Asm *as, const Code *code, const Arg *a, Rm *rm)
+{
+    if (a->slot >= code->nslots || !code->slots[a->slot].assigned)
+        return fail(as, "stack slot %u has no frame offset", a->slot);
+    if (!reg_of(as, code->frame_base, &rm->base))
+        return false;
+    return set_disp(as, rm, (int64_t)code->slots[a->slot].offset + a->value);
+}
+
+static unsigned scale_log(unsigned s) { return s == 8 ? 3 : s == 4 ? 2 : s == 2 ? 1 : 0; }
+
+/* an argument as the r/m operand (register or memory) */
+static bool rm_of(X64Asm *as, const Code *code, const Arg *a, Rm *rm)
+{
+    memset(rm, 0, sizeof *rm);
+    switch ((ArgKind)a->kind) {
+    case ARG_TMP:
+        return reg_of(as, a->base, &rm->reg);
+    case ARG_ADDR:
+        rm->mem = true;
+        return reg_of(as, a->base, &rm->base) && set_disp(as, rm, a->value);
+    case ARG_INDEX:
+        rm->mem = rm->has_index = true;
+        rm->scale_log = scale_log(a->scale);
+        if (!reg_of(as, a->base, &rm->base) || !reg_of(as, a->index, &rm->index))
+            return false;
+        if (rm->index == X64_RSP)
+            return fail(as, "rsp cannot be an index register");
+        return set_disp(as, rm, a->value);
+    case ARG_STACK:
+        rm->mem = true;
+        return stack_rm(as, code, a, rm);
+    case ARG_CALLARG:
+        rm->mem = true;
+        rm->base = X64_RSP;
+        return set_disp(as, rm, a->value);
+    default:
+        return fail(as, "a %s argument is not a register or memory operand",
+                    arg_kind_name((ArgKind)a->kind));
+    }
+}
+
+/* ---- instruction shapes ------------------------------------------------------------ */
+typedef struct {
+    uint8_t prefix;    /* 0, or 0x66 / 0xf2 / 0xf3 */
+    bool w;            /* REX.W */
+    bool byte_reg;     /* the ModRM reg field names an 8-bit register */
+    bool byte_rm;      /* a register r/m operand is 8-bit */
+    uint32_t opcode;   /* 1 to 3 bytes, first byte most significant */
+} Op;
+
+static Op op_sized(unsigned width, uint32_t opcode)
+{
+    Op op = { .opcode = opcode };
+    op.prefix = width == 16 ? 0x66 : 0;
+    op.w = width == 64;
+    op.byte_reg = op.byte_rm = width == 8;
+    return op;
+}
+
+static void put_opcode(X64Asm *as, uint32_t opcode)
+{
+    if (opcode > 0xffff)
+        put8(as, opcode >> 16);
+    if (opcode > 0xff)
+        put8(as, (opcode >> 8) & 0xff);
+    put8(as, opcode & 0xff);
+}
+
+static void put_rex(X64Asm *as, const Op *op, unsigned reg, const Rm *rm)
+{
+    unsigned rex = (op->w ? 8 : 0) | ((reg >> 3) & 1) << 2;
+    if (rm->mem)
+        rex |= (rm->has_index ? ((rm->index >> 3) & 1) << 1 : 0) | ((rm->base >> 3) & 1);
+    else
+        rex |= (rm->reg >> 3) & 1;
+    bool force = (op->byte_reg && reg >= 4 && reg < 8) ||
+                 (op->byte_rm && !rm->mem && rm->reg >= 4 && rm->reg < 8);
+    if (rex || force)
+        put8(as, 0x40 | rex);
+}
+
+static void put_modrm(X64Asm *as, unsigned reg, const Rm *rm)
+{
+    if (!rm->mem) {
+        put8(as, 0xc0 | (reg & 7) << 3 | (rm->reg & 7));
+        return;
+    }
+    unsigned base = rm->base & 7;
+    unsigned mod = (rm->disp == 0 && base != 5) ? 0 : (rm->disp >= -128 && rm->disp <= 127) ? 1 : 2;
+    bool sib = rm->has_index || base == 4;
+    put8(as, mod << 6 | (reg & 7) << 3 | (sib ? 4 : base));
+    if (sib)
+        put8(as, rm->scale_log << 6 | (rm->has_index ? rm->index & 7 : 4) << 3 | base);
+    if (mod == 1)
+        put8(as, (uint8_t)rm->disp);
+    else if (mod == 2)
+        put32(as, (uint32_t)rm->disp);
+}
+
+/* prefix, REX, opcode, ModRM, SIB, displacement: reg is a register or a /digit */
+static void emit_rm(X64Asm *as, Op op, unsigned reg, const Rm *rm)
+{
+    if (op.prefix)
+        put8(as, op.prefix);
+    put_rex(as, &op, reg, rm);
+    put_opcode(as, op.opcode);
+    put_modrm(as, reg, rm);
+}
+
+static void put_imm(X64Asm *as, unsigned bytes, int64_t v)
+{
+    if (bytes == 1)
+        put8(as, (uint64_t)v & 0xff);
+    else if (bytes == 2)
+        put16(as, (uint64_t)v);
+    else
+        put32(as, (uint64_t)v);
+}
+
+static bool fits8(int64_t v) { return v >= -128 && v <= 127; }
+
+/* an operation with a register or memory operand and an immediate: group opcodes
+ * 0x80/0x81/0x83 style (op8, opfull, opimm8 0 if none) */
+static void emit_rm_imm(X64Asm *as, unsigned width, uint32_t op8, uint32_t opfull,
+                        uint32_t opimm8, unsigned digit, const Rm *rm, int64_t imm)
+{
+    if (width == 8) {
+        emit_rm(as, op_sized(8, op8), digit, rm);
+        put_imm(as, 1, imm);
+    } else if (opimm8 && fits8(imm)) {
+        emit_rm(as, op_sized(width, opimm8), digit, rm);
+        put_imm(as, 1, imm);
+    } else {
+        emit_rm(as, op_sized(width, opfull), digit, rm);
+        put_imm(as, width == 16 ? 2 : 4, imm);
+    }
+}
+
+/* ---- per-encoding emitters ------------------------------------------------------------ */
+typedef struct {
+    X64Asm *as;
+    const Code *code;
+    const LirBlock *block;
+    const Inst *inst;
+    const LirForm *form;
+} Ctx;
+
+static const Arg *arg(const Ctx *c, unsigned i) { return &c->inst->args[i]; }
+static bool is_imm(const Arg *a) { return a->kind == ARG_IMM; }
+
+/* the register number of arg i (a Tmp) */
+static bool reg_arg(const Ctx *c, unsigned i, unsigned *reg)
+{
+    *reg = 0;
+    if (arg(c, i)->kind != ARG_TMP)
+        return fail(c->as, "argument %u is not a register", i);
+    return reg_of(c->as, arg(c, i)->base, reg);
+}
+
+static bool enc_mov_to_reg(const Ctx *c, unsigned w, const Arg *src, unsigned dst)
+{
+    X64Asm *as = c->as;
+    Rm rd = { .reg = dst };
+    if (src->kind == ARG_BIGIMM || src->kind == ARG_SYMBOL) {
+        Op op = { .w = true, .opcode = 0xb8 + (dst & 7) };
+        put_rex(as, &op, 0, &rd);
+        put_opcode(as, op.opcode);
+        if (src->kind == ARG_SYMBOL)
+            add_reloc(as, src);
+        put64(as, src->kind == ARG_SYMBOL ? 0 : (uint64_t)src->value);
+    } else if (is_imm(src) && w == 32) {
+        Op op = { .opcode = 0xb8 + (dst & 7) };
+        put_rex(as, &op, 0, &rd);
+        put_opcode(as, op.opcode);
+        put32(as, (uint64_t)src->value);
+    } else if (is_imm(src)) {
+        emit_rm(as, op_sized(w, 0xc7), 0, &rd);
+        put32(as, (uint64_t)src->value);
+    } else {
+        Rm rs;
+        if (!rm_of(as, c->code, src, &rs))
+            return false;
+        emit_rm(as, op_sized(w, rs.mem ? 0x8b : 0x89), rs.mem ? dst : rs.reg, rs.mem ? &rs : &rd);
+    }
+    return true;
+}
+
+static bool enc_mov(const Ctx *c)
+{
+    unsigned w = c->form->width, reg;
+    const Arg *src = arg(c, 0), *dst = arg(c, 1);
+    if (dst->kind == ARG_TMP)
+        return reg_arg(c, 1, &reg) && enc_mov_to_reg(c, w, src, reg);
+    Rm rm;
+    if (!rm_of(c->as, c->code, dst, &rm))
+        return false;
+    if (is_imm(src)) {
+        emit_rm(c->as, op_sized(w, w == 8 ? 0xc6 : 0xc7), 0, &rm);
+        put_imm(c->as, w == 8 ? 1 : w == 16 ? 2 : 4, src->value);
+        return true;
+    }
+    if (!reg_arg(c, 0, &reg))
+        return false;
+    emit_rm(c->as, op_sized(w, w == 8 ? 0x88 : 0x89), reg, &rm);
+    return true;
+}
+
+/* op r/m, reg (base opcode) or op reg, r/m (base + 2) for the classic ALU group */
+static bool emit_alu(const Ctx *c, unsigned group, unsigned w, const Arg *src, const Arg *dst)
+{
+    Rm rm;
+    unsigned reg;
+    if (is_imm(src)) {
+        if (!rm_of(c->as, c->code, dst, &rm))
+            return false;
+        emit_rm_imm(c->as, w, 0x80, 0x81, 0x83, group, &rm, src->value);
+        return true;
+    }
+    uint32_t base = group * 8 + (w == 8 ? 0 : 1);
+    if (src->kind == ARG_TMP) {   /* op r/m, reg */
+        if (!rm_of(c->as, c->code, dst, &rm) || !reg_of(c->as, src->base, &reg))
+            return false;
+        emit_rm(c->as, op_sized(w, base), reg, &rm);
+        return true;
+    }
+    if (!rm_of(c->as, c->code, src, &rm) || dst->kind != ARG_TMP || !reg_of(c->as, dst->base, &reg))
+        return fail(c->as, "ALU operation needs a register operand");
+    emit_rm(c->as, op_sized(w, base + 2), reg, &rm);
+    return true;
+}
+
+static bool enc_alu(const Ctx *c) { return emit_alu(c, c->form->param, c->form->width, arg(c, 0), arg(c, 1)); }
+
+static bool enc_ext(const Ctx *c)
+{
+    Rm rm;
+    unsigned dst;
+    if (!rm_of(c->as, c->code, arg(c, 0), &rm) || !reg_arg(c, 1, &dst))
+        return false;
+    Op op = op_sized(c->form->width, c->form->param);
+    op.byte_reg = false;
+    op.byte_rm = c->form->param == 0x0fb6 || c->form->param == 0x0fbe;
+    emit_rm(c->as, op, dst, &rm);
+    return true;
+}
+
+static bool enc_lea(const Ctx *c)
+{
+    Rm rm;
+    unsigned dst;
+    if (!rm_of(c->as, c->code, arg(c, 0), &rm) || !reg_arg(c, 1, &dst))
+        return false;
+    if (!rm.mem)
+        return fail(c->as, "lea needs a memory operand");
+    emit_rm(c->as, op_sized(c->form->width, 0x8d), dst, &rm);
+    return true;
+}
+
+static bool enc_push_pop(const Ctx *c, unsigned base)
+{
+    unsigned reg;
+    if (!reg_arg(c, 0, &reg))
+        return false;
+    if (reg >= 8)
+        put8(c->as, 0x41);
+    put8(c->as, base + (reg & 7));
+    return true;
+}
+
+static bool enc_unary(const Ctx *c)
+{
+    Rm rm;
+    unsigned w = c->form->width;
+    if (!rm_of(c->as, c->code, arg(c, 0), &rm))
+        return false;
+    emit_rm(c->as, op_sized(w, w == 8 ? 0xf6 : 0xf7), c->form->param, &rm);
+    return true;
+}
+
+static bool enc_imul(const Ctx *c)
+{
+    Rm rm;
+    unsigned dst, w = c->form->width;
+    bool three = c->inst->nargs == 3;
+    if (!rm_of(c->as, c->code, arg(c, three ? 1 : 0), &rm) || !reg_arg(c, three ? 2 : 1, &dst))
+        return false;
+    if (!three) {
+        emit_rm(c->as, op_sized(w, 0x0faf), dst, &rm);
+        return true;
+    }
+    int64_t imm = arg(c, 0)->value;
+    emit_rm(c->as, op_sized(w, fits8(imm) ? 0x6b : 0x69), dst, &rm);
+    put_imm(c->as, fits8(imm) ? 1 : w == 16 ? 2 : 4, imm);
+    return true;
+}
+
+static bool enc_shift(const Ctx *c)
+{
+    Rm rm;
+    unsigned w = c->form->width;
+    if (!rm_of(c->as, c->code, arg(c, 1), &rm))
+        return false;
+    if (is_imm(arg(c, 0))) {
+        emit_rm(c->as, op_sized(w, w == 8 ? 0xc0 : 0xc1), c->form->param, &rm);
+        put8(c->as, (uint64_t)arg(c, 0)->value & 0xff);
+    } else {
+        emit_rm(c->as, op_sized(w, w == 8 ? 0xd2 : 0xd3), c->form->param, &rm);
+    }
+    return true;
+}
+
+static bool enc_div(const Ctx *c)
+{
+    Rm rm;
+    unsigned w = c->form->width;
+    if (!rm_of(c->as, c->code, arg(c, c->inst->nargs - 1), &rm))
+        return false;
+    add_trap(c->as, c->as->size, c->inst->trap ? c->inst->trap : TRAP_DIV0);
+    emit_rm(c->as, op_sized(w, w == 8 ? 0xf6 : 0xf7), c->form->param, &rm);
+    return true;
+}
+
+static bool enc_bytes(const Ctx *c)
+{
+    uint32_t p = c->form->param;
+    if (c->inst->op == LIR_Ud2)
+        add_trap(c->as, c->as->size, c->inst->trap ? c->inst->trap : TRAP_ILLEGAL);
+    for (unsigned i = 0; i < (p >> 24); i++)
+        put8(c->as, (p >> (8 * i)) & 0xff);
+    return true;
+}
+
+/* flags from comparing left with right (cmp, test, ucomiss, ucomisd) */
+static bool emit_compare(const Ctx *c, const Arg *l, const Arg *r)
+{
+    unsigned w = c->form->width, reg;
+    Rm rm;
+    switch ((X64CompareKind)c->form->param) {
+    case X64_CMP:
+        if (is_imm(r) || r->kind == ARG_TMP || l->kind != ARG_TMP)
+            return emit_alu(c, 7, w, r, l);           /* cmp l, r */
+        if (!rm_of(c->as, c->code, r, &rm) || !reg_of(c->as, l->base, &reg))
+            return false;
+        emit_rm(c->as, op_sized(w, w == 8 ? 0x3a : 0x3b), reg, &rm);
+        return true;
+    case X64_TEST:
+        if (!rm_of(c->as, c->code, l, &rm))
+            return false;
+        if (is_imm(r)) {
+            emit_rm_imm(c->as, w, 0xf6, 0xf7, 0, 0, &rm, r->value);
+            return true;
+        }
+        if (r->kind != ARG_TMP || !reg_of(c->as, r->base, &reg))
+            return fail(c->as, "test needs a register or immediate right operand");
+        emit_rm(c->as, op_sized(w, w == 8 ? 0x84 : 0x85), reg, &rm);
+        return true;
+    case X64_UCOMISS: case X64_UCOMISD:
+        if (l->kind != ARG_TMP || !reg_of(c->as, l->base, &reg) || !rm_of(c->as, c->code, r, &rm))
+            return fail(c->as, "ucomis needs a register left operand");
+        emit_rm(c->as, (Op){ .prefix = c->form->param == X64_UCOMISD ? 0x66 : 0, .opcode = 0x0f2e },
+                reg, &rm);
+        return true;
+    }
+    return fail(c->as, "unknown compare kind");
+}
+
+static bool cond_of(const Ctx *c, int *cc)
+{
+    *cc = x64_cond_code(arg(c, 0));
+    return *cc >= 0 || fail(c->as, "condition has no single x86-64 condition code");
+}
+
+static bool enc_cmpset(const Ctx *c)
+{
+    int cc;
+    unsigned dst;
+    if (!cond_of(c, &cc) || !reg_arg(c, 3, &dst) || !emit_compare(c, arg(c, 1), arg(c, 2)))
+        return false;
+    Rm rd = { .reg = dst };
+    emit_rm(c->as, (Op){ .byte_rm = true, .opcode = 0x0f90 + (unsigned)cc }, 0, &rd);
+    emit_rm(c->as, (Op){ .byte_rm = true, .opcode = 0x0fb6 }, dst, &rd);
+    return true;
+}
+
+static bool enc_cmov(const Ctx *c)
+{
+    int cc;
+    unsigned dst;
+    Rm rm;
+    if (!cond_of(c, &cc) || !reg_arg(c, 4, &dst) || !rm_of(c->as, c->code, arg(c, 3), &rm) ||
+        !emit_compare(c, arg(c, 1), arg(c, 2)))
+        return false;
+    emit_rm(c->as, (Op){ .w = true, .opcode = 0x0f40 + (unsigned)cc }, dst, &rm);
+    return true;
+}
+
+static void emit_jcc(X64Asm *as, unsigned cc, uint32_t block)
+{
+    put8(as, 0x0f);
+    put8(as, 0x80 + cc);
+    add_fixup(as, block, false);
+}
+
+static void emit_jmp(X64Asm *as, uint32_t block)
+{
+    put8(as, 0xe9);
+    add_fixup(as, block, false);
+}
+
+static bool enc_branch(const Ctx *c)
+{
+    int cc;
+    const LirBlock *b = c->block;
+    if (!b || b->nsuccs != 2)
+        return fail(c->as, "a branch needs a block with two successors");
+    if (!cond_of(c, &cc) || !emit_compare(c, arg(c, 1), arg(c, 2)))
+        return false;
+    uint32_t next = b->index + 1, taken = b->succs[0], not_taken = b->succs[1];
+    if (taken == next) {
+        emit_jcc(c->as, (unsigned)cc ^ 1, not_taken);
+        return true;
+    }
+    emit_jcc(c->as, (unsigned)cc, taken);
+    if (not_taken != next)
+        emit_jmp(c->as, not_taken);
+    return true;
+}
+
+static bool enc_jump(const Ctx *c)
+{
+    const LirBlock *b = c->block;
+    if (!b || b->nsuccs != 1)
+        return fail(c->as, "a jump needs a block with one successor");
+    if (b->succs[0] != b->index + 1)
+        emit_jmp(c->as, b->succs[0]);
+    return true;
+}
+
+static bool enc_call(const Ctx *c)
+{
+    const Arg *t = arg(c, 0);
+    if (t->kind == ARG_SYMBOL) {
+        put8(c->as, 0xe8);
+        add_fixup(c->as, t->slot, true);
+        return true;
+    }
+    Rm rm;
+    if (!rm_of(c->as, c->code, t, &rm))
+        return false;
+    emit_rm(c->as, (Op){ .opcode = 0xff }, 2, &rm);
+    return true;
+}
+
+static bool enc_sse(const Ctx *c)
+{
+    uint32_t p = c->form->param;
+    Op op = { .prefix = (p >> 8) & 0xff, .w = (p & X64_SSE_W) != 0, .opcode = 0x0f00 | (p & 0xff) };
+    bool store = (p & X64_SSE_STORE) != 0;
+    Rm rm;
+    unsigned reg;
+    if (!rm_of(c->as, c->code, arg(c, store ? 1 : 0), &rm) || !reg_arg(c, store ? 0 : 1, &reg))
+        return false;
+    emit_rm(c->as, op, reg, &rm);
+    return true;
+}
+
+static bool enc_fmov(const Ctx *c)
+{
+    const Arg *src = arg(c, 0), *dst = arg(c, 1);
+    Rm rm;
+    unsigned reg;
+    if (src->kind == ARG_TMP && dst->kind == ARG_TMP) {
+        if (!rm_of(c->as, c->code, src, &rm) || !reg_arg(c, 1, &reg))
+            return false;
+        emit_rm(c->as, (Op){ .opcode = 0x0f28 }, reg, &rm);   /* movaps: the whole register */
+        return true;
+    }
+    bool store = dst->kind != ARG_TMP;
+    if (!rm_of(c->as, c->code, store ? dst : src, &rm) || !reg_arg(c, store ? 0 : 1, &reg))
+        return false;
+    emit_rm(c->as, (Op){ .prefix = (uint8_t)c->form->param, .opcode = store ? 0x0f11 : 0x0f10 }, reg, &rm);
+    return true;
+}
+
+static bool dispatch(const Ctx *c)
+{
+    switch ((X64Encoding)c->form->enc) {
+    case X64E_MOV: return enc_mov(c);
+    case X64E_ALU: return enc_alu(c);
+    case X64E_EXT: return enc_ext(c);
+    case X64E_LEA: return enc_lea(c);
+    case X64E_PUSH: return enc_push_pop(c, 0x50);
+    case X64E_POP: return enc_push_pop(c, 0x58);
+    case X64E_UNARY: return enc_unary(c);
+    case X64E_IMUL: return enc_imul(c);
+    case X64E_SHIFT: return enc_shift(c);
+    case X64E_DIV: return enc_div(c);
+    case X64E_BYTES: return enc_bytes(c);
+    case X64E_CMPSET: return enc_cmpset(c);
+    case X64E_CMOV: return enc_cmov(c);
+    case X64E_BRANCH: return enc_branch(c);
+    case X64E_JUMP: return enc_jump(c);
+    case X64E_RET: put8(c->as, 0xc3); return true;
+    case X64E_CALL: return enc_call(c);
+    case X64E_SSE: return enc_sse(c);
+    case X64E_FMOV: return enc_fmov(c);
+    case X64E_COUNT: break;
+    }
+    return fail(c->as, "form has no encoder");
+}
+
+bool x64_encode_inst(X64Asm *as, const Code *code, const LirBlock *block, const Inst *inst)
+{
+    if (as->failed)
+        return false;
+    const LirForm *form = lir_find_form(x64_target(), inst);
+    if (!form)
+        return fail(as, "%s: no x86-64 form takes these arguments",
+                    lir_op_name((LirOp)inst->op));
+    Ctx c = { as, code, block, inst, form };
+    uint32_t start = as->size;
+    if (!dispatch(&c)) {
+        as->size = start;
+        return false;
+    }
+    return !as->failed;
+}

@@ -1,0 +1,120 @@
+/* target.c — the x86-64 LirTarget: the forms table (forms.def), register names,
+ * the value rules the forms' kinds cannot express, and condition codes. */
+#include "x64.h"
+
+/* a form argument as one integer (kinds | fixed register << 16), so the kinds pass
+ * through the helper macros of forms.def as single macro arguments */
+#define FIXED(reg) (FK_TMP | (1 + (reg)) << 16)
+#define T FK_TMP
+#define I FK_IMM
+#define B FK_BIGIMM
+#define M FK_MEM
+#define SYM FK_SYMBOL
+#define RAX FIXED(X64_RAX)
+#define RCX FIXED(X64_RCX)
+#define RDX FIXED(X64_RDX)
+#define R0 FIXED(0)
+#define REL FK_RELCOND
+#define RES FK_RESCOND
+#define DBL FK_DOUBLECOND
+#define FA(x) { (uint16_t)((x) & 0xffff), (uint8_t)((x) >> 16) }
+#define FORM0(op, enc, param, w) { LIR_##op, 0, enc, param, w, { { 0, 0 } } },
+#define FORM1(op, enc, param, w, a) { LIR_##op, 1, enc, param, w, { FA(a) } },
+#define FORM2(op, enc, param, w, a, b) { LIR_##op, 2, enc, param, w, { FA(a), FA(b) } },
+#define FORM3(op, enc, param, w, a, b, c) { LIR_##op, 3, enc, param, w, { FA(a), FA(b), FA(c) } },
+#define FORM4(op, enc, param, w, a, b, c, d) \
+    { LIR_##op, 4, enc, param, w, { FA(a), FA(b), FA(c), FA(d) } },
+#define FORM5(op, enc, param, w, a, b, c, d, e) \
+    { LIR_##op, 5, enc, param, w, { FA(a), FA(b), FA(c), FA(d), FA(e) } },
+
+static const LirForm x64_forms[] = {
+#include "forms.def"
+};
+
+static const char *const gp_names[X64_NREGS] = {
+    "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+    "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+static const char *const fp_names[X64_NREGS] = {
+    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+    "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
+};
+
+int x64_cond_code(const Arg *c)
+{
+    static const int8_t rel[REL_COUNT] = {
+        [REL_eq] = 0x4, [REL_ne] = 0x5, [REL_ugt] = 0x7, [REL_uge] = 0x3, [REL_ult] = 0x2,
+        [REL_ule] = 0x6, [REL_sgt] = 0xf, [REL_sge] = 0xd, [REL_slt] = 0xc, [REL_sle] = 0xe,
+    };
+    static const int8_t res[RES_COUNT] = {
+        [RES_zero] = 0x4, [RES_nonzero] = 0x5, [RES_signed] = 0x8, [RES_notsigned] = 0x9,
+        [RES_overflow] = 0x0, [RES_notoverflow] = 0x1,
+    };
+    /* after ucomis: unordered sets ZF, PF and CF; oeq and une need two tests */
+    static const int8_t dbl[DBL_COUNT] = {
+        [DBL_oeq] = -1, [DBL_one] = 0x5, [DBL_ogt] = 0x7, [DBL_oge] = 0x3, [DBL_olt] = -1,
+        [DBL_ole] = -1, [DBL_ueq] = 0x4, [DBL_une] = -1, [DBL_ugt] = -1, [DBL_uge] = -1,
+        [DBL_ult] = 0x2, [DBL_ule] = 0x6, [DBL_ord] = 0xb, [DBL_uno] = 0xa,
+    };
+    if (c->kind == ARG_RELCOND && c->cond < REL_COUNT)
+        return rel[c->cond];
+    if (c->kind == ARG_RESCOND && c->cond < RES_COUNT)
+        return res[c->cond];
+    if (c->kind == ARG_DOUBLECOND && c->cond < DBL_COUNT)
+        return dbl[c->cond];
+    return -1;
+}
+
+static bool fits_int32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+/* an immediate of an operation of width w: x86 sign-extends imm32 to 64 bits */
+static bool imm_fits(unsigned w, int64_t v)
+{
+    switch (w) {
+    case 8: return v >= INT8_MIN && v <= UINT8_MAX;
+    case 16: return v >= INT16_MIN && v <= UINT16_MAX;
+    case 32: return v >= INT32_MIN && v <= (int64_t)UINT32_MAX;
+    default: return fits_int32(v);
+    }
+}
+
+static bool reg_ok(Tmp t) { return !tmp_is_reg(t) || tmp_reg_number(t) < X64_NREGS; }
+
+static bool x64_arg_ok(const LirForm *f, unsigned i, const Arg *a)
+{
+    (void)i;
+    switch ((ArgKind)a->kind) {
+    case ARG_IMM:
+        if (f->enc == X64E_SHIFT)
+            return a->value >= 0 && a->value <= 255;
+        return imm_fits(f->width, a->value);
+    case ARG_STACK: case ARG_CALLARG:
+        return fits_int32(a->value);
+    case ARG_ADDR:
+        return fits_int32(a->value) && reg_ok(a->base);
+    case ARG_INDEX:
+        return fits_int32(a->value) && reg_ok(a->base) && reg_ok(a->index) &&
+               !(tmp_is_reg(a->index) && tmp_reg_number(a->index) == X64_RSP);
+    case ARG_RELCOND: case ARG_RESCOND: case ARG_DOUBLECOND:
+        return x64_cond_code(a) >= 0;
+    case ARG_SYMBOL:
+        return f->enc != X64E_CALL || a->sym_kind == TARGET_FUNC;
+    case ARG_TMP:
+        return reg_ok(a->base);
+    default:
+        return true;
+    }
+}
+
+static const LirTarget x64 = {
+    .name = "x86-64",
+    .isa = ISA_X64,
+    .forms = x64_forms,
+    .nforms = sizeof x64_forms / sizeof x64_forms[0],
+    .nregs = { X64_NREGS, X64_NREGS },
+    .reg_names = { gp_names, fp_names },
+    .arg_ok = x64_arg_ok,
+    .emit = x64_emit,
+};
+
+const LirTarget *x64_target(void) { return &x64; }

@@ -1,0 +1,85 @@
+/* x64.h — the x86-64 target: register numbers, the forms table's encoder kinds,
+ * the target description (forms, register names, value rules) and the encoder that
+ * turns register-allocated LIR into a CodeBlob. */
+#ifndef CIRC_X64_H
+#define CIRC_X64_H
+
+#include "compiler/lir/lir.h"
+
+/* hardware register numbers (GP bank; the FP bank is xmm0..xmm15) */
+enum {
+    X64_RAX, X64_RCX, X64_RDX, X64_RBX, X64_RSP, X64_RBP, X64_RSI, X64_RDI,
+    X64_R8, X64_R9, X64_R10, X64_R11, X64_R12, X64_R13, X64_R14, X64_R15,
+    X64_NREGS
+};
+
+/* how a form is encoded (LirForm.enc); LirForm.param and .width refine it */
+typedef enum {
+    X64E_MOV,     /* mov/movabs: Tmp,Tmp  Imm,Tmp  BigImm,Tmp  Symbol,Tmp  Mem,Tmp  Tmp,Mem  Imm,Mem */
+    X64E_ALU,     /* param: group (0 add, 1 or, 4 and, 5 sub, 6 xor, 7 cmp) */
+    X64E_EXT,     /* movzx/movsx/movsxd: param opcode (0x0fb6 ...), width: dest */
+    X64E_LEA,
+    X64E_PUSH,
+    X64E_POP,
+    X64E_UNARY,   /* param: /digit (2 not, 3 neg) */
+    X64E_IMUL,    /* imul r, r/m  and  imul r, r/m, imm */
+    X64E_SHIFT,   /* param: /digit (4 shl, 5 shr, 7 sar); amount in cl or imm8 */
+    X64E_DIV,     /* param: /digit (6 div, 7 idiv); the divisor is the last arg */
+    X64E_BYTES,   /* fixed bytes: param = b0 | b1 << 8 | b2 << 16 | length << 24 */
+    X64E_CMPSET,  /* compare, setcc, movzx: param CompareKind */
+    X64E_CMOV,    /* compare, cmovcc */
+    X64E_BRANCH,  /* compare, jcc (and jmp) */
+    X64E_JUMP,
+    X64E_RET,
+    X64E_CALL,    /* call rel32 (Symbol), call r/m64 */
+    X64E_SSE,     /* param: opcode | prefix << 8 | X64_SSE_W | X64_SSE_STORE */
+    X64E_FMOV,    /* movaps reg-reg, movss/movsd load/store: param prefix 0xf3/0xf2 */
+    X64E_COUNT
+} X64Encoding;
+
+enum { X64_SSE_W = 1 << 16, X64_SSE_STORE = 1 << 17 };
+typedef enum { X64_CMP, X64_TEST, X64_UCOMISS, X64_UCOMISD } X64CompareKind;
+
+/* the x86-64 target: forms table (forms.def), register names, value rules, emit */
+const LirTarget *x64_target(void);
+
+/* the condition-code nibble of a condition arg on x86-64 (-1 if it needs two tests) */
+int x64_cond_code(const Arg *cond);
+
+/* machine code for every function of a module: funcs[i] is function index i; every
+ * Tmp must be a register and every stack slot assigned.  Memory comes from arena.
+ * false with a message in err on an instruction the target cannot encode. */
+bool x64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
+              char *err, size_t errlen);
+
+/* ---- the assembler underneath (exposed for tests and tools) ---------------------- */
+typedef struct {
+    uint32_t at;        /* offset of the rel32 field */
+    uint32_t target;    /* block index (jumps) or function index (calls) */
+    uint8_t is_call;
+} X64Fixup;
+
+typedef struct X64Asm {
+    uint8_t *code;
+    uint32_t size, cap;
+    X64Fixup *fixups;
+    uint32_t nfixups, capfixups;
+    Reloc *relocs;
+    uint32_t nrelocs, caprelocs;
+    TrapSite *traps;
+    uint32_t ntraps, captraps;
+    SourceMark *marks;
+    uint32_t nmarks, capmarks;
+    bool failed;        /* out of memory or an encoding error */
+    char err[256];
+} X64Asm;
+
+void x64_asm_init(X64Asm *as);
+void x64_asm_free(X64Asm *as);
+void x64_asm_pad(X64Asm *as, unsigned align, uint8_t byte); /* up to a multiple of align */
+/* append the code of one instruction of block (its successors and the block after
+ * it in layout decide branch targets; jumps to blocks become fixups): false with
+ * as->err set if the instruction is not encodable */
+bool x64_encode_inst(X64Asm *as, const Code *code, const LirBlock *block, const Inst *inst);
+
+#endif
