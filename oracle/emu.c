@@ -1,0 +1,767 @@
+/* emu.c — the Unicorn runner (emu.h): one engine per Emu with its memory map and
+ * hooks, loading a blob (relocations, translation-cache invalidation), setting up a
+ * call by the ISA's ABI (emu_x64.c / emu_a64.c describe the ISAs), servicing helper
+ * stubs, and turning how the run ended into an Outcome. */
+#include "oracle/emu.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "oracle/emu_isa.h"
+
+#define EMU_PAGE 0x1000u
+#define CODE_CHUNK (1u << 20)        /* the code region grows in steps of this */
+#define STACK_CUSHION 256u           /* unused bytes above the first stack argument */
+#define MAX_PARAMS 1024u
+
+typedef enum { STOP_NONE, STOP_BUDGET, STOP_WALL, STOP_TRAP, STOP_THROW } StopReason;
+
+#define WALL_CHECK_BLOCKS 0xFFFFu /* the block hook reads the clock every 65,536 blocks */
+
+typedef struct {       /* what the hooks saw during one run */
+    uint64_t blocks;
+    uint64_t budget;
+    uint64_t deadline_ns; /* monotonic clock, 0: none */
+    StopReason stop;
+    uint8_t trap;      /* TrapKind, for STOP_TRAP */
+    uint8_t throw_type;
+    uint64_t throw_bits;
+    char reason[200];
+} RunState;
+
+struct Emu {
+    const EmuIsa *isa;
+    uc_engine *uc;
+    uc_context *pristine; /* CPU state right after setup, restored before every run */
+    uint8_t *stack;    /* host memory behind the guest stack */
+    uint8_t *heap;     /* host memory behind the harness buffer */
+    uint8_t heap_pattern[HEAP_SIZE];
+    uint64_t code_cap; /* bytes mapped at EMU_CODE_ADDR */
+    uint32_t code_size;/* bytes of the loaded code (0: nothing ever loaded) */
+    bool loaded;
+    uint32_t *entry;
+    uint32_t nfuncs;
+    TrapSite *traps;   /* sorted by offset */
+    uint32_t ntraps;
+    bool junk_args;
+    uint64_t wall_us;
+    bool unicorn_timer;
+    RunState run;
+    char error[256];
+};
+
+static const EmuIsa *isa_desc(Isa isa)
+{
+    return isa == ISA_X64 ? &emu_isa_x64 : isa == ISA_A64 ? &emu_isa_a64 : NULL;
+}
+
+const char *emu_isa_name(Isa isa)
+{
+    const EmuIsa *d = isa_desc(isa);
+    return d ? d->name : "?";
+}
+
+uint64_t emu_helper_addr(Helper h)
+{
+    return EMU_STUB_ADDR + (uint64_t)h * EMU_STUB_STRIDE;
+}
+
+const char *emu_error(const Emu *e)
+{
+    return e->error;
+}
+
+void emu_set_junk_args(Emu *e, bool on)
+{
+    e->junk_args = on;
+}
+
+void emu_set_wall_timeout(Emu *e, uint64_t usec, bool unicorn_timer)
+{
+    e->wall_us = usec;
+    e->unicorn_timer = unicorn_timer;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static bool fail(Emu *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->error, sizeof e->error, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* ---- traps and faults ---------------------------------------------------------- */
+
+static uint64_t read_pc(Emu *e)
+{
+    uint64_t pc = 0;
+    uc_reg_read(e->uc, e->isa->reg_pc, &pc);
+    return pc;
+}
+
+static const TrapSite *trap_lookup(const Emu *e, uint32_t offset)
+{
+    uint32_t lo = 0, hi = e->ntraps;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (e->traps[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < e->ntraps && e->traps[lo].offset == offset ? &e->traps[lo] : NULL;
+}
+
+static bool in_code(const Emu *e, uint64_t pc)
+{
+    return pc >= EMU_CODE_ADDR && pc < EMU_CODE_ADDR + e->code_size;
+}
+
+/* a trap instruction or a faulting instruction at pc: its TrapKind comes from the
+ * trap table, TRAP_ILLEGAL if pc is not listed there */
+static void record_trap(Emu *e, uint64_t pc, const char *what)
+{
+    RunState *r = &e->run;
+    if (r->stop != STOP_NONE)
+        return;
+    r->stop = STOP_TRAP;
+    const TrapSite *t = in_code(e, pc) ? trap_lookup(e, (uint32_t)(pc - EMU_CODE_ADDR)) : NULL;
+    r->trap = t ? t->kind : TRAP_ILLEGAL;
+    if (in_code(e, pc))
+        snprintf(r->reason, sizeof r->reason, "%s at code offset 0x%llx%s", what,
+                 (unsigned long long)(pc - EMU_CODE_ADDR), t ? "" : " (not in the trap table)");
+    else
+        snprintf(r->reason, sizeof r->reason, "%s at 0x%llx, outside the code", what,
+                 (unsigned long long)pc);
+}
+
+static void record_fault(Emu *e, const char *what, uint64_t addr, int size)
+{
+    RunState *r = &e->run;
+    if (r->stop != STOP_NONE)
+        return;
+    uint64_t pc = read_pc(e);
+    r->stop = STOP_TRAP;
+    r->trap = TRAP_FAULT;
+    if (in_code(e, pc))
+        snprintf(r->reason, sizeof r->reason, "%s of %d bytes at 0x%llx (code offset 0x%llx)",
+                 what, size, (unsigned long long)addr, (unsigned long long)(pc - EMU_CODE_ADDR));
+    else
+        snprintf(r->reason, sizeof r->reason, "%s of %d bytes at 0x%llx (pc 0x%llx)", what,
+                 size, (unsigned long long)addr, (unsigned long long)pc);
+}
+
+static const char *mem_access_name(uc_mem_type type)
+{
+    switch (type) {
+    case UC_MEM_READ_UNMAPPED: return "read of unmapped memory";
+    case UC_MEM_WRITE_UNMAPPED: return "write of unmapped memory";
+    case UC_MEM_FETCH_UNMAPPED: return "execution of unmapped memory";
+    case UC_MEM_READ_PROT: return "read of protected memory";
+    case UC_MEM_WRITE_PROT: return "write of read-only memory";
+    case UC_MEM_FETCH_PROT: return "execution of non-executable memory";
+    default: return "invalid memory access";
+    }
+}
+
+/* ---- hooks --------------------------------------------------------------------- */
+
+static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)addr, (void)size;
+    Emu *e = user;
+    RunState *r = &e->run;
+    if (++r->blocks > r->budget) {
+        r->blocks--; /* stopped before it ran */
+        if (r->stop == STOP_NONE)
+            r->stop = STOP_BUDGET;
+        uc_emu_stop(uc);
+    } else if ((r->blocks & WALL_CHECK_BLOCKS) == 0 && r->deadline_ns && now_ns() > r->deadline_ns) {
+        if (r->stop == STOP_NONE)
+            r->stop = STOP_WALL;
+        uc_emu_stop(uc);
+    }
+}
+
+static void on_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+    Emu *e = user;
+    record_trap(e, read_pc(e), e->isa->intr_name(intno));
+    uc_emu_stop(uc);
+}
+
+static bool on_insn_invalid(uc_engine *uc, void *user)
+{
+    (void)uc;
+    Emu *e = user;
+    record_trap(e, read_pc(e), "invalid instruction");
+    return false; /* stop with UC_ERR_INSN_INVALID */
+}
+
+static bool on_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
+                           int64_t value, void *user)
+{
+    (void)uc, (void)value;
+    record_fault(user, mem_access_name(type), addr, size);
+    return false; /* not handled: the run stops with the access error */
+}
+
+static uint64_t read_reg64(Emu *e, int reg)
+{
+    uint64_t v = 0;
+    uc_reg_read(e->uc, reg, &v);
+    return v;
+}
+
+static uint64_t read_vreg_low(Emu *e, int reg)
+{
+    uint64_t v[2] = {0, 0};
+    uc_reg_read(e->uc, reg, v);
+    return v[0];
+}
+
+static void write_vreg(Emu *e, int reg, uint64_t low)
+{
+    uint64_t v[2] = {low, 0};
+    uc_reg_write(e->uc, reg, v);
+}
+
+static uint64_t float_helper(Helper h, uint64_t a, uint64_t b)
+{
+    if (h == HELPER_FMOD_F32 || h == HELPER_FEXP_F32) {
+        uint32_t ua = (uint32_t)a, ub = (uint32_t)b, ur;
+        float fa, fb, fr;
+        memcpy(&fa, &ua, 4);
+        memcpy(&fb, &ub, 4);
+        fr = h == HELPER_FMOD_F32 ? fmodf(fa, fb) : powf(fa, fb);
+        if (isnan(fr))
+            return 0x7fc00000u;
+        memcpy(&ur, &fr, 4);
+        return ur;
+    }
+    double da, db, dr;
+    uint64_t ur;
+    memcpy(&da, &a, 8);
+    memcpy(&db, &b, 8);
+    dr = h == HELPER_FMOD_F64 ? fmod(da, db) : pow(da, db);
+    if (isnan(dr))
+        return 0x7ff8000000000000ull;
+    memcpy(&ur, &dr, 8);
+    return ur;
+}
+
+static void service_throw(Emu *e)
+{
+    uint64_t bits = read_reg64(e, e->isa->int_args[0]);
+    uint64_t type = read_reg64(e, e->isa->int_args[1]);
+    RunState *r = &e->run;
+    if (type < TY_I1 || type > TY_F64) {
+        r->stop = STOP_TRAP;
+        r->trap = TRAP_ILLEGAL;
+        snprintf(r->reason, sizeof r->reason, "throw helper called with invalid type %llu",
+                 (unsigned long long)type);
+        return;
+    }
+    r->stop = STOP_THROW;
+    r->throw_type = (uint8_t)type;
+    r->throw_bits = bits & ty_mask((Type)type);
+}
+
+/* execution reached a helper stub: compute, set the result, let the stub return */
+static void on_stub(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)size;
+    Emu *e = user;
+    uint64_t rel = addr - EMU_STUB_ADDR;
+    if (rel % EMU_STUB_STRIDE || rel / EMU_STUB_STRIDE >= HELPER_COUNT || e->run.stop != STOP_NONE)
+        return;
+    Helper h = (Helper)(rel / EMU_STUB_STRIDE);
+    if (h == HELPER_THROW) {
+        service_throw(e);
+        uc_emu_stop(uc);
+        return;
+    }
+    uint64_t a = read_vreg_low(e, e->isa->fp_args[0]);
+    uint64_t b = read_vreg_low(e, e->isa->fp_args[1]);
+    write_vreg(e, e->isa->reg_ret_fp, float_helper(h, a, b));
+}
+
+/* ---- engine and memory map ----------------------------------------------------- */
+
+static void fill_code(const EmuIsa *d, uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = d->filler[i % d->filler_len];
+}
+
+static bool map_filled(Emu *e, uint64_t addr, size_t size, uint32_t perms)
+{
+    uint8_t *buf = malloc(size);
+    if (!buf)
+        return fail(e, "out of memory");
+    fill_code(e->isa, buf, size);
+    uc_err err = uc_mem_map(e->uc, addr, size, perms);
+    if (err == UC_ERR_OK)
+        err = uc_mem_write(e->uc, addr, buf, size);
+    free(buf);
+    if (err != UC_ERR_OK)
+        return fail(e, "mapping 0x%llx: %s", (unsigned long long)addr, uc_strerror(err));
+    return true;
+}
+
+static bool map_stubs(Emu *e)
+{
+    uint8_t page[EMU_PAGE];
+    fill_code(e->isa, page, sizeof page);
+    for (unsigned h = 0; h < HELPER_COUNT; h++)
+        memcpy(page + h * EMU_STUB_STRIDE,
+               h == HELPER_THROW ? e->isa->stub_trap : e->isa->stub_return, e->isa->stub_len);
+    uc_err err = uc_mem_map(e->uc, EMU_STUB_ADDR, EMU_PAGE, UC_PROT_READ | UC_PROT_EXEC);
+    if (err == UC_ERR_OK)
+        err = uc_mem_write(e->uc, EMU_STUB_ADDR, page, sizeof page);
+    return err == UC_ERR_OK || fail(e, "mapping the stubs: %s", uc_strerror(err));
+}
+
+static bool map_host(Emu *e, uint64_t addr, uint8_t **mem, size_t size)
+{
+    *mem = aligned_alloc(EMU_PAGE, size);
+    if (!*mem)
+        return fail(e, "out of memory");
+    memset(*mem, 0, size);
+    uc_err err = uc_mem_map_ptr(e->uc, addr, size, UC_PROT_READ | UC_PROT_WRITE, *mem);
+    return err == UC_ERR_OK || fail(e, "mapping 0x%llx: %s", (unsigned long long)addr, uc_strerror(err));
+}
+
+static bool add_hooks(Emu *e)
+{
+    uc_hook h;
+    uc_err err = uc_hook_add(e->uc, &h, UC_HOOK_BLOCK, (void *)on_block, e, 1, 0);
+    if (err == UC_ERR_OK)
+        err = uc_hook_add(e->uc, &h, UC_HOOK_INTR, (void *)on_intr, e, 1, 0);
+    if (err == UC_ERR_OK)
+        err = uc_hook_add(e->uc, &h, UC_HOOK_INSN_INVALID, (void *)on_insn_invalid, e, 1, 0);
+    if (err == UC_ERR_OK)
+        err = uc_hook_add(e->uc, &h, UC_HOOK_MEM_INVALID, (void *)on_mem_invalid, e, 1, 0);
+    if (err == UC_ERR_OK)
+        err = uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)on_stub, e, EMU_STUB_ADDR,
+                          EMU_STUB_ADDR + HELPER_COUNT * EMU_STUB_STRIDE - 1);
+    return err == UC_ERR_OK || fail(e, "adding hooks: %s", uc_strerror(err));
+}
+
+/* Restoring the whole CPU state before a run also clears what the register API
+ * cannot reach: x86 records the exception "in flight" (for double-fault detection),
+ * and since a trap ends the run from the interrupt hook the exception is never
+ * delivered and the record stays; without a reset the next #DE becomes #DF. */
+static bool save_pristine(Emu *e)
+{
+    uc_err err = e->isa->reset_fp(e->uc);
+    if (err == UC_ERR_OK)
+        err = uc_context_alloc(e->uc, &e->pristine);
+    if (err == UC_ERR_OK)
+        err = uc_context_save(e->uc, e->pristine);
+    return err == UC_ERR_OK || fail(e, "saving the CPU state: %s", uc_strerror(err));
+}
+
+static bool engine_setup(Emu *e)
+{
+    uc_err err = uc_open(e->isa->arch, e->isa->mode, &e->uc);
+    if (err != UC_ERR_OK) {
+        e->uc = NULL;
+        return fail(e, "uc_open: %s", uc_strerror(err));
+    }
+    err = e->isa->init(e->uc);
+    if (err != UC_ERR_OK)
+        return fail(e, "engine setup: %s", uc_strerror(err));
+    e->code_cap = CODE_CHUNK;
+    return map_filled(e, EMU_SENTINEL_ADDR, EMU_PAGE, UC_PROT_READ | UC_PROT_EXEC) &&
+           map_stubs(e) &&
+           map_filled(e, EMU_CODE_ADDR, e->code_cap, UC_PROT_READ | UC_PROT_EXEC) &&
+           map_host(e, HEAP_ADDR, &e->heap, HEAP_SIZE) &&
+           map_host(e, EMU_STACK_ADDR, &e->stack, EMU_STACK_SIZE) && add_hooks(e) &&
+           save_pristine(e);
+}
+
+Emu *emu_new(Isa isa)
+{
+    const EmuIsa *d = isa_desc(isa);
+    if (!d)
+        return NULL;
+    Emu *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->isa = d;
+    e->junk_args = true;
+    e->wall_us = EMU_DEFAULT_WALL_US;
+    e->unicorn_timer = true;
+    heap_fill_pattern(e->heap_pattern);
+    if (!engine_setup(e)) {
+        emu_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void emu_free(Emu *e)
+{
+    if (!e)
+        return;
+    if (e->pristine)
+        uc_context_free(e->pristine);
+    if (e->uc)
+        uc_close(e->uc); /* before the host memory it maps goes */
+    free(e->stack);
+    free(e->heap);
+    free(e->entry);
+    free(e->traps);
+    free(e);
+}
+
+/* ---- loading ------------------------------------------------------------------- */
+
+static bool blob_check(Emu *e, const CodeBlob *b)
+{
+    if (b->isa != (e->isa == &emu_isa_x64 ? ISA_X64 : ISA_A64))
+        return fail(e, "blob is for %s, engine is %s", emu_isa_name(b->isa), e->isa->name);
+    if (b->size && !b->code)
+        return fail(e, "blob has %u code bytes but no code", b->size);
+    if (b->size > 0x40000000u)
+        return fail(e, "blob code too large (%u bytes)", b->size);
+    for (uint32_t i = 0; i < b->nfuncs; i++)
+        if (b->entry[i] >= b->size)
+            return fail(e, "entry of function %u at 0x%x is outside the code", i, b->entry[i]);
+    for (uint32_t i = 0; i < b->nrelocs; i++) {
+        const Reloc *r = &b->relocs[i];
+        if (r->kind != RELOC_ABS64)
+            return fail(e, "relocation %u: unknown kind %u", i, r->kind);
+        if (r->offset > b->size || b->size - r->offset < 8)
+            return fail(e, "relocation %u at 0x%x is outside the code", i, r->offset);
+        if (r->target == TARGET_FUNC ? r->index >= b->nfuncs
+            : r->target == TARGET_HELPER ? r->index >= HELPER_COUNT : true)
+            return fail(e, "relocation %u: bad target %u/%u", i, r->target, r->index);
+    }
+    for (uint32_t i = 0; i < b->ntraps; i++)
+        if (b->traps[i].offset >= b->size)
+            return fail(e, "trap site %u at 0x%x is outside the code", i, b->traps[i].offset);
+    return true;
+}
+
+static bool grow_code(Emu *e, uint32_t size)
+{
+    if (size <= e->code_cap)
+        return true;
+    uint64_t cap = ((uint64_t)size + CODE_CHUNK - 1) / CODE_CHUNK * CODE_CHUNK;
+    uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_cap);
+    uc_err err = uc_mem_unmap(e->uc, EMU_CODE_ADDR, e->code_cap);
+    if (err != UC_ERR_OK)
+        return fail(e, "unmapping the code: %s", uc_strerror(err));
+    e->code_cap = 0;
+    e->code_size = 0;
+    if (!map_filled(e, EMU_CODE_ADDR, cap, UC_PROT_READ | UC_PROT_EXEC))
+        return false;
+    e->code_cap = cap;
+    return true;
+}
+
+static void apply_relocs(const CodeBlob *b, uint8_t *image)
+{
+    for (uint32_t i = 0; i < b->nrelocs; i++) {
+        const Reloc *r = &b->relocs[i];
+        uint64_t target = r->target == TARGET_FUNC ? EMU_CODE_ADDR + b->entry[r->index]
+                                                   : emu_helper_addr((Helper)r->index);
+        uint64_t v = target + (uint64_t)r->addend;
+        for (int k = 0; k < 8; k++)
+            image[r->offset + k] = (uint8_t)(v >> (8 * k));
+    }
+}
+
+static int trap_cmp(const void *a, const void *b)
+{
+    uint32_t x = ((const TrapSite *)a)->offset, y = ((const TrapSite *)b)->offset;
+    return x < y ? -1 : x > y;
+}
+
+static bool keep_tables(Emu *e, const CodeBlob *b)
+{
+    free(e->entry);
+    free(e->traps);
+    e->entry = malloc((b->nfuncs ? b->nfuncs : 1) * sizeof *e->entry);
+    e->traps = malloc((b->ntraps ? b->ntraps : 1) * sizeof *e->traps);
+    if (!e->entry || !e->traps)
+        return fail(e, "out of memory");
+    if (b->nfuncs)
+        memcpy(e->entry, b->entry, b->nfuncs * sizeof *e->entry);
+    if (b->ntraps)
+        memcpy(e->traps, b->traps, b->ntraps * sizeof *e->traps);
+    qsort(e->traps, b->ntraps, sizeof *e->traps, trap_cmp);
+    e->nfuncs = b->nfuncs;
+    e->ntraps = b->ntraps;
+    return true;
+}
+
+bool emu_load(Emu *e, const CodeBlob *b)
+{
+    e->loaded = false;
+    e->error[0] = 0;
+    if (!blob_check(e, b) || !grow_code(e, b->size))
+        return false;
+    /* the new code, then fillers over whatever the old code covered beyond it */
+    uint32_t span = b->size > e->code_size ? b->size : e->code_size;
+    if (span == 0)
+        span = 1;
+    uint8_t *image = malloc(span);
+    if (!image)
+        return fail(e, "out of memory");
+    fill_code(e->isa, image, span);
+    if (b->size)
+        memcpy(image, b->code, b->size);
+    apply_relocs(b, image);
+    uc_err err = uc_mem_write(e->uc, EMU_CODE_ADDR, image, span);
+    free(image);
+    if (err != UC_ERR_OK)
+        return fail(e, "writing the code: %s", uc_strerror(err));
+    /* translated blocks of the old bytes at these addresses must go */
+    err = uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + span);
+    if (err != UC_ERR_OK)
+        return fail(e, "invalidating translated code: %s", uc_strerror(err));
+    e->code_size = b->size;
+    if (!keep_tables(e, b))
+        return false;
+    e->loaded = true;
+    return true;
+}
+
+/* ---- one call ------------------------------------------------------------------ */
+
+static uc_err reset_cpu(Emu *e)
+{
+    const EmuIsa *d = e->isa;
+    static const uint64_t zero[2];
+    void *vals[EMU_MAX_ZERO_REGS];
+    for (unsigned i = 0; i < EMU_MAX_ZERO_REGS; i++)
+        vals[i] = (void *)zero;
+    uc_err err = uc_context_restore(e->uc, e->pristine);
+    if (err == UC_ERR_OK)
+        err = uc_reg_write_batch(e->uc, (int *)d->zero_regs, vals, (int)d->nzero_regs);
+    if (err == UC_ERR_OK)
+        err = uc_reg_write_batch(e->uc, (int *)d->zero_vregs, vals, (int)d->nzero_vregs);
+    if (err == UC_ERR_OK)
+        err = d->reset_fp(e->uc);
+    return err;
+}
+
+/* the bits of a narrow argument with junk (or zeros) above its width */
+static uint64_t arg_bits(const Emu *e, Type t, uint64_t v, uint32_t i)
+{
+    uint64_t mask = ty_mask(t);
+    uint64_t junk = e->junk_args ? 0xA5C396E1F00DB7E5ull ^ ((uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull) : 0;
+    return (v & mask) | (junk & ~mask);
+}
+
+static void put_stack64(Emu *e, uint64_t addr, uint64_t v)
+{
+    uint8_t *p = e->stack + (addr - EMU_STACK_ADDR);
+    for (int k = 0; k < 8; k++)
+        p[k] = (uint8_t)(v >> (8 * k));
+}
+
+static uint32_t count_stack_args(const EmuIsa *d, const Type *types, uint32_t n)
+{
+    uint32_t ni = 0, nf = 0, ns = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (ty_is_float(types[i]) ? nf++ >= d->nfp_args : ni++ >= d->nint_args)
+            ns++;
+    }
+    return ns;
+}
+
+/* registers and stack for the call; the return address is the sentinel */
+static uc_err set_args(Emu *e, const Type *types, uint32_t n, const uint64_t *args)
+{
+    const EmuIsa *d = e->isa;
+    uint32_t nstack = count_stack_args(d, types, n);
+    uint64_t top = EMU_STACK_ADDR + EMU_STACK_SIZE - STACK_CUSHION;
+    uint64_t call_sp = (top - 8ull * nstack) & ~15ull;
+    uint64_t sp = call_sp - d->stack_arg_offset;
+    uint64_t slot = sp + d->stack_arg_offset;
+    uint32_t ni = 0, nf = 0;
+    uc_err err = UC_ERR_OK;
+    for (uint32_t i = 0; i < n && err == UC_ERR_OK; i++) {
+        uint64_t v = arg_bits(e, types[i], args[i], i);
+        if (ty_is_float(types[i]) && nf < d->nfp_args) {
+            uint64_t q[2] = {v, 0};
+            err = uc_reg_write(e->uc, d->fp_args[nf++], q);
+        } else if (!ty_is_float(types[i]) && ni < d->nint_args) {
+            err = uc_reg_write(e->uc, d->int_args[ni++], &v);
+        } else {
+            put_stack64(e, slot, v);
+            slot += 8;
+        }
+    }
+    uint64_t sentinel = EMU_SENTINEL_ADDR;
+    if (err == UC_ERR_OK && d->reg_lr >= 0)
+        err = uc_reg_write(e->uc, d->reg_lr, &sentinel);
+    else if (err == UC_ERR_OK)
+        put_stack64(e, sp, sentinel);
+    if (err == UC_ERR_OK)
+        err = uc_reg_write(e->uc, d->reg_sp, &sp);
+    return err;
+}
+
+static void set_invalid(Outcome *out, const char *fmt, ...)
+{
+    va_list ap;
+    out->kind = OUT_INVALID;
+    va_start(ap, fmt);
+    vsnprintf(out->reason, sizeof out->reason, fmt, ap);
+    va_end(ap);
+}
+
+static bool call_check(Emu *e, uint32_t func, const Type *types, uint32_t n, Type ret, Outcome *out)
+{
+    if (!e->loaded) {
+        set_invalid(out, "%s: no code loaded", e->isa->name);
+        return false;
+    }
+    if (func >= e->nfuncs) {
+        set_invalid(out, "%s: no function %u in the blob (%u functions)", e->isa->name, func, e->nfuncs);
+        return false;
+    }
+    if (n > MAX_PARAMS) {
+        set_invalid(out, "%s: too many arguments (%u)", e->isa->name, n);
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (types[i] < TY_I1 || types[i] > TY_F64) {
+            set_invalid(out, "%s: parameter %u has no value type", e->isa->name, i);
+            return false;
+        }
+    if (ret >= TY_COUNT) {
+        set_invalid(out, "%s: bad return type", e->isa->name);
+        return false;
+    }
+    return true;
+}
+
+static uint64_t read_result(Emu *e, Type ret)
+{
+    if (ret == TY_NONE)
+        return 0;
+    uint64_t v = ty_is_float(ret) ? read_vreg_low(e, e->isa->reg_ret_fp) : read_reg64(e, e->isa->reg_ret_int);
+    return v & ty_mask(ret);
+}
+
+static bool is_mem_error(uc_err err)
+{
+    switch (err) {
+    case UC_ERR_READ_UNMAPPED: case UC_ERR_WRITE_UNMAPPED: case UC_ERR_FETCH_UNMAPPED:
+    case UC_ERR_READ_PROT: case UC_ERR_WRITE_PROT: case UC_ERR_FETCH_PROT:
+    case UC_ERR_READ_UNALIGNED: case UC_ERR_WRITE_UNALIGNED: case UC_ERR_FETCH_UNALIGNED:
+    case UC_ERR_MAP:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* an error uc_emu_start reported that no hook explained */
+static void classify_error(Emu *e, uc_err err, uint64_t pc)
+{
+    RunState *r = &e->run;
+    if (err == UC_ERR_INSN_INVALID) {
+        record_trap(e, pc, "invalid instruction");
+        return;
+    }
+    r->stop = STOP_TRAP;
+    r->trap = is_mem_error(err) ? TRAP_FAULT : TRAP_ILLEGAL;
+    snprintf(r->reason, sizeof r->reason, "%s (pc 0x%llx)", uc_strerror(err), (unsigned long long)pc);
+}
+
+static void finish(Emu *e, uc_err err, Type ret, Outcome *out)
+{
+    RunState *r = &e->run;
+    uint64_t pc = read_pc(e);
+    if (r->stop == STOP_NONE && err != UC_ERR_OK)
+        classify_error(e, err, pc);
+    size_t qt = 0;
+    switch (r->stop) {
+    case STOP_THROW:
+        out->kind = OUT_THROW;
+        out->type = r->throw_type;
+        out->bits = r->throw_bits;
+        break;
+    case STOP_TRAP:
+        out->kind = OUT_TRAP;
+        out->trap = r->trap;
+        memcpy(out->reason, r->reason, sizeof out->reason);
+        break;
+    case STOP_BUDGET:
+        out->kind = OUT_TIMEOUT;
+        snprintf(out->reason, sizeof out->reason, "block budget of %llu exhausted",
+                 (unsigned long long)r->budget);
+        break;
+    case STOP_WALL:
+        out->kind = OUT_TIMEOUT;
+        snprintf(out->reason, sizeof out->reason, "wall-clock limit of %llu us",
+                 (unsigned long long)e->wall_us);
+        break;
+    case STOP_NONE:
+        if (pc == EMU_SENTINEL_ADDR) {
+            out->kind = OUT_RETURN;
+            out->type = (uint8_t)ret;
+            out->bits = read_result(e, ret);
+        } else if (uc_query(e->uc, UC_QUERY_TIMEOUT, &qt) == UC_ERR_OK && qt) {
+            out->kind = OUT_TIMEOUT;
+            snprintf(out->reason, sizeof out->reason, "wall-clock limit of %llu us",
+                     (unsigned long long)e->wall_us);
+        } else {
+            out->kind = OUT_TRAP;
+            out->trap = TRAP_ILLEGAL;
+            snprintf(out->reason, sizeof out->reason, "execution stopped at 0x%llx",
+                     (unsigned long long)pc);
+        }
+        break;
+    }
+}
+
+void emu_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const uint64_t *args,
+              Type ret, uint64_t block_budget, Outcome *out)
+{
+    out->kind = OUT_INVALID;
+    out->trap = TRAP_NONE;
+    out->type = TY_NONE;
+    out->bits = 0;
+    out->steps = 0;
+    out->reason[0] = 0;
+    memcpy(e->heap, e->heap_pattern, HEAP_SIZE);
+    memcpy(out->heap, e->heap, HEAP_SIZE);
+    if (!call_check(e, func, types, nparams, ret, out))
+        return;
+    memset(&e->run, 0, sizeof e->run);
+    e->run.budget = block_budget ? block_budget : EMU_DEFAULT_BLOCKS;
+    e->run.deadline_ns = e->wall_us ? now_ns() + e->wall_us * 1000ull : 0;
+    memset(e->stack, 0, EMU_STACK_SIZE);
+    uc_err err = reset_cpu(e);
+    if (err == UC_ERR_OK)
+        err = set_args(e, types, nparams, args);
+    if (err != UC_ERR_OK) {
+        set_invalid(out, "%s: setting up the call: %s", e->isa->name, uc_strerror(err));
+        return;
+    }
+    err = uc_emu_start(e->uc, EMU_CODE_ADDR + e->entry[func], EMU_SENTINEL_ADDR,
+                       e->unicorn_timer ? e->wall_us : 0, 0);
+    finish(e, err, ret, out);
+    out->steps = e->run.blocks;
+    memcpy(out->heap, e->heap, HEAP_SIZE);
+}

@@ -1,0 +1,103 @@
+/* emu.h — the Unicorn runner: loads a CodeBlob (compiler/blob.h) into an emulated
+ * x86-64 or ARM64 machine, calls one of its functions with the platform ABI and
+ * reports the Outcome (oracle/outcome.h).  One Emu per ISA holds one Unicorn engine,
+ * created once and reused for every load and run; an Emu is not shared between
+ * threads, but any number of them run side by side.
+ *
+ * Guest memory map (both ISAs):
+ *   EMU_SENTINEL_ADDR  one page, R+X: the return address handed to the callee;
+ *                      reaching it ends the run with OUT_RETURN
+ *   EMU_STUB_ADDR      one page, R+X: helper h (blob.h Helper) is serviced at
+ *                      EMU_STUB_ADDR + h * EMU_STUB_STRIDE
+ *   EMU_CODE_ADDR      the blob's code (byte 0 of CodeBlob.code), R+X, never written
+ *                      by guest code; grown when a bigger blob is loaded
+ *   HEAP_ADDR          the harness buffer, HEAP_SIZE bytes, R+W, refilled with
+ *                      heap_fill_pattern() before every run
+ *   EMU_STACK_ADDR     the stack, EMU_STACK_SIZE bytes, R+W, zeroed before every run
+ * Everything else is unmapped: touching it is a fault (TRAP_FAULT); so is executing
+ * the heap or the stack, or writing the code.
+ *
+ * Calling convention at the boundary (the runner's side of the call):
+ *   x86-64 SysV: integer arguments (i1..i64) in rdi rsi rdx rcx r8 r9, float
+ *   arguments in xmm0-7, the rest on the stack in 8-byte slots in order at
+ *   [rsp+8], [rsp+16], ...; [rsp] = EMU_SENTINEL_ADDR; rsp+8 is 16-byte aligned.
+ *   Result in rax or xmm0.  MXCSR = 0x1F80, x87 control word = 0x037F.
+ *   ARM64 AAPCS64: x0-x7 / v0-v7 (s or d), the rest on the stack in 8-byte slots at
+ *   [sp], [sp+8], ...; sp 16-byte aligned; x30 (LR) = EMU_SENTINEL_ADDR.  Result in
+ *   x0 or v0.  FP/SIMD enabled (CPACR_EL1.FPEN = 3), FPCR = 0: round to nearest
+ *   even, no flush-to-zero, default-NaN off (as Linux user code runs), so compiled
+ *   code must canonicalize NaNs itself, as on real hardware.
+ *   A value narrower than its register (or stack slot) occupies the low bits; the
+ *   bits above are unspecified in both directions: by default the runner fills them
+ *   with junk when passing arguments (emu_set_junk_args) so that code relying on
+ *   them shows up, and masks results to the return type's width.  The high 64 bits
+ *   of a vector register holding an argument are zero.
+ *   Every other register is zero at entry (general, vector, flags).
+ *
+ * Helpers (compiler/blob.h): a call reaches the helper's stub with the helper's
+ * arguments in the registers above and returns normally to its caller.
+ *   HELPER_FMOD_F32/F64, HELPER_FEXP_F32/F64: two float arguments (xmm0, xmm1 /
+ *     s0/d0, s1/d1), float result (xmm0 / v0); C fmodf/fmod and powf/pow, a NaN
+ *     result becomes the canonical NaN (0x7fc00000 / 0x7ff8000000000000).
+ *   HELPER_THROW: two integer arguments (rdi, rsi / x0, x1): the thrown value's
+ *     bits (a float is passed as its bit pattern) and its Type; ends the run with
+ *     OUT_THROW (bits masked to the type).  An invalid Type ends it with
+ *     TRAP_ILLEGAL.
+ *
+ * Traps: a trap instruction (x86 ud2, int3, int n; ARM64 brk, udf, svc ...) or a
+ * faulting instruction (x86 #DE from div/idiv) at a code offset listed in the
+ * blob's trap table gives OUT_TRAP with that TrapKind; anywhere else TRAP_ILLEGAL.
+ * An access to unmapped or protected memory (load, store, fetch) is TRAP_FAULT.
+ * A run that executes more translated blocks than its budget is OUT_TIMEOUT; so is
+ * one that exceeds the wall-clock safety net.  Outcome.steps = blocks executed. */
+#ifndef CIRC_EMU_H
+#define CIRC_EMU_H
+
+#include "compiler/blob.h"
+#include "oracle/outcome.h"
+
+#define EMU_SENTINEL_ADDR 0x00200000ull
+#define EMU_STUB_ADDR 0x00300000ull
+#define EMU_STUB_STRIDE 16u
+#define EMU_CODE_ADDR 0x00400000ull
+#define EMU_STACK_ADDR 0x70000000ull
+#define EMU_STACK_SIZE (1u << 20)
+
+#define EMU_DEFAULT_BLOCKS 10000000ull   /* block budget when emu_call gets 0 */
+#define EMU_DEFAULT_WALL_US 30000000ull  /* wall-clock safety net per run: 30 s */
+
+typedef struct Emu Emu;
+
+/* a fresh engine for the ISA; NULL if Unicorn cannot create one */
+Emu *emu_new(Isa isa);
+void emu_free(Emu *e);
+
+/* copy the blob's code to EMU_CODE_ADDR, apply its relocations, keep its entries
+ * and trap table, and drop translated blocks of the old code.  False (and nothing
+ * runnable loaded) if the blob is for another ISA or malformed; emu_error says why.
+ * The blob is not referenced after the call. */
+bool emu_load(Emu *e, const CodeBlob *blob);
+const char *emu_error(const Emu *e);
+
+/* call function `func` of the loaded blob: args[i] holds the bits of parameter i of
+ * type param_types[i] (HEAP_ADDR for `heap`); `ret` is the return type (TY_NONE for
+ * void).  block_budget 0 means EMU_DEFAULT_BLOCKS.  Always fills *out; a call with
+ * nothing loaded or a bad function index is OUT_INVALID. */
+void emu_call(Emu *e, uint32_t func, const Type *param_types, uint32_t nparams,
+              const uint64_t *args, Type ret, uint64_t block_budget, Outcome *out);
+
+/* junk above the width of narrow arguments (default on) */
+void emu_set_junk_args(Emu *e, bool on);
+/* wall-clock safety net per run in microseconds, 0 = none (default EMU_DEFAULT_WALL_US,
+ * Unicorn timer on).  The block hook checks the clock every 65,536 blocks; with
+ * unicorn_timer the limit also goes to uc_emu_start, whose timer thread bounds even
+ * a run whose hooks never fire, at a cost of about half a millisecond a run (Unicorn
+ * 2.0.1 starts and joins a thread per uc_emu_start). */
+void emu_set_wall_timeout(Emu *e, uint64_t usec, bool unicorn_timer);
+
+/* guest address of a helper's stub */
+uint64_t emu_helper_addr(Helper h);
+/* the ISA's name: "x86-64" or "arm64" */
+const char *emu_isa_name(Isa isa);
+
+#endif

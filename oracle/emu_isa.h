@@ -1,0 +1,46 @@
+/* emu_isa.h — what the Unicorn runner (emu.c) needs to know about one ISA: engine
+ * mode, ABI registers, the bytes of stubs and fillers, per-run CPU setup.  The two
+ * descriptions live in emu_x64.c and emu_a64.c; nothing outside oracle/emu*.c uses
+ * this header. */
+#ifndef CIRC_EMU_ISA_H
+#define CIRC_EMU_ISA_H
+
+#include <unicorn/unicorn.h>
+
+#include "oracle/emu.h"
+
+enum { EMU_MAX_ARG_REGS = 8, EMU_MAX_ZERO_REGS = 40 };
+
+typedef struct {
+    const char *name;
+    uc_arch arch;
+    uc_mode mode;
+    int reg_pc, reg_sp;
+    int reg_lr;                           /* -1: the return address is pushed (x86) */
+    unsigned stack_arg_offset;            /* first stack argument, from SP at entry */
+    int int_args[EMU_MAX_ARG_REGS];       /* 64-bit argument registers in order */
+    unsigned nint_args;
+    int fp_args[EMU_MAX_ARG_REGS];        /* 128-bit vector argument registers */
+    unsigned nfp_args;
+    int reg_ret_int, reg_ret_fp;          /* result: 64-bit / 128-bit register */
+    int zero_regs[EMU_MAX_ZERO_REGS];     /* 64-bit registers cleared before a run */
+    unsigned nzero_regs;
+    int zero_vregs[EMU_MAX_ZERO_REGS];    /* 128-bit registers cleared before a run */
+    unsigned nzero_vregs;
+    uint8_t filler[4];                    /* repeated over unused code bytes: traps */
+    unsigned filler_len;
+    uint8_t stub_return[4];               /* stub of a helper that returns */
+    uint8_t stub_trap[4];                 /* stub of HELPER_THROW (never returns) */
+    unsigned stub_len;
+    /* one-time engine setup (CPU model, system registers) */
+    uc_err (*init)(uc_engine *uc);
+    /* per-run floating-point control state */
+    uc_err (*reset_fp)(uc_engine *uc);
+    /* a human name for an exception number of UC_HOOK_INTR */
+    const char *(*intr_name)(uint32_t intno);
+} EmuIsa;
+
+extern const EmuIsa emu_isa_x64;
+extern const EmuIsa emu_isa_a64;
+
+#endif

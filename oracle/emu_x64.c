@@ -1,0 +1,71 @@
+/* emu_x64.c — the x86-64 side of the Unicorn runner: SysV registers, stub and filler
+ * bytes, and the floating-point control state every run starts from. */
+#include "oracle/emu_isa.h"
+
+static uc_err x64_init(uc_engine *uc)
+{
+    (void)uc; /* long mode with flat segments is Unicorn's UC_MODE_64 default */
+    return UC_ERR_OK;
+}
+
+static uc_err x64_reset_fp(uc_engine *uc)
+{
+    /* SSE: all exceptions masked, round to nearest even, no FTZ/DAZ;
+     * x87: all exceptions masked, 64-bit precision, round to nearest */
+    int regs[] = {UC_X86_REG_MXCSR, UC_X86_REG_FPCW, UC_X86_REG_FPSW};
+    uint64_t mxcsr = 0x1F80, fpcw = 0x037F, fpsw = 0;
+    void *vals[] = {&mxcsr, &fpcw, &fpsw};
+    return uc_reg_write_batch(uc, regs, vals, 3);
+}
+
+static const char *x64_intr_name(uint32_t intno)
+{
+    switch (intno) {
+    case 0: return "#DE (divide error)";
+    case 1: return "#DB (debug)";
+    case 3: return "int3";
+    case 4: return "#OF (into)";
+    case 5: return "#BR (bound)";
+    case 6: return "#UD (invalid opcode)";
+    case 13: return "#GP (general protection)";
+    case 14: return "#PF (page fault)";
+    default: return "software interrupt";
+    }
+}
+
+const EmuIsa emu_isa_x64 = {
+    .name = "x86-64",
+    .arch = UC_ARCH_X86,
+    .mode = UC_MODE_64,
+    .reg_pc = UC_X86_REG_RIP,
+    .reg_sp = UC_X86_REG_RSP,
+    .reg_lr = -1,
+    .stack_arg_offset = 8,
+    .int_args = {UC_X86_REG_RDI, UC_X86_REG_RSI, UC_X86_REG_RDX, UC_X86_REG_RCX,
+                 UC_X86_REG_R8, UC_X86_REG_R9},
+    .nint_args = 6,
+    .fp_args = {UC_X86_REG_XMM0, UC_X86_REG_XMM1, UC_X86_REG_XMM2, UC_X86_REG_XMM3,
+                UC_X86_REG_XMM4, UC_X86_REG_XMM5, UC_X86_REG_XMM6, UC_X86_REG_XMM7},
+    .nfp_args = 8,
+    .reg_ret_int = UC_X86_REG_RAX,
+    .reg_ret_fp = UC_X86_REG_XMM0,
+    .zero_regs = {UC_X86_REG_RAX, UC_X86_REG_RBX, UC_X86_REG_RCX, UC_X86_REG_RDX,
+                  UC_X86_REG_RSI, UC_X86_REG_RDI, UC_X86_REG_RBP, UC_X86_REG_R8,
+                  UC_X86_REG_R9, UC_X86_REG_R10, UC_X86_REG_R11, UC_X86_REG_R12,
+                  UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15, UC_X86_REG_RFLAGS,
+                  UC_X86_REG_FS_BASE, UC_X86_REG_GS_BASE},
+    .nzero_regs = 18,
+    .zero_vregs = {UC_X86_REG_XMM0, UC_X86_REG_XMM1, UC_X86_REG_XMM2, UC_X86_REG_XMM3,
+                   UC_X86_REG_XMM4, UC_X86_REG_XMM5, UC_X86_REG_XMM6, UC_X86_REG_XMM7,
+                   UC_X86_REG_XMM8, UC_X86_REG_XMM9, UC_X86_REG_XMM10, UC_X86_REG_XMM11,
+                   UC_X86_REG_XMM12, UC_X86_REG_XMM13, UC_X86_REG_XMM14, UC_X86_REG_XMM15},
+    .nzero_vregs = 16,
+    .filler = {0xCC},               /* int3 */
+    .filler_len = 1,
+    .stub_return = {0xC3},          /* ret */
+    .stub_trap = {0x0F, 0x0B},      /* ud2 */
+    .stub_len = 2,
+    .init = x64_init,
+    .reset_fp = x64_reset_fp,
+    .intr_name = x64_intr_name,
+};

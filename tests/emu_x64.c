@@ -1,0 +1,449 @@
+/* emu_x64.c — the Unicorn runner on x86-64: hand-assembled functions (each checked
+ * against Capstone's listing) run through oracle/emu.h: constants and masking,
+ * integer and float arguments in registers and on the stack, heap stores, trap
+ * table mapping (ud2, idiv #DE), faults, timeouts, helpers, throw, calls through
+ * relocations, code reloading, state reset, and 1,000 runs on one engine. */
+#include "tests/emu_util.h"
+
+typedef struct {
+    uint32_t konst, add, fadd_d, fadd_s, args9, mixed, ud2_mapped, ud2_free, idiv, load,
+        store, jump, loop, smash, hlt, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller,
+        code_ptr, set_rbx, get_rbx, div_rz, div_d, echo;
+} Funcs;
+
+static void mov_r10_heap(Asm *a)
+{
+    X86(a, 0x41, 0xBA, 0x00, 0x00, 0x00, 0x10); /* mov r10d, 0x10000000 */
+}
+
+/* sub rsp,8; mov rax, <helper or function>; call rax; add rsp,8; ret */
+static void call_via_rax(Asm *a, RelocTarget target, uint32_t index)
+{
+    X86(a, 0x48, 0x83, 0xEC, 0x08);
+    X86(a, 0x48, 0xB8);
+    asm_abs64(a, target, index, 0);
+    X86(a, 0xFF, 0xD0);
+    X86(a, 0x48, 0x83, 0xC4, 0x08);
+    X86(a, 0xC3);
+}
+
+static void build_basic(Asm *a, Funcs *f)
+{
+    f->konst = asm_func(a); /* junk above the low 32 bits: an i32 result is masked */
+    X86(a, 0x48, 0xB8);
+    asm_u64(a, 0xFFFFFFFF0000002Aull);
+    X86(a, 0xC3);
+    f->add = asm_func(a);
+    X86(a, 0x48, 0x89, 0xF8, 0x48, 0x01, 0xF0, 0xC3);
+    f->fadd_d = asm_func(a);
+    X86(a, 0xF2, 0x0F, 0x58, 0xC1, 0xC3);
+    f->fadd_s = asm_func(a);
+    X86(a, 0xF3, 0x0F, 0x58, 0xC1, 0xC3);
+    f->args9 = asm_func(a); /* store the 9 integer arguments to heap[8*i], return the 9th */
+    mov_r10_heap(a);
+    X86(a, 0x49, 0x89, 0x3A, 0x49, 0x89, 0x72, 0x08, 0x49, 0x89, 0x52, 0x10, 0x49, 0x89, 0x4A,
+        0x18, 0x4D, 0x89, 0x42, 0x20, 0x4D, 0x89, 0x4A, 0x28);
+    for (uint8_t k = 0; k < 3; k++)
+        X86(a, 0x48, 0x8B, 0x44, 0x24, (uint8_t)(8 + 8 * k), 0x49, 0x89, 0x42, (uint8_t)(48 + 8 * k));
+    X86(a, 0xC3);
+    f->mixed = asm_func(a); /* (f64 x 9, i64): xmm0-7, [rsp+8], rdi -> heap[8*i] */
+    mov_r10_heap(a);
+    for (uint8_t k = 0; k < 8; k++)
+        X86(a, 0xF2, 0x41, 0x0F, 0x11, (uint8_t)(0x42 | (k << 3)), (uint8_t)(8 * k));
+    X86(a, 0xF2, 0x0F, 0x10, 0x44, 0x24, 0x08, 0xF2, 0x41, 0x0F, 0x11, 0x42, 0x40);
+    X86(a, 0x49, 0x89, 0x7A, 0x48, 0xC3);
+}
+
+static void build_traps(Asm *a, Funcs *f)
+{
+    f->ud2_mapped = asm_func(a);
+    X86(a, 0x90);
+    asm_trap(a, TRAP_OVERFLOW);
+    X86(a, 0x0F, 0x0B);
+    f->ud2_free = asm_func(a);
+    X86(a, 0x0F, 0x0B);
+    f->idiv = asm_func(a); /* rdi / rsi */
+    X86(a, 0x48, 0x89, 0xF8, 0x48, 0x99);
+    asm_trap(a, TRAP_DIV0);
+    X86(a, 0x48, 0xF7, 0xFE, 0xC3);
+    f->load = asm_func(a); /* return [rdi] */
+    X86(a, 0x48, 0x8B, 0x07, 0xC3);
+    f->store = asm_func(a); /* [rdi] = rsi */
+    X86(a, 0x48, 0x89, 0x37, 0xC3);
+    f->jump = asm_func(a); /* jmp rdi */
+    X86(a, 0xFF, 0xE7);
+    f->loop = asm_func(a); /* jmp $ */
+    X86(a, 0xEB, 0xFE);
+    f->smash = asm_func(a); /* overwrite the return address, then ret */
+    X86(a, 0x48, 0xC7, 0x04, 0x24, 0x34, 0x12, 0x00, 0x00, 0xC3);
+    f->hlt = asm_func(a);
+    X86(a, 0xF4);
+}
+
+static void build_calls(Asm *a, Funcs *f)
+{
+    f->fmod_d = asm_func(a);
+    call_via_rax(a, TARGET_HELPER, HELPER_FMOD_F64);
+    f->fmod_s = asm_func(a);
+    call_via_rax(a, TARGET_HELPER, HELPER_FMOD_F32);
+    f->fexp_d = asm_func(a);
+    call_via_rax(a, TARGET_HELPER, HELPER_FEXP_F64);
+    f->fexp_s = asm_func(a);
+    call_via_rax(a, TARGET_HELPER, HELPER_FEXP_F32);
+    f->thrower = asm_func(a); /* throw (i32)rdi */
+    X86(a, 0xBE, TY_I32, 0x00, 0x00, 0x00);
+    call_via_rax(a, TARGET_HELPER, HELPER_THROW);
+    f->caller = asm_func(a); /* add(rdi, rsi) * 2 through an absolute address */
+    X86(a, 0x48, 0x83, 0xEC, 0x08, 0x48, 0xB8);
+    asm_abs64(a, TARGET_FUNC, f->add, 0);
+    X86(a, 0xFF, 0xD0, 0x48, 0x01, 0xC0, 0x48, 0x83, 0xC4, 0x08, 0xC3);
+    f->code_ptr = asm_func(a); /* the 8 code bytes at add+3 (an addend), read as data */
+    X86(a, 0x48, 0xB8);
+    asm_abs64(a, TARGET_FUNC, f->add, 3);
+    X86(a, 0x48, 0x8B, 0x00, 0xC3);
+    f->set_rbx = asm_func(a); /* mov ebx, 77; mov rax, rbx; ret */
+    X86(a, 0xBB, 0x4D, 0x00, 0x00, 0x00, 0x48, 0x89, 0xD8, 0xC3);
+    f->get_rbx = asm_func(a);
+    X86(a, 0x48, 0x89, 0xD8, 0xC3);
+    f->div_rz = asm_func(a); /* MXCSR := round toward zero, then divsd */
+    X86(a, 0x48, 0x83, 0xEC, 0x08, 0xC7, 0x04, 0x24, 0x80, 0x7F, 0x00, 0x00, 0x0F, 0xAE, 0x14, 0x24,
+        0x48, 0x83, 0xC4, 0x08, 0xF2, 0x0F, 0x5E, 0xC1, 0xC3);
+    f->div_d = asm_func(a);
+    X86(a, 0xF2, 0x0F, 0x5E, 0xC1, 0xC3);
+    f->echo = asm_func(a); /* mov rax, rdi; ret */
+    X86(a, 0x48, 0x89, 0xF8, 0xC3);
+}
+
+static void check_listings(Tally *t, const Asm *a, const Funcs *f)
+{
+    check_listing(t, a, f->konst, "movabs rax, 0xffffffff0000002a; ret");
+    check_listing(t, a, f->add, "mov rax, rdi; add rax, rsi; ret");
+    check_listing(t, a, f->fadd_d, "addsd xmm0, xmm1; ret");
+    check_listing(t, a, f->fadd_s, "addss xmm0, xmm1; ret");
+    check_listing(t, a, f->args9,
+                  "mov r10d, 0x10000000; mov qword ptr [r10], rdi; mov qword ptr [r10 + 8], rsi; "
+                  "mov qword ptr [r10 + 0x10], rdx; mov qword ptr [r10 + 0x18], rcx; "
+                  "mov qword ptr [r10 + 0x20], r8; mov qword ptr [r10 + 0x28], r9; "
+                  "mov rax, qword ptr [rsp + 8]; mov qword ptr [r10 + 0x30], rax; "
+                  "mov rax, qword ptr [rsp + 0x10]; mov qword ptr [r10 + 0x38], rax; "
+                  "mov rax, qword ptr [rsp + 0x18]; mov qword ptr [r10 + 0x40], rax; ret");
+    check_listing(t, a, f->mixed,
+                  "mov r10d, 0x10000000; movsd qword ptr [r10], xmm0; movsd qword ptr [r10 + 8], xmm1; "
+                  "movsd qword ptr [r10 + 0x10], xmm2; movsd qword ptr [r10 + 0x18], xmm3; "
+                  "movsd qword ptr [r10 + 0x20], xmm4; movsd qword ptr [r10 + 0x28], xmm5; "
+                  "movsd qword ptr [r10 + 0x30], xmm6; movsd qword ptr [r10 + 0x38], xmm7; "
+                  "movsd xmm0, qword ptr [rsp + 8]; movsd qword ptr [r10 + 0x40], xmm0; "
+                  "mov qword ptr [r10 + 0x48], rdi; ret");
+    check_listing(t, a, f->ud2_mapped, "nop; ud2");
+    check_listing(t, a, f->ud2_free, "ud2");
+    check_listing(t, a, f->idiv, "mov rax, rdi; cqo; idiv rsi; ret");
+    check_listing(t, a, f->load, "mov rax, qword ptr [rdi]; ret");
+    check_listing(t, a, f->store, "mov qword ptr [rdi], rsi; ret");
+    check_listing(t, a, f->jump, "jmp rdi");
+    check_listing(t, a, f->loop, "jmp 0x4000b4");
+    check_listing(t, a, f->smash, "mov qword ptr [rsp], 0x1234; ret");
+    check_listing(t, a, f->hlt, "hlt");
+    check_listing(t, a, f->fmod_d, "sub rsp, 8; movabs rax, 0; call rax; add rsp, 8; ret");
+    check_listing(t, a, f->thrower, "mov esi, 4; sub rsp, 8; movabs rax, 0; call rax; add rsp, 8; ret");
+    check_listing(t, a, f->caller, "sub rsp, 8; movabs rax, 0; call rax; add rax, rax; add rsp, 8; ret");
+    check_listing(t, a, f->code_ptr, "movabs rax, 0; mov rax, qword ptr [rax]; ret");
+    check_listing(t, a, f->set_rbx, "mov ebx, 0x4d; mov rax, rbx; ret");
+    check_listing(t, a, f->get_rbx, "mov rax, rbx; ret");
+    check_listing(t, a, f->div_rz,
+                  "sub rsp, 8; mov dword ptr [rsp], 0x7f80; ldmxcsr dword ptr [rsp]; add rsp, 8; "
+                  "divsd xmm0, xmm1; ret");
+    check_listing(t, a, f->div_d, "divsd xmm0, xmm1; ret");
+    check_listing(t, a, f->echo, "mov rax, rdi; ret");
+}
+
+static const Type I64x2[] = {TY_I64, TY_I64};
+static const Type F64x2[] = {TY_F64, TY_F64};
+static const Type F32x2[] = {TY_F32, TY_F32};
+
+static void run2(Emu *e, uint32_t f, const Type *ty, uint64_t a, uint64_t b, Type ret, Outcome *o)
+{
+    uint64_t args[2] = {a, b};
+    emu_call(e, f, ty, 2, args, ret, 0, o);
+}
+
+static void test_values(Tally *t, Emu *e, const Funcs *f, Outcome *o)
+{
+    emu_call(e, f->konst, NULL, 0, NULL, TY_I32, 0, o);
+    expect(t, is_return(o, TY_I32, 42) && o->steps >= 1, "constant, i32 masked", o);
+    emu_call(e, f->konst, NULL, 0, NULL, TY_I64, 0, o);
+    expect(t, is_return(o, TY_I64, 0xFFFFFFFF0000002Aull), "constant, i64", o);
+    run2(e, f->add, I64x2, 40, 2, TY_I64, o);
+    expect(t, is_return(o, TY_I64, 42), "add 40 + 2", o);
+    run2(e, f->add, I64x2, (uint64_t)-5, 3, TY_I64, o);
+    expect(t, is_return(o, TY_I64, (uint64_t)-2), "add -5 + 3", o);
+    const Type i32x2[] = {TY_I32, TY_I32};
+    run2(e, f->add, i32x2, 0xFFFFFFFFu, 2, TY_I32, o);
+    expect(t, is_return(o, TY_I32, 1), "add i32 wraps, junk above ignored", o);
+    run2(e, f->fadd_d, F64x2, f64_bits(1.5), f64_bits(2.25), TY_F64, o);
+    expect(t, is_return(o, TY_F64, f64_bits(3.75)), "fadd f64", o);
+    run2(e, f->fadd_s, F32x2, f32_bits(1.5f), f32_bits(-0.25f), TY_F32, o);
+    expect(t, is_return(o, TY_F32, f32_bits(1.25f)), "fadd f32", o);
+}
+
+static void test_junk(Tally *t, Emu *e, const Funcs *f, Outcome *o)
+{
+    const Type i32[] = {TY_I32};
+    uint64_t arg = 0x12345678;
+    emu_call(e, f->echo, i32, 1, &arg, TY_I64, 0, o);
+    expect(t, o->kind == OUT_RETURN && (o->bits & 0xFFFFFFFFu) == 0x12345678 && (o->bits >> 32) != 0,
+           "narrow argument carries junk above its width", o);
+    emu_set_junk_args(e, false);
+    emu_call(e, f->echo, i32, 1, &arg, TY_I64, 0, o);
+    expect(t, is_return(o, TY_I64, 0x12345678), "junk off: zero above the width", o);
+    emu_set_junk_args(e, true);
+}
+
+static void test_args_heap(Tally *t, Emu *e, const Funcs *f, Outcome *o)
+{
+    Type ty[10];
+    uint64_t args[10];
+    for (int i = 0; i < 9; i++) {
+        ty[i] = TY_I64;
+        args[i] = 0x1111111111111111ull * (uint64_t)(i + 1);
+    }
+    emu_call(e, f->args9, ty, 9, args, TY_I64, 0, o);
+    bool ok = is_return(o, TY_I64, args[8]) && heap_is_pattern(o, 0, 72);
+    for (int i = 0; i < 9; i++)
+        ok = ok && heap_u64(o, 8u * (uint32_t)i) == args[i];
+    expect(t, ok, "9 integer arguments (3 on the stack) stored to the heap in order", o);
+    for (int i = 0; i < 9; i++) {
+        ty[i] = TY_F64;
+        args[i] = f64_bits(0.5 + i);
+    }
+    ty[9] = TY_I64;
+    args[9] = 0x0123456789ABCDEFull;
+    emu_call(e, f->mixed, ty, 10, args, TY_NONE, 0, o);
+    ok = o->kind == OUT_RETURN && o->type == TY_NONE && heap_is_pattern(o, 0, 80);
+    for (int i = 0; i < 10; i++)
+        ok = ok && heap_u64(o, 8u * (uint32_t)i) == args[i];
+    expect(t, ok, "9 doubles (1 on the stack) and an integer in rdi", o);
+    emu_call(e, f->konst, NULL, 0, NULL, TY_I32, 0, o);
+    expect(t, o->kind == OUT_RETURN && heap_is_pattern(o, 0, 0), "heap refilled before the next run", o);
+}
+
+static void test_traps(Tally *t, Emu *e, const Funcs *f, Outcome *o)
+{
+    emu_call(e, f->ud2_mapped, NULL, 0, NULL, TY_I32, 0, o);
+    expect(t, is_trap(o, TRAP_OVERFLOW), "ud2 at a trap-table offset -> its kind", o);
+    emu_call(e, f->ud2_free, NULL, 0, NULL, TY_I32, 0, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL), "ud2 not in the trap table -> illegal", o);
+    run2(e, f->idiv, I64x2, 7, 0, TY_I64, o);
+    expect(t, is_trap(o, TRAP_DIV0), "idiv by zero -> div0", o);
+    run2(e, f->idiv, I64x2, (uint64_t)-42, 5, TY_I64, o);
+    expect(t, is_return(o, TY_I64, (uint64_t)-8), "idiv -42 / 5", o);
+    const Type i64[] = {TY_I64};
+    uint64_t addr = 0x1000;
+    emu_call(e, f->load, i64, 1, &addr, TY_I64, 0, o);
+    expect(t, is_trap(o, TRAP_FAULT), "load from an unmapped page -> fault", o);
+    addr = HEAP_ADDR + HEAP_SIZE;
+    emu_call(e, f->load, i64, 1, &addr, TY_I64, 0, o);
+    expect(t, is_trap(o, TRAP_FAULT), "load just past the heap -> fault", o);
+    addr = HEAP_ADDR + HEAP_SIZE - 8;
+    emu_call(e, f->load, i64, 1, &addr, TY_I64, 0, o);
+    expect(t, o->kind == OUT_RETURN && o->bits == heap_u64(o, HEAP_SIZE - 8), "load of the heap's last 8 bytes", o);
+    run2(e, f->store, I64x2, EMU_CODE_ADDR, 0, TY_NONE, o);
+    expect(t, is_trap(o, TRAP_FAULT), "store into the code -> fault", o);
+    run2(e, f->store, I64x2, HEAP_ADDR + 100, 0xDEADBEEFCAFEF00Dull, TY_NONE, o);
+    expect(t, o->kind == OUT_RETURN && heap_u64(o, 100) == 0xDEADBEEFCAFEF00Dull && heap_is_pattern(o, 100, 108),
+           "store into the heap", o);
+    addr = 0x12345678;
+    emu_call(e, f->jump, i64, 1, &addr, TY_NONE, 0, o);
+    expect(t, is_trap(o, TRAP_FAULT), "jump into unmapped memory -> fault", o);
+    addr = HEAP_ADDR;
+    emu_call(e, f->jump, i64, 1, &addr, TY_NONE, 0, o);
+    expect(t, is_trap(o, TRAP_FAULT), "jump into the heap (not executable) -> fault", o);
+    emu_call(e, f->smash, NULL, 0, NULL, TY_NONE, 0, o);
+    expect(t, is_trap(o, TRAP_FAULT), "corrupted return address -> fault", o);
+    emu_call(e, f->hlt, NULL, 0, NULL, TY_NONE, 0, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL), "hlt -> illegal", o);
+    double t0 = now_seconds();
+    emu_call(e, f->loop, NULL, 0, NULL, TY_NONE, 100000, o);
+    expect(t, o->kind == OUT_TIMEOUT && o->steps == 100000 && now_seconds() - t0 < 5.0,
+           "infinite loop -> timeout after exactly the block budget", o);
+}
+
+static void test_helpers(Tally *t, Emu *e, const Funcs *f, Outcome *o)
+{
+    run2(e, f->fmod_d, F64x2, f64_bits(7.5), f64_bits(2.0), TY_F64, o);
+    expect(t, is_return(o, TY_F64, f64_bits(1.5)), "fmod(7.5, 2)", o);
+    run2(e, f->fmod_d, F64x2, f64_bits(-7.5), f64_bits(2.0), TY_F64, o);
+    expect(t, is_return(o, TY_F64, f64_bits(-1.5)), "fmod(-7.5, 2)", o);
+    run2(e, f->fmod_d, F64x2, f64_bits(1.0), f64_bits(0.0), TY_F64, o);
+    expect(t, is_return(o, TY_F64, 0x7ff8000000000000ull), "fmod(1, 0) -> canonical NaN", o);
+    run2(e, f->fmod_s, F32x2, f32_bits(7.5f), f32_bits(2.0f), TY_F32, o);
+    expect(t, is_return(o, TY_F32, f32_bits(1.5f)), "fmodf(7.5, 2)", o);
+    run2(e, f->fmod_s, F32x2, f32_bits(INFINITY), f32_bits(2.0f), TY_F32, o);
+    expect(t, is_return(o, TY_F32, 0x7fc00000u), "fmodf(inf, 2) -> canonical NaN", o);
+    run2(e, f->fexp_d, F64x2, f64_bits(2.0), f64_bits(10.0), TY_F64, o);
+    expect(t, is_return(o, TY_F64, f64_bits(1024.0)), "pow(2, 10)", o);
+    run2(e, f->fexp_d, F64x2, f64_bits(-8.0), f64_bits(1.0 / 3.0), TY_F64, o);
+    expect(t, is_return(o, TY_F64, 0x7ff8000000000000ull), "pow(-8, 1/3) -> canonical NaN", o);
+    run2(e, f->fexp_s, F32x2, f32_bits(3.0f), f32_bits(2.0f), TY_F32, o);
+    expect(t, is_return(o, TY_F32, f32_bits(9.0f)), "powf(3, 2)", o);
+    run2(e, f->fexp_s, F32x2, f32_bits(-2.0f), f32_bits(0.5f), TY_F32, o);
+    expect(t, is_return(o, TY_F32, 0x7fc00000u), "powf(-2, 0.5) -> canonical NaN", o);
+    const Type i64[] = {TY_I64};
+    uint64_t v = 0xFFFFFFFF80000001ull;
+    emu_call(e, f->thrower, i64, 1, &v, TY_I64, 0, o);
+    expect(t, o->kind == OUT_THROW && o->type == TY_I32 && o->bits == 0x80000001u, "throw i32", o);
+    run2(e, f->caller, I64x2, 20, 1, TY_I64, o);
+    expect(t, is_return(o, TY_I64, 42), "call through RELOC_ABS64: add(20, 1) * 2", o);
+}
+
+/* the addend test's expected value depends on the bytes that follow add: read them */
+static void test_addend(Tally *t, Emu *e, const Asm *a, const Funcs *f, Outcome *o)
+{
+    uint64_t want = 0;
+    for (int k = 7; k >= 0; k--)
+        want = (want << 8) | a->code[a->entry[f->add] + 3 + (uint32_t)k];
+    emu_call(e, f->code_ptr, NULL, 0, NULL, TY_I64, 0, o);
+    expect(t, is_return(o, TY_I64, want), "RELOC_ABS64 with addend 3 reads the code bytes at add+3", o);
+}
+
+static void test_reset(Tally *t, Emu *e, const Funcs *f, Outcome *o)
+{
+    emu_call(e, f->set_rbx, NULL, 0, NULL, TY_I64, 0, o);
+    expect(t, is_return(o, TY_I64, 77), "set rbx", o);
+    emu_call(e, f->get_rbx, NULL, 0, NULL, TY_I64, 0, o);
+    expect(t, is_return(o, TY_I64, 0), "rbx zero at the next run's entry", o);
+    /* 1/10 = 0x3FB999999999999A rounded to nearest (up); toward zero it ends in 9 */
+    run2(e, f->div_rz, F64x2, f64_bits(1.0), f64_bits(10.0), TY_F64, o);
+    expect(t, is_return(o, TY_F64, 0x3FB9999999999999ull), "divsd under MXCSR round-toward-zero", o);
+    run2(e, f->div_d, F64x2, f64_bits(1.0), f64_bits(10.0), TY_F64, o);
+    expect(t, is_return(o, TY_F64, 0x3FB999999999999Aull), "MXCSR back to 0x1F80 at the next run", o);
+    for (int i = 0; i < 3; i++) {
+        run2(e, f->idiv, I64x2, 1, 0, TY_I64, o);
+        expect(t, is_trap(o, TRAP_DIV0), "#DE again and again: never a double fault", o);
+    }
+}
+
+static void one_blob(Asm *a, uint8_t value)
+{
+    asm_init(a, ISA_X64);
+    asm_func(a);
+    X86(a, 0xB8, value, 0x00, 0x00, 0x00, 0xC3); /* mov eax, value; ret */
+}
+
+static void test_reload(Tally *t, Emu *e, Outcome *o)
+{
+    static Asm a;
+    bool ok = true;
+    for (uint8_t round = 1; round <= 20 && ok; round++) {
+        one_blob(&a, round);
+        if (round % 3 == 0) /* a longer blob now and then: shorter ones follow it */
+            for (int k = 0; k < 100; k++)
+                X86(&a, 0x90);
+        CodeBlob b = asm_blob(&a);
+        ok = emu_load(e, &b);
+        emu_call(e, 0, NULL, 0, NULL, TY_I32, 0, o);
+        ok = ok && is_return(o, TY_I32, round);
+    }
+    expect(t, ok, "reloading new code at the same address runs the new code", o);
+    asm_init(&a, ISA_A64);
+    asm_func(&a);
+    asm_u32(&a, 0xD65F03C0);
+    CodeBlob b = asm_blob(&a);
+    t->checks++;
+    if (emu_load(e, &b)) {
+        t->failures++;
+        fprintf(stderr, "FAIL an arm64 blob loaded into an x86-64 engine\n");
+    }
+    emu_call(e, 0, NULL, 0, NULL, TY_I32, 0, o);
+    expect(t, o->kind == OUT_INVALID, "nothing runnable after a failed load", o);
+    one_blob(&a, 9);
+    a.relocs[0] = (Reloc){.offset = 2, .kind = RELOC_ABS64, .target = TARGET_FUNC, .index = 5};
+    a.nrelocs = 1;
+    b = asm_blob(&a);
+    t->checks++;
+    if (emu_load(e, &b) || strstr(emu_error(e), "relocation") == NULL) {
+        t->failures++;
+        fprintf(stderr, "FAIL a relocation to a missing function was accepted (%s)\n", emu_error(e));
+    }
+}
+
+typedef struct {
+    uint32_t f;
+    uint32_t nargs;
+    const Type *ty;
+    uint64_t args[2];
+    Type ret;
+    uint64_t budget;
+} Case;
+
+/* 1,000 back-to-back runs of a mix of outcomes; returns runs per second */
+static double test_reuse(Tally *t, Emu *e, const Funcs *f, Outcome *o, int runs)
+{
+    const Type i64[] = {TY_I64};
+    const Case cases[] = {
+        {f->add, 2, I64x2, {40, 2}, TY_I64, 0},
+        {f->fmod_d, 2, F64x2, {f64_bits(7.5), f64_bits(2.0)}, TY_F64, 0},
+        {f->idiv, 2, I64x2, {1, 0}, TY_I64, 0},
+        {f->load, 1, i64, {8, 0}, TY_I64, 0},
+        {f->loop, 0, NULL, {0, 0}, TY_NONE, 50},
+        {f->store, 2, I64x2, {HEAP_ADDR + 8, 5}, TY_NONE, 0},
+        {f->thrower, 1, i64, {3, 0}, TY_I64, 0},
+    };
+    const int ncases = (int)(sizeof cases / sizeof cases[0]);
+    int bad = 0;
+    double t0 = now_seconds();
+    for (int i = 0; i < runs; i++) {
+        const Case *c = &cases[i % ncases];
+        emu_call(e, c->f, c->ty, c->nargs, c->args, c->ret, c->budget, o);
+        switch (i % ncases) {
+        case 0: bad += !is_return(o, TY_I64, 42); break;
+        case 1: bad += !is_return(o, TY_F64, f64_bits(1.5)); break;
+        case 2: bad += !is_trap(o, TRAP_DIV0); break;
+        case 3: bad += !is_trap(o, TRAP_FAULT); break;
+        case 4: bad += !(o->kind == OUT_TIMEOUT && o->steps == 50); break;
+        case 5: bad += !(o->kind == OUT_RETURN && heap_u64(o, 8) == 5); break;
+        default: bad += !(o->kind == OUT_THROW && o->bits == 3); break;
+        }
+        if (bad && getenv("EMU_DEBUG")) {
+            char s[300];
+            outcome_format(s, sizeof s, o);
+            fprintf(stderr, "run %d case %d: %s %s\n", i, i % ncases, s, o->reason);
+            exit(1);
+        }
+    }
+    double dt = now_seconds() - t0;
+    t->checks++;
+    if (bad) {
+        t->failures++;
+        fprintf(stderr, "FAIL %d of %d back-to-back runs gave a wrong outcome\n", bad, runs);
+    }
+    return runs / dt;
+}
+
+int main(void)
+{
+    static Asm a;
+    static Outcome o;
+    Funcs f;
+    Tally t = {0, 0};
+    asm_init(&a, ISA_X64);
+    build_basic(&a, &f);
+    build_traps(&a, &f);
+    build_calls(&a, &f);
+    check_listings(&t, &a, &f);
+    Emu *e = load_or_die(ISA_X64, &a);
+    test_values(&t, e, &f, &o);
+    test_junk(&t, e, &f, &o);
+    test_args_heap(&t, e, &f, &o);
+    test_traps(&t, e, &f, &o);
+    test_helpers(&t, e, &f, &o);
+    test_addend(&t, e, &a, &f, &o);
+    test_reset(&t, e, &f, &o);
+    double rate = test_reuse(&t, e, &f, &o, 1000);
+    emu_set_wall_timeout(e, EMU_DEFAULT_WALL_US, false);
+    double rate_nowall = test_reuse(&t, e, &f, &o, 1000);
+    printf("x86-64: 1000 mixed runs on one engine: %.0f runs/s (%.0f runs/s without the Unicorn timer thread)\n",
+           rate, rate_nowall);
+    test_reload(&t, e, &o);
+    emu_free(e);
+    return report(&t, "emu_x64");
+}
