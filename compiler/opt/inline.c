@@ -1,0 +1,190 @@
+/* inline.c — inlining of small leaf callees at direct CALLs (callee a SYMBOL).  A
+ * callee qualifies when its body is straight-line (one RETURN on entry, no other
+ * state gate, no THROW, selector, relay or CALL), it has at most 40 gates and is not
+ * the caller.  Its gates are cloned into the caller: ARGs become the call's
+ * arguments, DEPEND_ENTRY the call's dependency input, ALLOCAs caller ALLOCAs
+ * (re-zeroed by stores when the caller has a loop, since ALLOCA memory is zero once
+ * per activation), the RETURN's value and dependency replace the call's.  The call
+ * runs wherever its value or its dependency is demanded; after inlining those are
+ * separate, so it is inlined only if each demand point still gets the whole callee.
+ * Needs: optutil's demand points and cone checks. */
+#include "compiler/opt/optutil.h"
+
+#include <stdlib.h>
+
+enum { MAX_CALLEE_GATES = 40, MAX_ZEROED_ALLOCA = 256 };
+
+/* the callee's single RETURN if its body can be inlined, else NO_GATE */
+static GateId straight_line_return(const Func *callee)
+{
+    const Circuit *cc = callee->circ;
+    GateId ret = NO_GATE;
+    uint32_t count = 0;
+    for (GateId g = NUM_ROOTS; g < cc->ngates; g++) {
+        const Gate *gt = &cc->gates[g];
+        if (gt->dead)
+            continue;
+        if (++count > MAX_CALLEE_GATES)
+            return NO_GATE;
+        if (gt->op == OP_RETURN && ret == NO_GATE && gt->in[0] == ROOT_STATE_ENTRY)
+            ret = g;
+        else if (op_has(gt->op, F_STATE) || op_is_selector(gt->op) || gt->op == OP_DEPEND_RELAY ||
+                 gt->op == OP_CALL || (gt->op == OP_ALLOCA && gt->lit > MAX_ZEROED_ALLOCA))
+            return NO_GATE;
+    }
+    return ret;
+}
+
+static const Func *direct_callee(const Module *m, const Func *caller, GateId call)
+{
+    const Circuit *c = caller->circ;
+    const Gate *gt = &c->gates[call];
+    if (gt->ndep != 1 || gt->ndata < 1 || !gate_live(c, gate_data(gt, 0)))
+        return NULL;
+    const Gate *sym = &c->gates[gate_data(gt, 0)];
+    if (sym->op != OP_SYMBOL || sym->lit >= m->nfuncs)
+        return NULL;
+    const Func *callee = m->funcs[sym->lit];
+    if (callee == caller || callee->nparams != gt->ndata - 1 || callee->ret != gt->type)
+        return NULL;
+    for (uint32_t i = 0; i < callee->nparams; i++) {
+        GateId a = gate_data(gt, i + 1);
+        if (!gate_live(c, a) || c->gates[a].type != callee->params[i])
+            return NULL;
+    }
+    return callee;
+}
+
+/* every demand point of the call still demands everything the callee did */
+static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateId ret)
+{
+    const Gate *rt = &cc->gates[ret];
+    bool effects = gate_dep(rt, 0) != ROOT_DEPEND_ENTRY;
+    bool quiet_value = rt->ndata == 0 || cone_quiet(cc, gate_data(rt, 0), true);
+    GateId d0 = gate_dep(&c->gates[call], 0);
+    Points dv = {0}, dd = {0}, other = {0};
+    demand_points(c, call, USE_VALUE, NO_GATE, &dv);
+    demand_points(c, call, USE_DEP, NO_GATE, &dd);
+    bool ok = quiet_value || points_subset(&dd, &dv);
+    if (ok && effects) {
+        ok = points_subset(&dv, &dd);
+    } else if (ok && d0 != ROOT_DEPEND_ENTRY) {
+        demand_points(c, d0, USE_ANY, call, &other);
+        for (uint32_t i = 0; i < dv.n && ok; i++) {
+            Points one = {&dv.v[i], 1, 1};
+            ok = points_subset(&one, &dd) || points_subset(&one, &other);
+        }
+    }
+    points_free(&dv);
+    points_free(&dd);
+    points_free(&other);
+    return ok;
+}
+
+static bool has_loop(const Circuit *c)
+{
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+        if (gate_live(c, g) && c->gates[g].op == OP_LOOP_BEGIN)
+            return true;
+    return false;
+}
+
+/* zero an inlined ALLOCA with stores chained after dep; returns the last store */
+static GateId zero_fill(Circuit *c, GateId alloca, uint64_t size, GateId dep)
+{
+    for (uint64_t off = 0; off < size;) {
+        Type t = size - off >= 8 ? TY_I64 : TY_I8;
+        GateId addr = off ? circ_binop(c, OP_ADD, TY_I64, alloca, opt_const(c, TY_I64, off)) : alloca;
+        GateId data[2] = {opt_const(c, t, 0), addr};
+        dep = circ_add(c, OP_STORE, TY_NONE, 0, 0, NULL, 0, &dep, 1, data, 2);
+        off += (uint64_t)ty_bits(t) / 8;
+    }
+    return dep;
+}
+
+/* mark what the RETURN demands in the callee */
+static uint8_t *demanded_in_callee(const Circuit *cc, GateId ret)
+{
+    uint8_t *mark = opt_calloc(cc->ngates, 1);
+    GateId *stack = opt_calloc(cc->ngates, sizeof(GateId));
+    uint32_t sp = 0;
+    stack[sp++] = ret;
+    while (sp) {
+        const Gate *gt = &cc->gates[stack[--sp]];
+        for (uint32_t i = gt->nstate; i < gate_nin(gt); i++)
+            if (gate_is_computation(cc, gt->in[i]) && !mark[gt->in[i]]) {
+                mark[gt->in[i]] = 1;
+                stack[sp++] = gt->in[i];
+            }
+    }
+    free(stack);
+    return mark;
+}
+
+static GateId clone_gate(Circuit *c, const Circuit *cc, GateId x, const GateId *map)
+{
+    const Gate *gt = &cc->gates[x];
+    GateId in[64];
+    uint32_t n = gate_nin(gt);
+    if (n > 64)
+        return NO_GATE;
+    for (uint32_t i = 0; i < n; i++)
+        in[i] = map[gt->in[i]];
+    return circ_add(c, (Opcode)gt->op, (Type)gt->type, gt->cond, gt->lit, NULL, 0, in, gt->ndep, in + gt->ndep,
+                    gt->ndata);
+}
+
+static uint32_t inline_call(Circuit *c, GateId call, const Func *callee, GateId ret, bool rezero)
+{
+    const Circuit *cc = callee->circ;
+    GateId *map = opt_calloc(cc->ngates, sizeof(GateId));
+    uint8_t *mark = demanded_in_callee(cc, ret);
+    GateId entry_dep = gate_dep(&c->gates[call], 0);
+    for (GateId g = NUM_ROOTS; g < cc->ngates; g++)
+        if (mark[g] && cc->gates[g].op == OP_ALLOCA) {
+            map[g] = circ_add(c, OP_ALLOCA, TY_I64, 0, cc->gates[g].lit, NULL, 0, NULL, 0, NULL, 0);
+            if (rezero)
+                entry_dep = zero_fill(c, map[g], cc->gates[g].lit, entry_dep);
+        }
+    map[ROOT_DEPEND_ENTRY] = entry_dep;
+    uint32_t n, cloned = 0;
+    GateId *order = computation_postorder(cc, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        GateId x = order[i];
+        if (!mark[x] || cc->gates[x].op == OP_ALLOCA)
+            continue;
+        map[x] = cc->gates[x].op == OP_ARG ? gate_data(&c->gates[call], 1 + (uint32_t)cc->gates[x].lit)
+                                           : clone_gate(c, cc, x, map);
+        cloned++;
+    }
+    const Gate *rt = &cc->gates[ret];
+    GateId dep_out = map[gate_dep(rt, 0)], value_out = rt->ndata ? map[gate_data(rt, 0)] : NO_GATE;
+    for (uint32_t i = c->gates[call].nuses; i-- > 0;) {
+        Use u = c->gates[call].uses[i];
+        circ_set_input(c, u.user, u.index, slot_kind(&c->gates[u.user], u.index) == 1 ? dep_out : value_out);
+    }
+    opt_kill_unused(c, call);
+    free(order);
+    free(mark);
+    free(map);
+    return cloned;
+}
+
+bool opt_inline(PassContext *ctx, Func *f)
+{
+    Circuit *c = f->circ;
+    const Module *m = ctx->module;
+    bool rezero = has_loop(c), changed = false;
+    uint32_t n = c->ngates;
+    for (GateId g = NUM_ROOTS; g < n; g++) {
+        if (!gate_live(c, g) || c->gates[g].op != OP_CALL)
+            continue;
+        const Func *callee = direct_callee(m, f, g);
+        GateId ret = callee ? straight_line_return(callee) : NO_GATE;
+        if (ret == NO_GATE || ctx->inline_budget < MAX_CALLEE_GATES || !demands_kept(c, g, callee->circ, ret))
+            continue;
+        ctx->inline_budget -= inline_call(c, g, callee, ret, rezero);
+        changed = true;
+    }
+    return changed;
+}

@@ -1,0 +1,213 @@
+/* lse.c — load-store elimination along dependency chains.  From each LOAD, walk up
+ * its dependency chain past loads and past stores that provably touch other bytes
+ * (same base with disjoint constant offsets, distinct ALLOCAs, an ALLOCA and an
+ * argument pointer), stopping at calls, selectors and relays; the load then takes
+ * the value of a store to its bytes (bitcast or truncated and shifted as needed), of
+ * an earlier load of them, or zero from an untouched ALLOCA at DEPEND_ENTRY.  Two
+ * loads of one address on one dependency become one.  Users of a removed load's
+ * dependency output move to the load's own dependency input.  A load may skip a
+ * store only if every place that demanded the load still demands that store.
+ * Needs: optutil's demand points and cone checks. */
+#include "compiler/opt/optutil.h"
+
+#include <stdlib.h>
+
+enum { MAX_WALK = 64 };
+
+typedef struct {
+    GateId base;
+    int64_t off;
+} Addr;
+
+/* base + constant offset, looking through ADD/SUB of constants */
+static Addr decompose(const Circuit *c, GateId a)
+{
+    Addr r = {a, 0};
+    for (int depth = 0; depth < 16 && gate_live(c, r.base); depth++) {
+        const Gate *g = &c->gates[r.base];
+        uint64_t k;
+        if ((g->op != OP_ADD && g->op != OP_SUB) || g->ndata != 2)
+            break;
+        if (gate_const(c, gate_data(g, 1), &k)) {
+            r.off += g->op == OP_ADD ? (int64_t)k : -(int64_t)k;
+            r.base = gate_data(g, 0);
+        } else if (g->op == OP_ADD && gate_const(c, gate_data(g, 0), &k)) {
+            r.off += (int64_t)k;
+            r.base = gate_data(g, 1);
+        } else {
+            break;
+        }
+    }
+    return r;
+}
+
+static bool is_op(const Circuit *c, GateId g, int op) { return gate_live(c, g) && c->gates[g].op == op; }
+
+/* two accesses surely touch no common byte */
+static bool disjoint(const Circuit *c, Addr a, int64_t aw, Addr b, int64_t bw)
+{
+    if (a.base == b.base)
+        return a.off + aw <= b.off || b.off + bw <= a.off;
+    bool aa = is_op(c, a.base, OP_ALLOCA), ba = is_op(c, b.base, OP_ALLOCA);
+    return (aa && ba) || (aa && is_op(c, b.base, OP_ARG)) || (ba && is_op(c, a.base, OP_ARG));
+}
+
+static int64_t width(Type t) { return ty_bits(t) / 8; }
+
+typedef struct {
+    Circuit *c;
+    GateId load;
+    Type ty;
+    Addr addr;
+    bool passed_store; /* a store lies between the load and its new value */
+} Walk;
+
+/* the value a load of ty at a gets from a store of v (bytes [soff, soff+sw)), or NO_GATE */
+static GateId value_from_store(Walk *w, GateId v, Addr s)
+{
+    Circuit *c = w->c;
+    Type vt = (Type)c->gates[v].type;
+    int64_t lw = width(w->ty), sw = width(vt);
+    if (s.off == w->addr.off && lw == sw)
+        return vt == w->ty ? v : circ_unop(c, OP_BITCAST, w->ty, v);
+    if (!ty_is_int(vt) || !ty_is_int(w->ty) || w->addr.off < s.off || w->addr.off + lw > s.off + sw)
+        return NO_GATE;
+    GateId shifted = v;
+    if (w->addr.off > s.off)
+        shifted = circ_binop(c, OP_LSHR, vt, v, opt_const(c, vt, (uint64_t)(w->addr.off - s.off) * 8));
+    return circ_unop(c, OP_TRUNC, w->ty, shifted);
+}
+
+/* zero from an ALLOCA no effect has touched yet */
+static GateId value_at_entry(Walk *w)
+{
+    const Circuit *c = w->c;
+    if (!is_op(c, w->addr.base, OP_ALLOCA) || w->addr.off < 0 ||
+        (uint64_t)(w->addr.off + width(w->ty)) > c->gates[w->addr.base].lit)
+        return NO_GATE;
+    return opt_const(w->c, w->ty, 0);
+}
+
+/* walk the chain above the load; the replacement value or NO_GATE */
+static GateId find_value(Walk *w)
+{
+    Circuit *c = w->c;
+    GateId cur = gate_dep(&c->gates[w->load], 0);
+    int64_t lw = width(w->ty);
+    for (int steps = 0; steps < MAX_WALK; steps++) {
+        if (cur == ROOT_DEPEND_ENTRY)
+            return value_at_entry(w);
+        if (!gate_live(c, cur))
+            return NO_GATE;
+        const Gate *g = &c->gates[cur];
+        if (g->op == OP_STORE) {
+            GateId v = gate_data(g, 0);
+            Addr s = decompose(c, gate_data(g, 1));
+            int64_t sw = width((Type)c->gates[v].type);
+            w->passed_store = true;
+            if (s.base == w->addr.base && !disjoint(c, w->addr, lw, s, sw))
+                return cone_speculatable(c, v) ? value_from_store(w, v, s) : NO_GATE;
+            if (!disjoint(c, w->addr, lw, s, sw))
+                return NO_GATE;
+        } else if (g->op == OP_LOAD) {
+            Addr s = decompose(c, gate_data(g, 0));
+            if (s.base == w->addr.base && s.off == w->addr.off && width((Type)g->type) == lw)
+                return g->type == w->ty ? cur : circ_unop(c, OP_BITCAST, w->ty, cur);
+        } else {
+            return NO_GATE;
+        }
+        cur = gate_dep(g, 0);
+    }
+    return NO_GATE;
+}
+
+/* do the places that demand the load's value still demand its dependency input
+ * once the load is gone? */
+static bool chain_still_demanded(const Circuit *c, GateId load)
+{
+    GateId dep = gate_dep(&c->gates[load], 0);
+    if (dep == ROOT_DEPEND_ENTRY)
+        return true;
+    Points need = {0}, via_dep = {0}, via_out = {0};
+    demand_points(c, load, USE_VALUE, NO_GATE, &need);
+    demand_points(c, dep, USE_ANY, load, &via_dep);
+    demand_points(c, load, USE_DEP, NO_GATE, &via_out);
+    bool ok = true;
+    for (uint32_t i = 0; i < need.n && ok; i++) {
+        Points one = {&need.v[i], 1, 1};
+        ok = points_subset(&one, &via_dep) || points_subset(&one, &via_out);
+    }
+    points_free(&need);
+    points_free(&via_dep);
+    points_free(&via_out);
+    return ok;
+}
+
+static void remove_load(Circuit *c, GateId load, GateId value)
+{
+    GateId dep = gate_dep(&c->gates[load], 0);
+    Gate *lt = &c->gates[load];
+    for (uint32_t i = lt->nuses; i-- > 0;) {
+        Use u = lt->uses[i];
+        circ_set_input(c, u.user, u.index, slot_kind(&c->gates[u.user], u.index) == 1 ? dep : value);
+        lt = &c->gates[load];
+    }
+    opt_kill_unused(c, load);
+}
+
+/* another load of the same bytes and type on the same dependency input */
+static GateId twin_load(const Circuit *c, GateId load)
+{
+    const Gate *lt = &c->gates[load];
+    GateId dep = gate_dep(lt, 0), addr = gate_data(lt, 0);
+    const Gate *dt = &c->gates[dep];
+    for (uint32_t i = 0; i < dt->nuses; i++) {
+        GateId o = dt->uses[i].user;
+        const Gate *ot = &c->gates[o];
+        if (o != load && !ot->dead && ot->op == OP_LOAD && ot->type == lt->type && gate_dep(ot, 0) == dep &&
+            gate_data(ot, 0) == addr && o < load)
+            return o;
+    }
+    return NO_GATE;
+}
+
+static bool eliminate(Circuit *c, GateId load)
+{
+    GateId twin = twin_load(c, load);
+    if (twin != NO_GATE) {
+        circ_replace_uses(c, load, twin);
+        opt_kill_unused(c, load);
+        return true;
+    }
+    const Gate *lt = &c->gates[load];
+    Walk w = {.c = c, .load = load, .ty = (Type)lt->type, .addr = decompose(c, gate_data(lt, 0))};
+    uint32_t before = c->ngates;
+    GateId v = find_value(&w);
+    if (v == NO_GATE)
+        return false;
+    if (w.passed_store && !chain_still_demanded(c, load)) {
+        for (GateId g = before; g < c->ngates; g++)
+            opt_kill_unused(c, g);
+        return false;
+    }
+    remove_load(c, load, v);
+    return true;
+}
+
+bool opt_lse(PassContext *ctx, Func *f)
+{
+    (void)ctx;
+    Circuit *c = f->circ;
+    bool changed = false;
+    for (int round = 0; round < 4; round++) {
+        bool any = false;
+        uint32_t n = c->ngates;
+        for (GateId g = NUM_ROOTS; g < n; g++)
+            if (gate_live(c, g) && c->gates[g].op == OP_LOAD && c->gates[g].ndep == 1 && c->gates[g].ndata == 1)
+                any |= eliminate(c, g);
+        changed |= any;
+        if (!any)
+            break;
+    }
+    return changed;
+}

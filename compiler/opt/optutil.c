@@ -1,0 +1,482 @@
+/* optutil.c — analyses and rewrites shared by the passes (see optutil.h).
+ * Needs: the IR core's use lists (compiler/ir/ir.h). */
+#include "compiler/opt/optutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void *opt_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) {
+        fputs("circ: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+bool gate_const(const Circuit *c, GateId g, uint64_t *bits)
+{
+    if (!gate_live(c, g) || c->gates[g].op != OP_CONSTANT)
+        return false;
+    if (bits)
+        *bits = c->gates[g].lit;
+    return true;
+}
+
+GateId opt_const(Circuit *c, Type t, uint64_t bits)
+{
+    return circ_const(c, t, ty_is_int(t) ? bits & ty_mask(t) : bits);
+}
+
+void opt_replace(Circuit *c, GateId old, GateId repl)
+{
+    circ_replace_uses(c, old, repl);
+    Gate *o = &c->gates[old], *r = &c->gates[repl];
+    if (o->name && !r->name && repl >= NUM_ROOTS) {
+        r->name = o->name;
+        o->name = NULL;
+    }
+    opt_kill_unused(c, old);
+}
+
+/* a growable stack of gate ids */
+typedef struct { GateId *v; uint32_t n, cap; } Stack;
+
+static void push(Stack *s, GateId g)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        GateId *v = realloc(s->v, s->cap * sizeof *v);
+        if (!v) {
+            fputs("circ: out of memory\n", stderr);
+            abort();
+        }
+        s->v = v;
+    }
+    s->v[s->n++] = g;
+}
+
+void opt_kill_unused(Circuit *c, GateId g)
+{
+    Stack s = {0};
+    push(&s, g);
+    while (s.n) {
+        GateId x = s.v[--s.n];
+        if (!gate_is_computation(c, x) || c->gates[x].nuses)
+            continue;
+        Gate *gt = &c->gates[x];
+        for (uint32_t i = gt->nstate; i < gate_nin(gt); i++)
+            push(&s, gt->in[i]);
+        circ_kill(c, x);
+    }
+    free(s.v);
+}
+
+/* ---- cone checks ---- */
+
+typedef enum { CONE_OK, CONE_STOP, CONE_WALK, CONE_BAD } ConeStep;
+
+static ConeStep quiet_step(const Gate *g, bool through_selectors)
+{
+    if (op_has(g->op, F_ROOT))
+        return g->op == OP_DEPEND_ENTRY ? CONE_OK : CONE_BAD;
+    if (op_is_selector(g->op))
+        return through_selectors ? CONE_WALK : CONE_STOP;
+    if (g->op == OP_DEPEND_RELAY)
+        return CONE_WALK;
+    if (op_has(g->op, F_STATE | F_EFFECT | F_TRAPS) || !op_has(g->op, F_PURE))
+        return CONE_BAD;
+    return CONE_WALK;
+}
+
+static ConeStep speculate_step(const Gate *g, bool unused)
+{
+    (void)unused;
+    if (g->op == OP_LOAD || op_is_selector(g->op))
+        return CONE_STOP;
+    if (op_has(g->op, F_ROOT | F_STATE) || g->op == OP_CALL || op_has(g->op, F_TRAPS) || !op_has(g->op, F_PURE))
+        return CONE_BAD;
+    return CONE_WALK;
+}
+
+static bool walk_cone(const Circuit *c, GateId g, ConeStep (*step)(const Gate *, bool), bool flag)
+{
+    uint8_t *seen = opt_calloc(c->ngates, 1);
+    Stack s = {0};
+    push(&s, g);
+    bool ok = true;
+    while (s.n && ok) {
+        GateId x = s.v[--s.n];
+        if (x == NO_GATE || x >= c->ngates || c->gates[x].dead) {
+            ok = false;
+            break;
+        }
+        if (seen[x])
+            continue;
+        seen[x] = 1;
+        const Gate *gt = &c->gates[x];
+        ConeStep st = step(gt, flag);
+        if (st == CONE_BAD)
+            ok = false;
+        else if (st == CONE_WALK)
+            for (uint32_t i = gt->nstate; i < gate_nin(gt); i++)
+                push(&s, gt->in[i]);
+    }
+    free(seen);
+    free(s.v);
+    return ok;
+}
+
+bool cone_quiet(const Circuit *c, GateId g, bool through_selectors)
+{
+    return walk_cone(c, g, quiet_step, through_selectors);
+}
+
+bool cone_speculatable(const Circuit *c, GateId g)
+{
+    return walk_cone(c, g, speculate_step, false);
+}
+
+/* ---- demand points ---- */
+
+static void points_add(Points *p, uint64_t key)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 16;
+        uint64_t *v = realloc(p->v, p->cap * sizeof *v);
+        if (!v) {
+            fputs("circ: out of memory\n", stderr);
+            abort();
+        }
+        p->v = v;
+    }
+    p->v[p->n++] = key;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void follow_use(const Circuit *c, Use u, uint8_t *seen, Stack *s, Points *out)
+{
+    const Gate *ug = &c->gates[u.user];
+    if (ug->dead || slot_kind(ug, u.index) == 0)
+        return;
+    if (op_has(ug->op, F_STATE))
+        points_add(out, (uint64_t)u.user << 32);
+    else if (op_is_selector(ug->op))
+        points_add(out, (uint64_t)u.user << 32 | (u.index + 1));
+    else if (!seen[u.user]) {
+        seen[u.user] = 1;
+        push(s, u.user);
+    }
+}
+
+void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, Points *out)
+{
+    uint8_t *seen = opt_calloc(c->ngates, 1);
+    Stack s = {0};
+    const Gate *gt = &c->gates[g];
+    for (uint32_t i = 0; i < gt->nuses; i++) {
+        Use u = gt->uses[i];
+        int kind = slot_kind(&c->gates[u.user], u.index);
+        if (u.user == skip_user || (kind == 1 && !(which & USE_DEP)) || (kind == 2 && !(which & USE_VALUE)))
+            continue;
+        follow_use(c, u, seen, &s, out);
+    }
+    while (s.n) {
+        const Gate *x = &c->gates[s.v[--s.n]];
+        for (uint32_t i = 0; i < x->nuses; i++)
+            follow_use(c, x->uses[i], seen, &s, out);
+    }
+    free(seen);
+    free(s.v);
+    qsort(out->v, out->n, sizeof *out->v, cmp_u64);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < out->n; i++)
+        if (k == 0 || out->v[k - 1] != out->v[i])
+            out->v[k++] = out->v[i];
+    out->n = k;
+}
+
+bool points_subset(const Points *a, const Points *b)
+{
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < a->n; i++) {
+        while (j < b->n && b->v[j] < a->v[i])
+            j++;
+        if (j == b->n || b->v[j] != a->v[i])
+            return false;
+    }
+    return true;
+}
+
+void points_free(Points *p)
+{
+    free(p->v);
+    p->v = NULL;
+    p->n = p->cap = 0;
+}
+
+/* ---- state reachability and removal ---- */
+
+uint8_t *reach_states(const Circuit *c, const uint8_t *blocked)
+{
+    uint8_t *r = opt_calloc(c->ngates, 1);
+    Stack s = {0};
+    r[ROOT_STATE_ENTRY] = 1;
+    push(&s, ROOT_STATE_ENTRY);
+    while (s.n) {
+        const Gate *x = &c->gates[s.v[--s.n]];
+        for (uint32_t i = 0; i < x->nuses; i++) {
+            Use u = x->uses[i];
+            const Gate *ug = &c->gates[u.user];
+            if (ug->dead || !op_has(ug->op, F_STATE) || u.index >= ug->nstate || r[u.user] ||
+                (blocked && blocked[u.user]))
+                continue;
+            r[u.user] = 1;
+            push(&s, u.user);
+        }
+    }
+    free(s.v);
+    return r;
+}
+
+/* the join state input a selector's input slot corresponds to, or -1 */
+static int64_t selector_arm(const Gate *sel, uint32_t index)
+{
+    uint32_t first = sel->op == OP_VALUE_SELECTOR ? (uint32_t)sel->nstate + sel->ndep : sel->nstate;
+    uint32_t count = sel->op == OP_VALUE_SELECTOR ? sel->ndata : sel->ndep;
+    return index >= first && index < first + count ? (int64_t)(index - first) : -1;
+}
+
+/* does input `index` of user u go away because its join loses that state input? */
+static bool input_dropped(const Circuit *c, const uint8_t *reach, GateId u, uint32_t index)
+{
+    const Gate *ug = &c->gates[u];
+    if (!op_is_selector(ug->op) || ug->nstate < 1 || !gate_live(c, ug->in[0]) || !reach[ug->in[0]])
+        return false;
+    const Gate *join = &c->gates[ug->in[0]];
+    int64_t arm = selector_arm(ug, index);
+    return arm >= 0 && arm < join->nstate && (!gate_live(c, join->in[arm]) || !reach[join->in[arm]]);
+}
+
+static bool on_dead_state(const Circuit *c, const uint8_t *reach, GateId g)
+{
+    const Gate *gt = &c->gates[g];
+    return gate_is_computation(c, g) && gt->nstate && gate_live(c, gt->in[0]) && !reach[gt->in[0]];
+}
+
+/* computation gates that depend on the dead region: selectors and relays on
+ * unreachable states and everything using them; false if a reachable state does */
+static bool dead_closure(const Circuit *c, const uint8_t *reach, uint8_t *dead, Stack *out)
+{
+    Stack s = {0};
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+        if (on_dead_state(c, reach, g)) {
+            dead[g] = 1;
+            push(&s, g);
+        }
+    bool ok = true;
+    while (s.n && ok) {
+        GateId x = s.v[--s.n];
+        push(out, x);
+        const Gate *gt = &c->gates[x];
+        for (uint32_t i = 0; i < gt->nuses && ok; i++) {
+            Use u = gt->uses[i];
+            const Gate *ug = &c->gates[u.user];
+            if (ug->dead || dead[u.user] || input_dropped(c, reach, u.user, u.index))
+                continue;
+            if (op_has(ug->op, F_STATE)) {
+                ok = !reach[u.user];
+                continue;
+            }
+            dead[u.user] = 1;
+            push(&s, u.user);
+        }
+    }
+    free(s.v);
+    return ok;
+}
+
+/* mark what the states selected by `want_reached` use, through computation gates */
+static void mark_used_by_states(const Circuit *c, const uint8_t *reach, bool want_reached, uint8_t *mark,
+                                Stack *selectors_met)
+{
+    Stack s = {0};
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+        if (gate_live(c, g) && gate_is_state(c, g) && (reach[g] != 0) == want_reached)
+            push(&s, g);
+    while (s.n) {
+        GateId x = s.v[--s.n];
+        const Gate *gt = &c->gates[x];
+        for (uint32_t i = gt->nstate; i < gate_nin(gt); i++) {
+            GateId in = gt->in[i];
+            if (!gate_is_computation(c, in) || mark[in] || input_dropped(c, reach, x, i))
+                continue;
+            mark[in] = 1;
+            push(&s, in);
+            if (selectors_met && op_is_selector(c->gates[in].op))
+                push(selectors_met, in);
+        }
+    }
+    free(s.v);
+}
+
+static bool selector_inputs_quiet(const Circuit *c, const uint8_t *reach, GateId sel)
+{
+    const Gate *gt = &c->gates[sel];
+    for (uint32_t i = gt->nstate; i < gate_nin(gt); i++)
+        if (!input_dropped(c, reach, sel, i) && !cone_quiet(c, gt->in[i], false))
+            return false;
+    return true;
+}
+
+bool unreachable_removal_ok(const Circuit *c, const uint8_t *reach)
+{
+    uint8_t *dead = opt_calloc(c->ngates, 1);
+    Stack closure = {0};
+    bool ok = dead_closure(c, reach, dead, &closure);
+    if (ok) {
+        uint8_t *kept = opt_calloc(c->ngates, 1), *lost = opt_calloc(c->ngates, 1);
+        Stack met = {0};
+        mark_used_by_states(c, reach, true, kept, NULL);
+        mark_used_by_states(c, reach, false, lost, &met);
+        for (uint32_t i = 0; i < met.n && ok; i++) {
+            GateId sel = met.v[i];
+            GateId join = c->gates[sel].in[0];
+            if (!kept[sel] && gate_live(c, join) && reach[join] && !selector_inputs_quiet(c, reach, sel))
+                ok = false;
+        }
+        free(kept);
+        free(lost);
+        free(met.v);
+    }
+    free(dead);
+    free(closure.v);
+    return ok;
+}
+
+/* drop the unreachable state inputs of a reachable join and the matching selector inputs */
+static void prune_join(Circuit *c, const uint8_t *reach, GateId j)
+{
+    Gate *jt = &c->gates[j];
+    uint32_t n = jt->nstate, k = 0;
+    GateId *keep_states = opt_calloc(n, sizeof(GateId));
+    uint8_t *keep = opt_calloc(n, 1);
+    for (uint32_t i = 0; i < n; i++)
+        if (gate_live(c, jt->in[i]) && reach[jt->in[i]]) {
+            keep[i] = 1;
+            keep_states[k++] = jt->in[i];
+        }
+    if (k == n) {
+        free(keep_states);
+        free(keep);
+        return;
+    }
+    Stack sels = {0};
+    for (uint32_t i = 0; i < jt->nuses; i++) {
+        Use u = jt->uses[i];
+        if (!c->gates[u.user].dead && op_is_selector(c->gates[u.user].op) && u.index == 0)
+            push(&sels, u.user);
+    }
+    GateId *buf = opt_calloc(n, sizeof(GateId));
+    for (uint32_t s = 0; s < sels.n; s++) {
+        Gate *sg = &c->gates[sels.v[s]];
+        bool value = sg->op == OP_VALUE_SELECTOR;
+        uint32_t first = value ? (uint32_t)sg->nstate + sg->ndep : sg->nstate, m = 0;
+        for (uint32_t i = 0; i < n && first + i < gate_nin(sg); i++)
+            if (keep[i])
+                buf[m++] = sg->in[first + i];
+        GateId st = sg->in[0];
+        if (value)
+            circ_set_inputs(c, sels.v[s], &st, 1, NULL, 0, buf, m);
+        else
+            circ_set_inputs(c, sels.v[s], &st, 1, buf, m, NULL, 0);
+    }
+    if (c->gates[j].op == OP_LOOP_BEGIN && !keep[1])
+        c->gates[j].op = OP_MERGE;
+    circ_set_inputs(c, j, keep_states, k, NULL, 0, NULL, 0);
+    free(buf);
+    free(sels.v);
+    free(keep_states);
+    free(keep);
+}
+
+bool remove_unreachable_states(Circuit *c)
+{
+    uint8_t *reach = reach_states(c, NULL);
+    bool any = false;
+    for (GateId g = NUM_ROOTS; g < c->ngates && !any; g++)
+        any = gate_live(c, g) && gate_is_state(c, g) && !reach[g];
+    if (!any || !unreachable_removal_ok(c, reach)) {
+        free(reach);
+        return false;
+    }
+    uint8_t *dead = opt_calloc(c->ngates, 1);
+    Stack doomed = {0}, inputs = {0};
+    dead_closure(c, reach, dead, &doomed);
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+        if (gate_live(c, g) && gate_is_state(c, g) && !reach[g])
+            push(&doomed, g);
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+        if (gate_live(c, g) && (c->gates[g].op == OP_MERGE || c->gates[g].op == OP_LOOP_BEGIN) && reach[g])
+            prune_join(c, reach, g);
+    for (uint32_t i = 0; i < doomed.n; i++) {
+        Gate *gt = &c->gates[doomed.v[i]];
+        for (uint32_t k = 0; k < gate_nin(gt); k++)
+            push(&inputs, gt->in[k]);
+    }
+    for (uint32_t i = 0; i < doomed.n; i++)
+        if (!c->gates[doomed.v[i]].dead)
+            circ_kill(c, doomed.v[i]);
+    for (uint32_t i = 0; i < inputs.n; i++)
+        if (inputs.v[i] != NO_GATE && inputs.v[i] < c->ngates)
+            opt_kill_unused(c, inputs.v[i]);
+    free(reach);
+    free(dead);
+    free(doomed.v);
+    free(inputs.v);
+    return true;
+}
+
+/* ---- ordering ---- */
+
+GateId *computation_postorder(const Circuit *c, uint32_t *n)
+{
+    GateId *order = opt_calloc(c->ngates, sizeof(GateId));
+    uint8_t *state = opt_calloc(c->ngates, 1); /* 0 new, 1 open, 2 done */
+    uint32_t *next = opt_calloc(c->ngates, sizeof(uint32_t));
+    Stack s = {0};
+    uint32_t k = 0;
+    for (GateId r = NUM_ROOTS; r < c->ngates; r++) {
+        if (!gate_is_computation(c, r) || state[r])
+            continue;
+        state[r] = 1;
+        push(&s, r);
+        while (s.n) {
+            GateId g = s.v[s.n - 1];
+            const Gate *gt = &c->gates[g];
+            if (next[g] < gate_nin(gt)) {
+                uint32_t i = next[g]++;
+                GateId in = gt->in[i];
+                if (i >= gt->nstate && gate_is_computation(c, in) && !state[in]) {
+                    state[in] = 1;
+                    push(&s, in);
+                }
+                continue;
+            }
+            state[g] = 2;
+            order[k++] = g;
+            s.n--;
+        }
+    }
+    free(state);
+    free(next);
+    free(s.v);
+    *n = k;
+    return order;
+}

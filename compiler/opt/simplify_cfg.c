@@ -1,0 +1,195 @@
+/* simplify_cfg.c — branch elimination on the state graph: an IF_BRANCH or
+ * SWITCH_BRANCH on a constant becomes its taken arm (an ORDINARY_BLOCK, so relays on
+ * it stay valid) and the other arms are deleted with everything only they reach
+ * (MERGE and selector inputs dropped; a LOOP_BEGIN whose back edge dies becomes a
+ * MERGE); a MERGE with one input, a selector whose inputs are all one value (or
+ * itself), and an ORDINARY_BLOCK without relays disappear.  A live selector runs its
+ * input when its join is entered, so it is replaced by that input only when the
+ * input's cone is quiet (delaying it loses no trap or effect).
+ * Needs: optutil's reachability, state removal and cone checks. */
+#include "compiler/opt/optutil.h"
+
+#include <stdlib.h>
+
+/* the state gates that use g as their state input */
+static uint32_t successors(const Circuit *c, GateId g, GateId *out, uint32_t max)
+{
+    const Gate *gt = &c->gates[g];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < gt->nuses; i++) {
+        Use u = gt->uses[i];
+        if (!c->gates[u.user].dead && gate_is_state(c, u.user) && u.index < c->gates[u.user].nstate && n < max)
+            out[n++] = u.user;
+    }
+    return n;
+}
+
+/* replace branch br by its arm `taken`; false if removing the other arms is unsound */
+static bool fold_to_arm(Circuit *c, GateId br, GateId taken)
+{
+    enum { MAX_ARMS = 4096 };
+    GateId *arms = opt_calloc(MAX_ARMS, sizeof(GateId));
+    uint32_t n = successors(c, br, arms, MAX_ARMS);
+    uint8_t *blocked = opt_calloc(c->ngates, 1);
+    for (uint32_t i = 0; i < n; i++)
+        blocked[arms[i]] = arms[i] != taken;
+    uint8_t *reach = reach_states(c, blocked);
+    bool ok = unreachable_removal_ok(c, reach);
+    free(reach);
+    free(blocked);
+    if (ok) {
+        GateId from = c->gates[br].in[0], cond = gate_data(&c->gates[br], 0);
+        Gate *t = &c->gates[taken];
+        t->op = OP_ORDINARY_BLOCK;
+        t->lit = 0;
+        circ_set_input(c, taken, 0, from);
+        for (uint32_t i = 0; i < n; i++)
+            if (arms[i] != taken)
+                circ_set_input(c, arms[i], 0, NO_GATE);
+        circ_kill(c, br);
+        opt_kill_unused(c, cond);
+        remove_unreachable_states(c);
+    }
+    free(arms);
+    return ok;
+}
+
+static GateId arm_with_op(const Circuit *c, GateId br, uint16_t op, bool match_lit, uint64_t lit, Type ty)
+{
+    const Gate *gt = &c->gates[br];
+    for (uint32_t i = 0; i < gt->nuses; i++) {
+        const Gate *u = &c->gates[gt->uses[i].user];
+        if (!u->dead && u->op == op && (!match_lit || (u->lit & ty_mask(ty)) == (lit & ty_mask(ty))))
+            return gt->uses[i].user;
+    }
+    return NO_GATE;
+}
+
+static bool fold_branch(Circuit *c, GateId br)
+{
+    const Gate *gt = &c->gates[br];
+    uint64_t v;
+    if (gt->ndata != 1 || !gate_const(c, gate_data(gt, 0), &v))
+        return false;
+    GateId taken;
+    if (gt->op == OP_IF_BRANCH) {
+        taken = arm_with_op(c, br, (v & 1) ? OP_IF_TRUE : OP_IF_FALSE, false, 0, TY_NONE);
+    } else {
+        Type ty = (Type)c->gates[gate_data(gt, 0)].type;
+        taken = arm_with_op(c, br, OP_SWITCH_CASE, true, v, ty);
+        if (taken == NO_GATE)
+            taken = arm_with_op(c, br, OP_DEFAULT_CASE, false, 0, TY_NONE);
+    }
+    return taken != NO_GATE && fold_to_arm(c, br, taken);
+}
+
+/* the selectors sitting on join j */
+static uint32_t selectors_of(const Circuit *c, GateId j, GateId *out, uint32_t max)
+{
+    const Gate *gt = &c->gates[j];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < gt->nuses; i++) {
+        Use u = gt->uses[i];
+        if (!c->gates[u.user].dead && op_is_selector(c->gates[u.user].op) && u.index == 0 && n < max)
+            out[n++] = u.user;
+    }
+    return n;
+}
+
+static GateId selector_input(const Gate *s, uint32_t i)
+{
+    return s->op == OP_VALUE_SELECTOR ? gate_data(s, i) : gate_dep(s, i);
+}
+
+static uint32_t selector_count(const Gate *s) { return s->op == OP_VALUE_SELECTOR ? s->ndata : s->ndep; }
+
+/* a MERGE with one state input: its selectors become their inputs, it its input */
+static bool fold_merge(Circuit *c, GateId m)
+{
+    const Gate *mt = &c->gates[m];
+    if (mt->nstate != 1 || !gate_live(c, mt->in[0]))
+        return false;
+    uint32_t cap = mt->nuses + 1;
+    GateId *sels = opt_calloc(cap, sizeof(GateId));
+    uint32_t n = selectors_of(c, m, sels, cap);
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        const Gate *s = &c->gates[sels[i]];
+        ok = selector_count(s) == 1 && (s->nuses == 0 || cone_quiet(c, selector_input(s, 0), false));
+    }
+    if (ok) {
+        for (uint32_t i = 0; i < n; i++)
+            opt_replace(c, sels[i], selector_input(&c->gates[sels[i]], 0));
+        circ_replace_uses(c, m, c->gates[m].in[0]);
+        circ_kill(c, m);
+    }
+    free(sels);
+    return ok;
+}
+
+/* a selector whose inputs are one value v (or itself, around a loop) is v */
+static bool fold_selector(Circuit *c, GateId s)
+{
+    const Gate *st = &c->gates[s];
+    uint32_t n = selector_count(st);
+    if (st->nstate != 1 || n == 0)
+        return false;
+    GateId v = NO_GATE;
+    for (uint32_t i = 0; i < n; i++) {
+        GateId in = selector_input(st, i);
+        if (in == s)
+            continue;
+        if (v != NO_GATE && in != v)
+            return false;
+        v = in;
+    }
+    if (v == NO_GATE || !gate_live(c, v) || !cone_quiet(c, v, false))
+        return false;
+    opt_replace(c, s, v);
+    return true;
+}
+
+/* an ORDINARY_BLOCK goes when its relays can move to its input (or it has none) */
+static bool fold_block(Circuit *c, GateId b)
+{
+    const Gate *bt = &c->gates[b];
+    GateId from = bt->in[0];
+    if (!gate_live(c, from) && from != ROOT_STATE_ENTRY)
+        return false;
+    bool relayable = from != ROOT_STATE_ENTRY && op_has(c->gates[from].op, F_RELAYABLE);
+    for (uint32_t i = 0; i < bt->nuses && !relayable; i++)
+        if (c->gates[bt->uses[i].user].op == OP_DEPEND_RELAY && !c->gates[bt->uses[i].user].dead)
+            return false;
+    circ_replace_uses(c, b, from);
+    circ_kill(c, b);
+    return true;
+}
+
+static bool simplify_gate(Circuit *c, GateId g)
+{
+    switch (c->gates[g].op) {
+    case OP_IF_BRANCH: case OP_SWITCH_BRANCH: return fold_branch(c, g);
+    case OP_MERGE: return fold_merge(c, g);
+    case OP_ORDINARY_BLOCK: return fold_block(c, g);
+    case OP_VALUE_SELECTOR: case OP_DEPEND_SELECTOR: return fold_selector(c, g);
+    default: return false;
+    }
+}
+
+bool opt_simplify_cfg(PassContext *ctx, Func *f)
+{
+    (void)ctx;
+    Circuit *c = f->circ;
+    bool changed = false;
+    for (int round = 0; round < 8; round++) {
+        bool any = false;
+        uint32_t n = c->ngates;
+        for (GateId g = NUM_ROOTS; g < n; g++)
+            if (gate_live(c, g))
+                any |= simplify_gate(c, g);
+        changed |= any;
+        if (!any)
+            break;
+    }
+    return changed;
+}
