@@ -335,19 +335,31 @@ static const char *label(const Frame *fr, GateId g, char *buf, size_t n)
     return gate_label(fr->fi->f, g, buf, n);
 }
 
+/* "STORE %s"; an unnamed RETURN/THROW's label names its opcode already */
+static const char *describe(const Frame *fr, GateId g, char *buf, size_t n)
+{
+    const Gate *G = circ_gate(fr->fi->c, g);
+    char l[64];
+    label(fr, g, l, sizeof l);
+    if (G->name || !op_has(G->op, F_TERM))
+        snprintf(buf, n, "%s %s", op_info[G->op].name, l);
+    else
+        snprintf(buf, n, "%s", l);
+    return buf;
+}
+
 static bool fail_gate(Interp *in, const Frame *fr, GateId g, const char *what)
 {
-    char l[64];
-    return fail(in, OUT_INVALID, "in @%s: %s %s: %s", fr->fi->f->name,
-                op_info[circ_gate(fr->fi->c, g)->op].name, label(fr, g, l, sizeof l), what);
+    char l[100];
+    return fail(in, OUT_INVALID, "in @%s: %s: %s", fr->fi->f->name, describe(fr, g, l, sizeof l), what);
 }
 
 static bool fail_escape(Interp *in, const Frame *fr, uint32_t prov, GateId user)
 {
-    char d[100], l[64];
+    char d[100], l[100];
     mem_describe(in->mem, prov, d, sizeof d);
-    return fail(in, OUT_INVALID, "in @%s: address of %s escapes into %s %s", fr->fi->f->name, d,
-                op_info[circ_gate(fr->fi->c, user)->op].name, label(fr, user, l, sizeof l));
+    return fail(in, OUT_INVALID, "in @%s: address of %s escapes into %s", fr->fi->f->name, d,
+                describe(fr, user, l, sizeof l));
 }
 
 static bool step(Interp *in)
