@@ -80,7 +80,7 @@ void gen_default_weights(uint8_t w[GF_COUNT])
     static const uint8_t def[GF_COUNT] = {
         [GF_INT] = 30, [GF_DIV] = 6, [GF_DIV0] = 1, [GF_FLOAT] = 14, [GF_CONVERT] = 12,
         [GF_COMPARE] = 8, [GF_LOAD] = 9, [GF_STORE] = 9, [GF_CALL] = 6, [GF_IF] = 7,
-        [GF_SWITCH] = 3, [GF_LOOP] = 6, [GF_EXIT] = 2, [GF_BLOCK] = 1,
+        [GF_SWITCH] = 3, [GF_LOOP] = 9, [GF_EXIT] = 2, [GF_BLOCK] = 1,
     };
     memcpy(w, def, sizeof def);
 }
@@ -273,16 +273,13 @@ GateId val_of(Gen *g, Type ty)
 {
     IdVec *p = &g->pool[ty];
     uint32_t r = rd_below(g, 16);
-    if (p->n && r < 11) {
-        uint32_t back = r < 6 ? rd_below(g, p->n < 6 ? p->n : 6) : rd_below(g, p->n);
+    if (p->n && r < 12) {
+        uint32_t back = r < 7 ? rd_below(g, p->n < 6 ? p->n : 6) : rd_below(g, p->n);
         return p->v[p->n - 1 - back];
     }
-    if (r < 14) {
-        GateId k = interesting_const(g, ty);
-        return k;
-    }
     Type from = rand_value_type(g);
-    if (from == ty || !g->pool[from].n)
+    bool convert = p->n ? r >= 14 : r >= 6;
+    if (!convert || from == ty || !g->pool[from].n)
         return interesting_const(g, ty);
     IdVec *q = &g->pool[from];
     GateId v = convert_to(g, q->v[q->n - 1 - rd_below(g, q->n < 8 ? q->n : 8)], ty);

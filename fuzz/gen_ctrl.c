@@ -72,6 +72,13 @@ static void end_path(Gen *g, bool is_throw)
     g->state = NO_GATE;
 }
 
+/* early exits are budgeted so that most runs still reach the end; in callees (run
+ * many times per program) they only take conditions that are rarely true */
+static bool may_exit(const Gen *g)
+{
+    return feat(g, GF_EXIT) && g->exits < 1 + g->size / 250;
+}
+
 /* ---- branches -------------------------------------------------------------------- */
 
 typedef struct {
@@ -102,7 +109,8 @@ static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_b
             g->state = state1(g, OP_ORDINARY_BLOCK, 0, g->state);
         gen_block(g, g->c->ngates + arm_budget);
         bool last = i + 1 == narms && live == 0;
-        if (!last && feat(g, GF_EXIT) && rd_chance(g, 8)) {
+        if (!last && g->fidx + 1 == g->nfuncs && may_exit(g) && rd_chance(g, 5)) {
+            g->exits++;
             end_path(g, rd_chance(g, 60));
         } else {
             ends[live] = g->state;
@@ -205,13 +213,17 @@ static void stmt_switch(Gen *g, uint32_t limit)
 /* IF (cond) { THROW | RETURN } and go on in the other arm */
 static void stmt_exit(Gen *g)
 {
+    if (!may_exit(g))
+        return;
+    g->exits++;
     GateId c;
-    if (g->nloops && rd_chance(g, 60)) { /* leave in some iteration */
+    bool entry = g->fidx + 1 == g->nfuncs; /* callees run many times: exit rarely */
+    if (entry && g->nloops && rd_chance(g, 60)) { /* leave in some iteration */
         LoopInfo *l = &g->loops[g->nloops - 1 - rd_below(g, g->nloops)];
         c = cmp(g, OP_ICMP, ICMP_eq, l->counter, cnst(g, l->type, rd_below(g, 12)));
-    } else if (rd_chance(g, 50)) { /* rarely true */
+    } else if (!entry || rd_chance(g, 70)) { /* rarely true */
         Type t = rand_int_type(g);
-        c = cmp(g, OP_ICMP, ICMP_eq, val_of(g, t), val_of(g, t));
+        c = cmp(g, OP_ICMP, ICMP_eq, val_of(g, t), cnst(g, t, rd_u64(g) | 0x40));
     } else {
         c = make_cond(g);
     }
@@ -457,7 +469,10 @@ static void stmt(Gen *g, uint32_t limit)
     int k = rd_weighted(g, w, GF_COUNT);
     switch (k) {
     case GF_DIV: stmt_div(g, false); break;
-    case GF_DIV0: stmt_div(g, true); break;
+    case GF_DIV0: /* the divisions that may trap: at most two per module */
+        stmt_div(g, g->unsafe_divs < 2);
+        g->unsafe_divs++;
+        break;
     case GF_FLOAT: stmt_float(g); break;
     case GF_CONVERT: stmt_convert(g); break;
     case GF_COMPARE: stmt_compare(g); break;
@@ -565,7 +580,8 @@ void gen_function(Gen *g, uint32_t idx, uint32_t budget)
     scope_push(g);
     gen_block(g, g->c->ngates + budget);
     if (!gen_path_ended(g))
-        end_path(g, feat(g, GF_EXIT) && rd_chance(g, 5));
+        end_path(g, entry && feat(g, GF_EXIT) && rd_chance(g, 5)); /* a callee that always
+                                                                        threw would hide its callers */
     scope_pop(g);
     s->cost = g->cost * (s->depth_param >= 0 ? GEN_RECURSION + 1 : 1) + 16;
 }

@@ -65,6 +65,8 @@ typedef struct Gen {
     GateId sym[GEN_MAX_FUNCS];
     GateId depth_left;       /* AND(depth, 3) in a recursive function, else NO_GATE */
     bool self_called;
+    uint32_t unsafe_divs;    /* divisions with an unguarded divisor made in the module */
+    uint32_t exits;          /* early THROW / RETURN paths made in the module */
     uint64_t mult;           /* product of the trip bounds of the enclosing loops */
     uint64_t cost;           /* estimated evaluations of this function so far */
     uint32_t nest;

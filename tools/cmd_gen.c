@@ -1,0 +1,195 @@
+/* cmd_gen.c — `circ gen`: write a random valid program with self-checking run lines
+ * (from a seed or from a fuzzer input file), or print statistics over many seeds. */
+#include "driver.h"
+#include "fuzz/gen.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char gen_usage[] =
+    "usage: circ gen --seed N [--size S] [--swarm] [--funcs F] [--runs R] [-o FILE]\n"
+    "       circ gen --from-bytes FILE [--size S] [--swarm] [--funcs F] [--runs R] [-o FILE]\n"
+    "       circ gen --stats [--count K] [--seed N] [--size S] [--swarm] [--funcs F] [--runs R]\n"
+    "Generate a random valid Circuit IR module whose entry function (the last one) carries\n"
+    "`; run:` lines with the interpreter's outcomes, so the file checks itself (circ test).\n"
+    "  --seed N        seed of the byte string (splitmix64), default 0\n"
+    "  --from-bytes F  decode the bytes of file F instead (a fuzzer input)\n"
+    "  --size S        target gate count of the module, default 100\n"
+    "  --funcs F       number of functions (default: chosen from the bytes, 1..4)\n"
+    "  --swarm         switch a random subset of features off (chosen from the bytes)\n"
+    "  --runs R        run lines to add, default 3 (0: none)\n"
+    "  -o FILE         write there instead of stdout\n"
+    "  --stats         over K seeds (default 1000) from N: opcode/type/condition histogram,\n"
+    "                  state gate shapes, loops and memory effects per program, the outcome mix\n"
+    "                  and verifier failures; exit 1 if any program fails to verify or runs invalid\n"
+    "Exit: 0 success, 1 a generated program failed the check, 2 usage or I/O error.\n";
+
+typedef struct {
+    uint64_t seed, count;
+    uint32_t runs;
+    GenOptions opt;
+    const char *from_bytes, *out;
+    bool stats;
+} GenArgs;
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 0);
+    if (errno || end == s || *end || s[0] == '-')
+        return false;
+    *v = x;
+    return true;
+}
+
+static int parse_gen_args(int argc, char **argv, GenArgs *a)
+{
+    memset(a, 0, sizeof *a);
+    a->count = 1000;
+    a->runs = 3;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        bool has_value = i + 1 < argc;
+        uint64_t v = 0;
+        if (!strcmp(o, "--swarm"))
+            a->opt.swarm = true;
+        else if (!strcmp(o, "--stats"))
+            a->stats = true;
+        else if (!strcmp(o, "--from-bytes") && has_value)
+            a->from_bytes = argv[++i];
+        else if (!strcmp(o, "-o") && has_value)
+            a->out = argv[++i];
+        else if (has_value && parse_u64(argv[i + 1], &v) &&
+                 (!strcmp(o, "--seed") || !strcmp(o, "--count") || !strcmp(o, "--size") ||
+                  !strcmp(o, "--funcs") || !strcmp(o, "--runs"))) {
+            i++;
+            if (!strcmp(o, "--seed"))
+                a->seed = v;
+            else if (!strcmp(o, "--count"))
+                a->count = v;
+            else if (!strcmp(o, "--size") && v <= 1000000)
+                a->opt.size = (uint32_t)v;
+            else if (!strcmp(o, "--funcs") && v <= 8)
+                a->opt.funcs = (uint32_t)v;
+            else if (!strcmp(o, "--runs") && v <= 64)
+                a->runs = (uint32_t)v;
+            else {
+                fprintf(stderr, "circ gen: %s %s is out of range\n", o, argv[i]);
+                return EXIT_USAGE;
+            }
+        } else {
+            fprintf(stderr, "circ gen: bad argument '%s'\n%s", o, gen_usage);
+            return EXIT_USAGE;
+        }
+    }
+    return EXIT_OK;
+}
+
+static uint8_t *read_bytes(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    uint8_t *buf = malloc(cap);
+    size_t k;
+    while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += k;
+        if (n == cap) {
+            uint8_t *nb = realloc(buf, cap *= 2);
+            if (!nb)
+                free(buf);
+            buf = nb;
+        }
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static uint8_t *seed_bytes(uint64_t seed, uint32_t size, size_t *len)
+{
+    *len = gen_bytes_for_size(size);
+    uint8_t *b = malloc(*len);
+    if (!b)
+        abort();
+    gen_seed_bytes(seed, b, *len);
+    return b;
+}
+
+static int write_one(const GenArgs *a)
+{
+    size_t len = 0;
+    uint8_t *bytes = a->from_bytes ? read_bytes(a->from_bytes, &len) : seed_bytes(a->seed, a->opt.size, &len);
+    if (!bytes) {
+        fprintf(stderr, "circ gen: cannot read %s: %s\n", a->from_bytes, strerror(errno));
+        return EXIT_USAGE;
+    }
+    Module *m = generate(bytes, len, &a->opt);
+    gen_add_runlines(m, bytes, len, a->runs, NULL, NULL);
+    free(bytes);
+    Diag d;
+    diag_init(&d, "<generated>", stderr);
+    int status = verify_module(m, &d) ? EXIT_FAIL : EXIT_OK;
+    FILE *out = a->out ? fopen(a->out, "w") : stdout;
+    if (!out) {
+        fprintf(stderr, "circ gen: cannot write %s: %s\n", a->out, strerror(errno));
+        module_free(m);
+        return EXIT_USAGE;
+    }
+    if (a->from_bytes)
+        fprintf(out, "; circ gen --from-bytes %s\n", a->from_bytes);
+    else
+        fprintf(out, "; circ gen --seed %llu --size %u%s\n", (unsigned long long)a->seed,
+                a->opt.size ? a->opt.size : 100, a->opt.swarm ? " --swarm" : "");
+    print_module(out, m);
+    if (a->out && fclose(out)) {
+        fprintf(stderr, "circ gen: cannot write %s\n", a->out);
+        status = EXIT_USAGE;
+    }
+    module_free(m);
+    return status;
+}
+
+static int print_stats(const GenArgs *a)
+{
+    GenStats s;
+    gen_stats_init(&s);
+    Outcome *outs = calloc(a->runs ? a->runs : 1, sizeof *outs);
+    if (!outs)
+        abort();
+    for (uint64_t k = 0; k < a->count; k++) {
+        size_t len;
+        uint8_t *bytes = seed_bytes(a->seed + k, a->opt.size, &len);
+        Module *m = generate(bytes, len, &a->opt);
+        gen_stats_add(&s, m);
+        uint32_t n = gen_add_runlines(m, bytes, len, a->runs, NULL, outs);
+        for (uint32_t r = 0; r < n; r++)
+            gen_stats_outcome(&s, &outs[r]);
+        free(bytes);
+        module_free(m);
+    }
+    gen_stats_print(stdout, &s);
+    int status = s.verify_failures || s.outcomes[OUT_INVALID] ? EXIT_FAIL : EXIT_OK;
+    free(outs);
+    gen_stats_free(&s);
+    return status;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+    if (wants_help(argc, argv, gen_usage))
+        return EXIT_OK;
+    GenArgs a;
+    int st = parse_gen_args(argc, argv, &a);
+    if (st != EXIT_OK)
+        return st;
+    return a.stats ? print_stats(&a) : write_one(&a);
+}
