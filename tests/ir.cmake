@@ -14,3 +14,7 @@ add_executable(robust_parse ${CMAKE_SOURCE_DIR}/tests/robust_parse.c)
 target_link_libraries(robust_parse circ_ir)
 add_test(NAME robust_parse COMMAND robust_parse ${CIRC_EXAMPLES})
 set_tests_properties(robust_parse PROPERTIES TIMEOUT 120)
+
+add_executable(ir_verify_api ${CMAKE_SOURCE_DIR}/tests/ir_verify_api.c)
+target_link_libraries(ir_verify_api circ_ir)
+add_test(NAME ir_verify_api COMMAND ir_verify_api)
