@@ -175,7 +175,7 @@ static void check_state_input_kind(Verifier *v, GateId g, uint32_t i, GateId in)
         ERR(v, g, "state input %u, %s (%s), is not a state gate with a state output", i, label(v, in, b, sizeof b),
             opname(v, in));
     } else if (want && gate_of(v, in)->op != want) {
-        ERR(v, g, "%s's state input %u must be a %s, not %s (%s)", opname(v, g), i, op_info[want].name,
+        ERR(v, g, "%s's state input %u must be %s, not %s (%s)", opname(v, g), i, op_info[want].name,
             label(v, in, b, sizeof b), opname(v, in));
     } else if (needs_general_state(gt, i) && !has(v, in, F_GENERAL)) {
         ERR(v, g, "state input %u, %s (%s), is not a GENERAL_STATE gate", i, label(v, in, b, sizeof b), opname(v, in));
