@@ -1,0 +1,11 @@
+# gen.cmake — tests of the random program generator (fuzz/gen.h) and `circ gen`.
+add_executable(test_gen_bytes ${CMAKE_CURRENT_SOURCE_DIR}/gen_bytes.c)
+target_link_libraries(test_gen_bytes PRIVATE circ_fuzz)
+# 100,000 random byte strings (lengths 0..4096) at module size 40: about 10 s sanitized
+add_test(NAME gen_bytes COMMAND test_gen_bytes 100000 40)
+
+add_executable(test_gen_seeds ${CMAKE_CURRENT_SOURCE_DIR}/gen_seeds.c)
+target_link_libraries(test_gen_seeds PRIVATE circ_fuzz)
+add_test(NAME gen_seeds COMMAND test_gen_seeds 300)
+
+add_test(NAME gen_cli COMMAND bash ${CMAKE_SOURCE_DIR}/tests/gen_cli.sh $<TARGET_FILE:circ>)
