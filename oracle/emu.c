@@ -147,7 +147,7 @@ static void record_trap(Emu *e, uint64_t pc, const char *what)
                  (unsigned long long)pc);
 }
 
-static void record_fault(Emu *e, const char *what, uint64_t addr, int size)
+static void record_fault(Emu *e, uc_mem_type type, const char *what, uint64_t addr, int size)
 {
     RunState *r = &e->run;
     if (r->stop != STOP_NONE)
@@ -155,7 +155,9 @@ static void record_fault(Emu *e, const char *what, uint64_t addr, int size)
     uint64_t pc = read_pc(e);
     r->stop = STOP_TRAP;
     r->trap = TRAP_FAULT;
-    if (in_code(e, pc))
+    if (type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT)
+        snprintf(r->reason, sizeof r->reason, "%s at 0x%llx", what, (unsigned long long)addr);
+    else if (in_code(e, pc))
         snprintf(r->reason, sizeof r->reason, "%s of %d bytes at 0x%llx (code offset 0x%llx)",
                  what, size, (unsigned long long)addr, (unsigned long long)(pc - EMU_CODE_ADDR));
     else
@@ -214,7 +216,7 @@ static bool on_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int s
                            int64_t value, void *user)
 {
     (void)uc, (void)value;
-    record_fault(user, mem_access_name(type), addr, size);
+    record_fault(user, type, mem_access_name(type), addr, size);
     return false; /* not handled: the run stops with the access error */
 }
 

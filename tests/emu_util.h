@@ -20,6 +20,7 @@ typedef struct {
     uint8_t code[8192];
     uint32_t size;
     uint32_t entry[64];
+    uint32_t insn_end[64]; /* where function i's data (literal pool) starts; 0: none */
     uint32_t nfuncs;
     Reloc relocs[64];
     uint32_t nrelocs;
@@ -101,6 +102,12 @@ static inline void asm_abs64(Asm *a, RelocTarget target, uint32_t index, int64_t
     asm_u64(a, 0);
 }
 
+/* the rest of the current function is data, not instructions */
+static inline void asm_data(Asm *a)
+{
+    a->insn_end[a->nfuncs - 1] = a->size;
+}
+
 static inline CodeBlob asm_blob(Asm *a)
 {
     CodeBlob b;
@@ -145,7 +152,7 @@ static inline void listing(const Asm *a, uint32_t from, uint32_t to, char *buf, 
 static inline void check_listing(Tally *t, const Asm *a, uint32_t f, const char *want)
 {
     char got[2048];
-    uint32_t end = f + 1 < a->nfuncs ? a->entry[f + 1] : a->size;
+    uint32_t end = a->insn_end[f] ? a->insn_end[f] : f + 1 < a->nfuncs ? a->entry[f + 1] : a->size;
     listing(a, a->entry[f], end, got, sizeof got);
     t->checks++;
     if (strcmp(got, want) != 0) {
@@ -157,6 +164,12 @@ static inline void check_listing(Tally *t, const Asm *a, uint32_t f, const char 
 static inline void expect(Tally *t, bool ok, const char *what, const Outcome *o)
 {
     t->checks++;
+    if (getenv("EMU_VERBOSE")) {
+        char s[300];
+        outcome_format(s, sizeof s, o);
+        printf("%-4s %s: %s [%s] steps %llu\n", ok ? "ok" : "FAIL", what, s, o->reason,
+               (unsigned long long)o->steps);
+    }
     if (!ok) {
         char s[300];
         outcome_format(s, sizeof s, o);
