@@ -166,6 +166,7 @@ static bool exec_pure(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
 {
     Val v[2], r;
     uint32_t bad = 0;
+    char l[64];
     if (G->ndata < 1 || G->ndata > 2)
         return fail_gate(ci, fr, g, "has the wrong number of operands");
     for (uint32_t i = 0; i < G->ndata; i++)
@@ -178,10 +179,11 @@ static bool exec_pure(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
         return true;
     case EVAL_TRAP_DIV0:
         ci->out->trap = TRAP_DIV0;
-        return fail(ci, OUT_TRAP, "in @%s: division by zero", fr->f->name);
+        return fail(ci, OUT_TRAP, "in @%s: %s: division by zero", fr->f->name, gate_label(fr->f, g, l, sizeof l));
     case EVAL_TRAP_OVERFLOW:
         ci->out->trap = TRAP_OVERFLOW;
-        return fail(ci, OUT_TRAP, "in @%s: signed division overflow", fr->f->name);
+        return fail(ci, OUT_TRAP, "in @%s: %s: signed division overflow", fr->f->name,
+                    gate_label(fr->f, g, l, sizeof l));
     case VAL_ESCAPES:
         return fail_escape(ci, fr, v[bad].prov, g);
     default:

@@ -71,8 +71,9 @@ static void check_run(const Module *m, const RunLine *r, Interp *gi, CfgInterp *
         char fa[256], fb[256];
         outcome_format(fa, sizeof fa, a);
         outcome_format(fb, sizeof fb, b);
-        printf("%s:%u: @%s: graph interpreter: %s; scheduled form: %s (%s)\n", m->file, r->line,
-               m->funcs[r->func]->name, fa, fb, why);
+        printf("%s:%u: @%s: graph interpreter: %s; scheduled form: %s (%s)%s%s\n", m->file, r->line,
+               m->funcs[r->func]->name, fa, fb, why, b->kind == OUT_TRAP ? ": " : "",
+               b->kind == OUT_TRAP ? b->reason : "");
         t->failed++;
     }
     free(a);

@@ -57,6 +57,8 @@ typedef struct {
     Diag *d;
     const SchedOptions *opt;
     uint8_t *live;      /* per gate */
+    uint8_t *guarded;   /* per gate: may trap, is an effect or a relay, or (transitively)
+                           reads one: never placed where it is not demanded */
     BlockId *early;     /* per gate */
     BlockList *copies;  /* per gate placed in several blocks */
     GateId *topo;       /* live non-selector computation gates, inputs before users */
@@ -145,6 +147,20 @@ static bool set_early(Gcm *g, GateId id)
     return true;
 }
 
+static bool is_guarded_op(int op) { return op_has(op, F_TRAPS | F_EFFECT) || op == OP_DEPEND_RELAY; }
+
+/* after the inputs of id: does it carry the demand of a gate that must not be speculated? */
+static void set_guarded(Gcm *g, GateId id)
+{
+    const Gate *gt = gate(g, id);
+    bool guarded = is_guarded_op(gt->op);
+    for (uint32_t i = gt->nstate; i < gate_nin(gt) && !guarded; i++) {
+        GateId in = gt->in[i];
+        guarded = in < g->c->ngates && g->live[in] && !is_selector(gate(g, in)->op) && g->guarded[in];
+    }
+    g->guarded[id] = guarded;
+}
+
 /* iterative depth-first postorder over data and dependency inputs; selectors are
  * leaves (their inputs come around loops) */
 static bool schedule_early(Gcm *g)
@@ -180,8 +196,10 @@ static bool schedule_early(Gcm *g)
             sp--;
             mark[id] = 2;
             ok = set_early(g, id);
-            if (!is_selector(gt->op))
+            if (!is_selector(gt->op)) {
+                set_guarded(g, id);
                 g->topo[g->ntopo++] = id;
+            }
         }
     }
     free(mark);
@@ -344,8 +362,7 @@ static bool place_gate(Gcm *g, GateId id, BlockList *dem)
     BlockId early = g->early[id];
     if (!sched_dominates(g->s, early, late))
         return fail(g, id, "cannot schedule %s: it is used where its inputs are not available");
-    const Gate *gt = gate(g, id);
-    if (op_has(gt->op, F_TRAPS | F_EFFECT) || gt->op == OP_DEPEND_RELAY)
+    if (g->guarded[id])
         return place_exact(g, id, dem, late);
     g->s->gate_block[id] = g->opt->no_motion ? late : best_block(g, late, early);
     return true;
@@ -400,6 +417,8 @@ typedef struct {
     uint32_t *next;
     GateId *out;
     uint32_t nout;
+    GateId *reserved;  /* the terminator's operands and what they need, in postorder */
+    uint32_t nreserved;
 } Orderer;
 
 static bool in_block(const Orderer *o, GateId id)
@@ -407,7 +426,9 @@ static bool in_block(const Orderer *o, GateId id)
     return id < o->g->c->ngates && o->stamp[id] == o->b + 1;
 }
 
-/* depth-first postorder from root over inputs placed in this block */
+/* depth-first postorder from root over inputs placed in this block: with
+ * reserve_only, marks the gates (state 1) and lists them in o->reserved; else emits
+ * them (state 2) into o->out */
 static void emit_from(Orderer *o, GateId root, bool reserve_only)
 {
     if (!in_block(o, root) || o->state[root] == 2 || (reserve_only && o->state[root] == 1))
@@ -432,7 +453,9 @@ static void emit_from(Orderer *o, GateId root, bool reserve_only)
         }
         sp--;
         o->state[id] = done;
-        if (!reserve_only)
+        if (reserve_only)
+            o->reserved[o->nreserved++] = id;
+        else
             o->out[o->nout++] = id;
     }
 }
@@ -470,20 +493,28 @@ static void sort_roots(GateId *v, uint32_t n, const Circuit *c)
         }
 }
 
+/* the terminator's demands come first where they can trap or touch memory (the
+ * reference interpreter demands them at the terminator, before anything a successor
+ * demands), then the gates placed here for later blocks, then the rest of the
+ * terminator's operands (a compare right before its branch) */
 static void order_block(Orderer *o, Block *b, GateId *members, uint32_t nmembers)
 {
     Gcm *g = o->g;
     o->b = b->id;
-    o->nout = 0;
+    o->nout = o->nreserved = 0;
     for (uint32_t i = 0; i < nmembers; i++) {
         o->stamp[members[i]] = b->id + 1;
         o->state[members[i]] = 0;
     }
     const Gate *t = gate(g, b->term_gate);
-    GateId *roots = malloc((gate_nin(t) + b->nsuccs * 0 + (b->nsuccs ? b->succs[0].ncopies : 0) + 1) * sizeof *roots);
+    uint32_t ncopies = b->term == TERM_GOTO && b->nsuccs == 1 ? b->succs[0].ncopies : 0;
+    GateId *roots = malloc((gate_nin(t) + ncopies + 1) * sizeof *roots);
     uint32_t nroots = terminator_roots(o, b, roots);
     for (uint32_t i = 0; i < nroots; i++)
         emit_from(o, roots[i], true);
+    for (uint32_t i = 0; i < o->nreserved; i++)
+        if (g->guarded[o->reserved[i]])
+            emit_from(o, o->reserved[i], false);
     sort_roots(members, nmembers, g->c);
     for (uint32_t i = 0; i < nmembers; i++)
         if (o->state[members[i]] == 0)
@@ -517,6 +548,7 @@ static void order_blocks(Gcm *g)
     o.stack = malloc(n * sizeof *o.stack);
     o.next = malloc(n * sizeof *o.next);
     o.out = malloc(n * sizeof *o.out);
+    o.reserved = malloc(n * sizeof *o.reserved);
     for (BlockId b = 0; b < s->nblocks; b++) {
         order_block(&o, &s->blocks[b], members[b].v, members[b].n);
         free(members[b].v);
@@ -527,6 +559,7 @@ static void order_blocks(Gcm *g)
     free(o.stack);
     free(o.next);
     free(o.out);
+    free(o.reserved);
 }
 
 bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d)
@@ -535,6 +568,7 @@ bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d)
     uint32_t n = s->func->circ->ngates;
     Gcm g = {.s = s, .c = s->func->circ, .d = d, .opt = opt ? opt : &defaults};
     g.live = calloc(n, 1);
+    g.guarded = calloc(n, 1);
     g.early = calloc(n, sizeof *g.early);
     g.copies = calloc(n, sizeof *g.copies);
     g.topo = malloc(n * sizeof *g.topo);
@@ -553,6 +587,7 @@ bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d)
     for (GateId i = 0; i < n; i++)
         free(g.copies[i].v);
     free(g.live);
+    free(g.guarded);
     free(g.early);
     free(g.copies);
     free(g.topo);
