@@ -203,20 +203,17 @@ static MovSeq seq_orr(int sf, int rd, uint64_t v)
     return s;
 }
 
-/* chunk values that can turn v with chunk hw replaced into a bitmask immediate: the
- * chunk a replicated element would put there, or the end of a single run of ones */
+/* ORR of a bitmask immediate t, then MOVK of the halfword where t differs from v.  Only
+ * three values of that halfword in t need trying: the chunk a replicated element puts
+ * there (elements up to 32 bits), or all zeros or all ones (a 64-bit element is one run
+ * of ones; if the other 48 bits hold its only edge, ending the run at the halfword's
+ * border keeps it one run; if they hold no edge, v takes one MOVZ or MOVN anyway). */
 static MovSeq seq_orr_movk(int rd, uint64_t v)
 {
     MovSeq s = {{0}, 0};
     for (int hw = 0; hw < 4; hw++) {
-        uint32_t cands[2 + 2 * 17];
-        int nc = 0;
-        cands[nc++] = chunk16(v, hw ^ 2);
-        for (unsigned k = 0; k <= 16; k++) {
-            cands[nc++] = (uint32_t)low_ones(k);
-            cands[nc++] = (uint32_t)(0xffff0000u >> k) & 0xffff;
-        }
-        for (int i = 0; i < nc; i++) {
+        const uint32_t cands[3] = {chunk16(v, hw ^ 2), 0, 0xffff};
+        for (int i = 0; i < 3; i++) {
             uint64_t t = (v & ~(0xffffull << 16 * hw)) | (uint64_t)cands[i] << 16 * hw;
             uint32_t orr = a64_orr_imm(1, rd, A64_ZR, t);
             if (orr != A64_BAD && t != v) {
