@@ -315,24 +315,36 @@ static bool reaches_demand(Gcm *g, BlockId from, BlockId early)
     return false;
 }
 
-static bool place_copies(Gcm *g, GateId id, const BlockList *dem, bool effect)
+/* may the gate run once in each demand block: no demand block reaches another (or
+ * itself) within the gate's instance, and for an effect each lies in no loop that
+ * does not contain early */
+static bool copies_allowed(Gcm *g, const BlockList *dem, BlockId early, bool effect)
 {
-    BlockId early = g->early[id];
     memset(g->demand, 0, g->s->nblocks);
     for (uint32_t i = 0; i < dem->n; i++)
         g->demand[dem->v[i]] = 1;
-    for (uint32_t i = 0; i < dem->n && effect; i++)
-        if (!sched_loop_contains(g->s, g->s->blocks[dem->v[i]].loop, early) ||
+    for (uint32_t i = 0; i < dem->n; i++)
+        if ((effect && !sched_loop_contains(g->s, g->s->blocks[dem->v[i]].loop, early)) ||
             reaches_demand(g, dem->v[i], early))
-            return fail(g, id, "cannot schedule %s without speculation");
+            return false;
+    return true;
+}
+
+static void place_copies(Gcm *g, GateId id, const BlockList *dem)
+{
     BlockList *l = &g->copies[id];
     for (uint32_t i = 0; i < dem->n; i++)
         list_add_unique(l, dem->v[i]);
     g->s->gate_block[id] = MULTI_BLOCK;
-    return true;
 }
 
-/* a gate that may trap, an effect or a relay: never speculated */
+/* a gate that may trap, an effect, a relay, or a gate reading one: never speculated.
+ * Preferred: the LCA when it demands the gate itself, else a copy in each demand
+ * block (the gate then runs where the reference interpreter first demands it, in the
+ * same order with respect to other traps and effects; running a pure gate again
+ * further down a path is harmless).  An effect runs at most once per instance: it is
+ * copied only if no demand block reaches another, else it goes to the LCA if it is
+ * anticipated there, else the function cannot be scheduled. */
 static bool place_exact(Gcm *g, GateId id, const BlockList *dem, BlockId late)
 {
     const Schedule *s = g->s;
@@ -344,11 +356,19 @@ static bool place_exact(Gcm *g, GateId id, const BlockList *dem, BlockId late)
     bool demanded_here = false;
     for (uint32_t i = 0; i < dem->n; i++)
         demanded_here |= dem->v[i] == b;
-    if (demanded_here || anticipated(g, dem, b, early)) {
+    if (demanded_here) {
         g->s->gate_block[id] = b;
         return true;
     }
-    return place_copies(g, id, dem, effect);
+    if (!effect || copies_allowed(g, dem, early, effect)) {
+        place_copies(g, id, dem);
+        return true;
+    }
+    if (anticipated(g, dem, b, early)) {
+        g->s->gate_block[id] = b;
+        return true;
+    }
+    return fail(g, id, "cannot schedule %s without speculation");
 }
 
 static bool place_gate(Gcm *g, GateId id, BlockList *dem)
