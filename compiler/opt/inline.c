@@ -55,12 +55,51 @@ static const Func *direct_callee(const Module *m, const Func *caller, GateId cal
     return callee;
 }
 
+/* the callee's value cone has no trap and no effect outside what its RETURN's
+ * dependency demands anyway */
+static bool value_covered_by_chain(const Circuit *cc, GateId ret)
+{
+    const Gate *rt = &cc->gates[ret];
+    if (rt->ndata == 0)
+        return true;
+    uint8_t *chain = opt_calloc(cc->ngates, 1), *seen = opt_calloc(cc->ngates, 1);
+    uint32_t edges = 2;
+    for (GateId g = 0; g < cc->ngates; g++)
+        edges += gate_nin(&cc->gates[g]);
+    GateId *stack = opt_calloc(edges, sizeof(GateId));
+    uint32_t sp = 0;
+    stack[sp++] = gate_dep(rt, 0);
+    while (sp) {
+        GateId x = stack[--sp];
+        if (!gate_is_computation(cc, x) || chain[x])
+            continue;
+        chain[x] = 1;
+        for (uint32_t i = 0; i < gate_nin(&cc->gates[x]); i++)
+            stack[sp++] = cc->gates[x].in[i];
+    }
+    bool ok = true;
+    stack[sp++] = gate_data(rt, 0);
+    while (sp && ok) {
+        GateId x = stack[--sp];
+        if (!gate_is_computation(cc, x) || chain[x] || seen[x])
+            continue;
+        seen[x] = 1;
+        ok = op_has(cc->gates[x].op, F_PURE) && !op_has(cc->gates[x].op, F_TRAPS);
+        for (uint32_t i = 0; i < gate_nin(&cc->gates[x]) && ok; i++)
+            stack[sp++] = cc->gates[x].in[i];
+    }
+    free(chain);
+    free(seen);
+    free(stack);
+    return ok;
+}
+
 /* every demand point of the call still demands everything the callee did */
 static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateId ret)
 {
     const Gate *rt = &cc->gates[ret];
     bool effects = gate_dep(rt, 0) != ROOT_DEPEND_ENTRY;
-    bool quiet_value = rt->ndata == 0 || cone_quiet(cc, gate_data(rt, 0), true);
+    bool quiet_value = value_covered_by_chain(cc, ret);
     GateId d0 = gate_dep(&c->gates[call], 0);
     Points dv = {0}, dd = {0}, other = {0};
     demand_points(c, call, USE_VALUE, NO_GATE, &dv);

@@ -160,13 +160,62 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* does state gate t demand sel (through computation gates, not other selectors)? */
+static bool state_demands(const Circuit *c, GateId t, GateId sel)
+{
+    uint8_t *seen = opt_calloc(c->ngates, 1);
+    Stack s = {0};
+    bool found = false;
+    const Gate *tg = &c->gates[t];
+    for (uint32_t i = tg->nstate; i < gate_nin(tg); i++)
+        push(&s, tg->in[i]);
+    while (s.n && !found) {
+        GateId x = s.v[--s.n];
+        if (!gate_is_computation(c, x) || seen[x])
+            continue;
+        seen[x] = 1;
+        found = x == sel;
+        const Gate *xg = &c->gates[x];
+        if (!op_is_selector(xg->op))
+            for (uint32_t i = xg->nstate; i < gate_nin(xg); i++)
+                push(&s, xg->in[i]);
+    }
+    free(seen);
+    free(s.v);
+    return found;
+}
+
+GateId join_terminator(const Circuit *c, GateId sel)
+{
+    const Gate *sg = &c->gates[sel];
+    if (!op_is_selector(sg->op) || sg->nstate != 1 || !gate_live(c, sg->in[0]))
+        return NO_GATE;
+    const Gate *jg = &c->gates[sg->in[0]];
+    GateId next = NO_GATE;
+    for (uint32_t i = 0; i < jg->nuses; i++) {
+        Use u = jg->uses[i];
+        const Gate *ug = &c->gates[u.user];
+        if (ug->dead || !op_has(ug->op, F_STATE) || u.index >= ug->nstate)
+            continue;
+        if (next != NO_GATE)
+            return NO_GATE;
+        next = u.user;
+    }
+    if (next == NO_GATE || !op_has(c->gates[next].op, F_TERM) || !state_demands(c, next, sel))
+        return NO_GATE;
+    return next;
+}
+
 static void follow_use(const Circuit *c, Use u, uint8_t *seen, Stack *s, Points *out)
 {
     const Gate *ug = &c->gates[u.user];
     if (ug->dead || slot_kind(ug, u.index) == 0)
         return;
+    GateId term = op_is_selector(ug->op) ? join_terminator(c, u.user) : NO_GATE;
     if (op_has(ug->op, F_STATE))
         points_add(out, (uint64_t)u.user << 32);
+    else if (term != NO_GATE) /* entering the join leads straight to term, which reads the selector */
+        points_add(out, (uint64_t)term << 32);
     else if (op_is_selector(ug->op))
         points_add(out, (uint64_t)u.user << 32 | (u.index + 1));
     else if (!seen[u.user]) {

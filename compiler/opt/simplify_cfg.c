@@ -103,7 +103,10 @@ static GateId selector_input(const Gate *s, uint32_t i)
 
 static uint32_t selector_count(const Gate *s) { return s->op == OP_VALUE_SELECTOR ? s->ndata : s->ndep; }
 
-/* a MERGE with one state input: its selectors become their inputs, it its input */
+/* a MERGE with one state input: its selectors become their inputs, it its input.
+ * A selector whose input may trap or has effects is replaced only when the merge
+ * leads straight to a terminator that demands it (at most one such selector, so the
+ * order of two possible traps cannot change). */
 static bool fold_merge(Circuit *c, GateId m)
 {
     const Gate *mt = &c->gates[m];
@@ -113,9 +116,14 @@ static bool fold_merge(Circuit *c, GateId m)
     GateId *sels = opt_calloc(cap, sizeof(GateId));
     uint32_t n = selectors_of(c, m, sels, cap);
     bool ok = true;
+    uint32_t eager = 0; /* selectors whose input must keep running when the merge is passed */
     for (uint32_t i = 0; i < n && ok; i++) {
         const Gate *s = &c->gates[sels[i]];
-        ok = selector_count(s) == 1 && (s->nuses == 0 || cone_quiet(c, selector_input(s, 0), false));
+        ok = selector_count(s) == 1;
+        if (ok && s->nuses && !cone_quiet(c, selector_input(s, 0), false)) {
+            /* still fine if the merge leads straight to a terminator that reads it */
+            ok = join_terminator(c, sels[i]) != NO_GATE && ++eager <= 1;
+        }
     }
     if (ok) {
         for (uint32_t i = 0; i < n; i++)

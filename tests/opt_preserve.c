@@ -1,0 +1,207 @@
+/* opt_preserve.c — outcome preservation of the optimizer: for every valid .circ file
+ * under the given files or directories, each registered pass alone, -O1 and -O2 must
+ * leave a circuit that verifies, prints and re-parses, and gives the same outcome
+ * (outcome_equal: value, trap kind, heap bytes) as the original on every run line.
+ * Runs whose original outcome is invalid or a timeout are not compared.
+ *
+ *   opt_preserve PATH...                        exit 0 if every pipeline preserves
+ *   opt_preserve --wrong-pass PATH...           installs the deliberately wrong pass
+ *       `swap-sub` (SUB x, y -> SUB y, x) through pass_register and exits 0 only if
+ *       the check catches it on some file (the check itself is tested). */
+#include "compiler/opt/opt.h"
+#include "oracle/interp.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct {
+    int files, skipped, pipelines, runs, compared, failures;
+    bool wrong_pass;
+} Stats;
+
+/* the deliberately wrong pass: swaps the operands of every SUB */
+static bool swap_sub(PassContext *ctx, Func *f)
+{
+    (void)ctx;
+    Circuit *c = f->circ;
+    bool changed = false;
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+        Gate *gt = &c->gates[g];
+        if (gt->dead || gt->op != OP_SUB || gt->ndata != 2 || gate_data(gt, 0) == gate_data(gt, 1))
+            continue;
+        GateId in[2] = {gate_data(gt, 1), gate_data(gt, 0)};
+        circ_set_inputs(c, g, NULL, 0, NULL, 0, in, 2);
+        changed = true;
+    }
+    return changed;
+}
+
+static const PassInfo swap_sub_info = {"swap-sub", swap_sub, "WRONG on purpose: SUB x, y -> SUB y, x"};
+
+static Module *reparse(const Module *m, const char *file)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    print_module(mem, m);
+    fclose(mem);
+    Diag d;
+    diag_init(&d, file, stderr);
+    Module *r = parse_module(file, buf, len, &d);
+    free(buf);
+    return r;
+}
+
+/* run every run line on both modules; number of differences */
+static int compare_runs(const Module *orig, const Module *opt, const char *file, const char *what, Stats *st)
+{
+    int diffs = 0;
+    Outcome *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    for (uint32_t i = 0; i < orig->nruns; i++) {
+        const RunLine *r = &orig->runs[i];
+        uint64_t args[64] = {0};
+        if (r->nargs > 64)
+            continue;
+        runline_args(r, args);
+        interp_run(orig, r->func, args, NULL, a);
+        st->runs++;
+        if (a->kind == OUT_INVALID || a->kind == OUT_TIMEOUT)
+            continue;
+        interp_run(opt, r->func, args, NULL, b);
+        st->compared++;
+        char why[300], fa[300], fb[300];
+        if (!outcome_equal(a, b, why, sizeof why)) {
+            outcome_format(fa, sizeof fa, a);
+            outcome_format(fb, sizeof fb, b);
+            if (!st->wrong_pass)
+                fprintf(stderr, "%s:%u: %s changes the outcome: %s before, %s after (%s)\n", file, r->line, what,
+                        fa, fb, why);
+            diffs++;
+        }
+    }
+    free(a);
+    free(b);
+    return diffs;
+}
+
+/* one pipeline on a copy of m; number of problems found */
+static int check_pipeline(const Module *m, const char *file, const char *what, int level, const char *passes,
+                          Stats *st)
+{
+    Module *copy = module_clone(m);
+    PassOptions po = {.verify_each = true, .bisect_limit = -1};
+    PassManager *pm = pm_new(&po);
+    pass_register(pm, &swap_sub_info);
+    char err[200];
+    int problems = 0;
+    if (passes)
+        pm_set_passes(pm, passes, err, sizeof err);
+    else
+        pm_set_level(pm, level);
+    st->pipelines++;
+    if (pm_run(pm, copy)) {
+        fprintf(stderr, "%s: %s leaves an invalid circuit\n", file, what);
+        problems++;
+    } else {
+        Module *again = reparse(copy, file);
+        if (!again) {
+            fprintf(stderr, "%s: the text printed after %s does not parse\n", file, what);
+            problems++;
+        } else {
+            problems += compare_runs(m, again, file, what, st);
+            module_free(again);
+        }
+    }
+    pm_free(pm);
+    module_free(copy);
+    return problems;
+}
+
+static const char *const single_passes[] = {"fold", "gvn", "dce", "simplify-cfg", "lse", "inline"};
+
+static int check_file(const char *path, Stats *st)
+{
+    Diag d;
+    FILE *sink = fopen("/dev/null", "w");
+    diag_init(&d, path, sink);
+    Module *m = parse_file(path, &d);
+    if (!m || verify_module(m, &d)) {
+        module_free(m);
+        fclose(sink);
+        st->skipped++;
+        return 0;
+    }
+    fclose(sink);
+    st->files++;
+    int problems = 0;
+    if (st->wrong_pass) {
+        problems += check_pipeline(m, path, "swap-sub", 0, "swap-sub", st);
+    } else {
+        for (size_t i = 0; i < sizeof single_passes / sizeof *single_passes; i++)
+            problems += check_pipeline(m, path, single_passes[i], 0, single_passes[i], st);
+        problems += check_pipeline(m, path, "-O1", 1, NULL, st);
+        problems += check_pipeline(m, path, "-O2", 2, NULL, st);
+    }
+    module_free(m);
+    return problems;
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), k = strlen(suf);
+    return n >= k && !strcmp(s + n - k, suf);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int walk(const char *path, Stats *st)
+{
+    struct stat sb;
+    if (stat(path, &sb))
+        return 0;
+    if (!S_ISDIR(sb.st_mode))
+        return has_suffix(path, ".circ") ? check_file(path, st) : 0;
+    DIR *dir = opendir(path);
+    if (!dir)
+        return 0;
+    char **names = NULL;
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        if (e->d_name[0] == '.')
+            continue;
+        names = realloc(names, (n + 1) * sizeof *names);
+        names[n] = malloc(strlen(path) + strlen(e->d_name) + 2);
+        sprintf(names[n++], "%s/%s", path, e->d_name);
+    }
+    closedir(dir);
+    qsort(names, n, sizeof *names, cmp_str);
+    int problems = 0;
+    for (size_t i = 0; i < n; i++) {
+        problems += walk(names[i], st);
+        free(names[i]);
+    }
+    free(names);
+    return problems;
+}
+
+int main(int argc, char **argv)
+{
+    Stats st = {0};
+    int first = 1;
+    if (argc > 1 && !strcmp(argv[1], "--wrong-pass")) {
+        st.wrong_pass = true;
+        first = 2;
+    }
+    int problems = 0;
+    for (int i = first; i < argc; i++)
+        problems += walk(argv[i], &st);
+    printf("%d files (%d skipped: invalid), %d pipelines, %d runs, %d compared, %d differences\n", st.files,
+           st.skipped, st.pipelines, st.runs, st.compared, problems);
+    if (st.wrong_pass) {
+        printf(problems ? "the wrong pass was caught\n" : "the wrong pass was NOT caught\n");
+        return problems ? 0 : 1;
+    }
+    return problems ? 1 : 0;
+}
