@@ -131,15 +131,17 @@ static bool in_code(const Emu *e, uint64_t pc)
 }
 
 /* a trap instruction or a faulting instruction at pc: its TrapKind comes from the
- * trap table, TRAP_ILLEGAL if pc is not listed there */
-static void record_trap(Emu *e, uint64_t pc, const char *what)
+ * trap table, TRAP_ILLEGAL if pc is not listed there; at a listed site, an
+ * instruction that tells its cause (cause >= 0: x86 #DE, zero divisor or overflow)
+ * gives that cause */
+static void record_trap(Emu *e, uint64_t pc, const char *what, int cause)
 {
     RunState *r = &e->run;
     if (r->stop != STOP_NONE)
         return;
     r->stop = STOP_TRAP;
     const TrapSite *t = in_code(e, pc) ? trap_lookup(e, (uint32_t)(pc - EMU_CODE_ADDR)) : NULL;
-    r->trap = t ? t->kind : TRAP_ILLEGAL;
+    r->trap = !t ? TRAP_ILLEGAL : cause >= 0 ? (uint8_t)cause : t->kind;
     if (in_code(e, pc))
         snprintf(r->reason, sizeof r->reason, "%s at code offset 0x%llx%s", what,
                  (unsigned long long)(pc - EMU_CODE_ADDR), t ? "" : " (not in the trap table)");
@@ -201,7 +203,9 @@ static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 {
     Emu *e = user;
-    record_trap(e, read_pc(e), e->isa->intr_name(intno));
+    uint64_t pc = read_pc(e);
+    int cause = e->isa->trap_cause ? e->isa->trap_cause(uc, intno, pc) : -1;
+    record_trap(e, pc, e->isa->intr_name(intno), cause);
     uc_emu_stop(uc);
 }
 
@@ -209,7 +213,7 @@ static bool on_insn_invalid(uc_engine *uc, void *user)
 {
     (void)uc;
     Emu *e = user;
-    record_trap(e, read_pc(e), "invalid instruction");
+    record_trap(e, read_pc(e), "invalid instruction", -1);
     return false; /* stop with UC_ERR_INSN_INVALID */
 }
 
@@ -703,7 +707,7 @@ static void classify_error(Emu *e, uc_err err, uint64_t pc)
 {
     RunState *r = &e->run;
     if (err == UC_ERR_INSN_INVALID) {
-        record_trap(e, pc, "invalid instruction");
+        record_trap(e, pc, "invalid instruction", -1);
         return;
     }
     r->stop = STOP_TRAP;

@@ -47,6 +47,9 @@
  * Traps: a trap instruction (x86 ud2, int3, int n; ARM64 brk, udf, svc ...) or a
  * faulting instruction (x86 #DE from div/idiv) at a code offset listed in the
  * blob's trap table gives OUT_TRAP with that TrapKind; anywhere else TRAP_ILLEGAL.
+ * x86 #DE means a zero divisor or a quotient that does not fit: at a listed div/idiv
+ * with a register divisor the runner reports TRAP_DIV0 or TRAP_OVERFLOW by the
+ * divisor's value (a memory divisor: the table's kind).
  * An access to unmapped or protected memory (load, store, fetch) is TRAP_FAULT.
  * A run that executes more translated blocks than its budget is OUT_TIMEOUT; so is
  * one that exceeds the wall-clock safety net.  Outcome.steps = blocks executed. */

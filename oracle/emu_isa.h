@@ -38,6 +38,9 @@ typedef struct {
     uc_err (*reset_fp)(uc_engine *uc);
     /* a human name for an exception number of UC_HOOK_INTR */
     const char *(*intr_name)(uint32_t intno);
+    /* the TrapKind an exception at pc stands for when the instruction tells (x86 #DE:
+     * zero divisor or overflow), else -1; NULL if the ISA never can */
+    int (*trap_cause)(uc_engine *uc, uint32_t intno, uint64_t pc);
 } EmuIsa;
 
 extern const EmuIsa emu_isa_x64;

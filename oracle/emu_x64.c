@@ -33,6 +33,56 @@ static const char *x64_intr_name(uint32_t intno)
     }
 }
 
+static bool is_legacy_prefix(uint8_t b)
+{
+    return b == 0x66 || b == 0x67 || b == 0xF2 || b == 0xF3 || b == 0x2E || b == 0x36 ||
+           b == 0x3E || b == 0x26 || b == 0x64 || b == 0x65;
+}
+
+/* the divisor of a register-operand div/idiv (F6/F7 /6, /7), masked to its width */
+static bool divisor_register(uc_engine *uc, const uint8_t *b, uint64_t *divisor)
+{
+    static const int gpr[16] = {UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_RDX, UC_X86_REG_RBX,
+                                UC_X86_REG_RSP, UC_X86_REG_RBP, UC_X86_REG_RSI, UC_X86_REG_RDI,
+                                UC_X86_REG_R8, UC_X86_REG_R9, UC_X86_REG_R10, UC_X86_REG_R11,
+                                UC_X86_REG_R12, UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15};
+    unsigned i = 0, bits = 32, rex = 0;
+    for (; i < 4 && is_legacy_prefix(b[i]); i++)
+        if (b[i] == 0x66)
+            bits = 16;
+    if ((b[i] & 0xF0) == 0x40)
+        rex = b[i++];
+    if (rex & 8)
+        bits = 64;
+    if (b[i] == 0xF6)
+        bits = 8;
+    else if (b[i] != 0xF7)
+        return false;
+    uint8_t modrm = b[i + 1];
+    if (modrm >> 6 != 3 || ((modrm >> 3) & 7) < 6)
+        return false; /* a memory operand, or not a division */
+    unsigned rm = (modrm & 7u) | (rex & 1u) << 3;
+    uint64_t v = 0;
+    if (bits == 8 && !rex && rm >= 4) { /* ah ch dh bh */
+        uc_reg_read(uc, gpr[rm - 4], &v);
+        v >>= 8;
+    } else {
+        uc_reg_read(uc, gpr[rm], &v);
+    }
+    *divisor = bits == 64 ? v : v & ((1ull << bits) - 1);
+    return true;
+}
+
+/* #DE covers both a zero divisor and a quotient that does not fit */
+static int x64_trap_cause(uc_engine *uc, uint32_t intno, uint64_t pc)
+{
+    uint8_t b[16];
+    uint64_t divisor;
+    if (intno != 0 || uc_mem_read(uc, pc, b, sizeof b) != UC_ERR_OK || !divisor_register(uc, b, &divisor))
+        return -1;
+    return divisor == 0 ? TRAP_DIV0 : TRAP_OVERFLOW;
+}
+
 const EmuIsa emu_isa_x64 = {
     .name = "x86-64",
     .arch = UC_ARCH_X86,
@@ -68,4 +118,5 @@ const EmuIsa emu_isa_x64 = {
     .init = x64_init,
     .reset_fp = x64_reset_fp,
     .intr_name = x64_intr_name,
+    .trap_cause = x64_trap_cause,
 };

@@ -8,7 +8,7 @@
 typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, ud2_mapped, ud2_free, idiv, load,
         store, jump, loop, smash, hlt, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller,
-        code_ptr, set_rbx, get_rbx, div_rz, div_d, echo;
+        code_ptr, set_rbx, get_rbx, div_rz, div_d, echo, idiv32;
 } Funcs;
 
 static void mov_r10_heap(Asm *a)
@@ -66,6 +66,10 @@ static void build_traps(Asm *a, Funcs *f)
     X86(a, 0x48, 0x89, 0xF8, 0x48, 0x99);
     asm_trap(a, TRAP_DIV0);
     X86(a, 0x48, 0xF7, 0xFE, 0xC3);
+    f->idiv32 = asm_func(a); /* edi / esi */
+    X86(a, 0x89, 0xF8, 0x99);
+    asm_trap(a, TRAP_DIV0);
+    X86(a, 0xF7, 0xFE, 0xC3);
     f->load = asm_func(a); /* return [rdi] */
     X86(a, 0x48, 0x8B, 0x07, 0xC3);
     f->store = asm_func(a); /* [rdi] = rsi */
@@ -137,10 +141,11 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
     check_listing(t, a, f->ud2_mapped, "nop; ud2");
     check_listing(t, a, f->ud2_free, "ud2");
     check_listing(t, a, f->idiv, "mov rax, rdi; cqo; idiv rsi; ret");
+    check_listing(t, a, f->idiv32, "mov eax, edi; cdq; idiv esi; ret");
     check_listing(t, a, f->load, "mov rax, qword ptr [rdi]; ret");
     check_listing(t, a, f->store, "mov qword ptr [rdi], rsi; ret");
     check_listing(t, a, f->jump, "jmp rdi");
-    check_listing(t, a, f->loop, "jmp 0x4000b4");
+    check_listing(t, a, f->loop, "jmp 0x4000ba");
     check_listing(t, a, f->smash, "mov qword ptr [rsp], 0x1234; ret");
     check_listing(t, a, f->hlt, "hlt");
     check_listing(t, a, f->fmod_d, "sub rsp, 8; movabs rax, 0; call rax; add rsp, 8; ret");
@@ -236,6 +241,15 @@ static void test_traps(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     expect(t, is_trap(o, TRAP_DIV0), "idiv by zero -> div0", o);
     run2(e, f->idiv, I64x2, (uint64_t)-42, 5, TY_I64, o);
     expect(t, is_return(o, TY_I64, (uint64_t)-8), "idiv -42 / 5", o);
+    run2(e, f->idiv, I64x2, 0x8000000000000000ull, (uint64_t)-1, TY_I64, o);
+    expect(t, is_trap(o, TRAP_OVERFLOW), "idiv INT64_MIN / -1 (#DE, divisor not zero) -> overflow", o);
+    const Type i32x2[] = {TY_I32, TY_I32};
+    run2(e, f->idiv32, i32x2, 5, 0, TY_I32, o);
+    expect(t, is_trap(o, TRAP_DIV0), "32-bit idiv by zero (junk above the divisor) -> div0", o);
+    run2(e, f->idiv32, i32x2, 0x80000000u, 0xFFFFFFFFu, TY_I32, o);
+    expect(t, is_trap(o, TRAP_OVERFLOW), "32-bit idiv INT32_MIN / -1 -> overflow", o);
+    run2(e, f->idiv32, i32x2, (uint32_t)-7, 2, TY_I32, o);
+    expect(t, is_return(o, TY_I32, (uint32_t)-3), "32-bit idiv -7 / 2", o);
     const Type i64[] = {TY_I64};
     uint64_t addr = 0x1000;
     emu_call(e, f->load, i64, 1, &addr, TY_I64, 0, o);
