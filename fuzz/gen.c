@@ -11,9 +11,30 @@
 
 uint8_t rd_byte(Gen *g)
 {
+    if (g->rec.active) {
+        if (g->rec.pos >= g->rec.end)
+            return 0;
+        return g->src.p[g->rec.pos++];
+    }
     if (g->src.pos >= g->src.n)
         return 0;
     return g->src.p[g->src.pos++];
+}
+
+Record begin_record(Gen *g, size_t n)
+{
+    Record saved = g->rec;
+    size_t start = g->src.pos < g->src.n ? g->src.pos : g->src.n;
+    g->rec.pos = start;
+    g->rec.end = g->src.n - start < n ? g->src.n : start + n;
+    g->rec.active = true;
+    g->src.pos = start + n;
+    return saved;
+}
+
+void end_record(Gen *g, Record saved)
+{
+    g->rec = saved;
 }
 
 uint32_t rd_below(Gen *g, uint32_t n)
@@ -80,7 +101,7 @@ void gen_default_weights(uint8_t w[GF_COUNT])
     static const uint8_t def[GF_COUNT] = {
         [GF_INT] = 30, [GF_DIV] = 6, [GF_DIV0] = 1, [GF_FLOAT] = 14, [GF_CONVERT] = 12,
         [GF_COMPARE] = 8, [GF_LOAD] = 9, [GF_STORE] = 9, [GF_CALL] = 6, [GF_IF] = 7,
-        [GF_SWITCH] = 3, [GF_LOOP] = 9, [GF_EXIT] = 2, [GF_BLOCK] = 1,
+        [GF_SWITCH] = 3, [GF_LOOP] = 16, [GF_EXIT] = 2, [GF_BLOCK] = 1,
     };
     memcpy(w, def, sizeof def);
 }
@@ -361,8 +382,12 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
     g->nfuncs = nf;
     /* the entry function gets a larger share: it is the one every run starts in */
     uint32_t share = g->size / (nf + 1);
-    for (uint32_t i = 0; i < nf; i++)
-        gen_function(g, i, i + 1 == nf ? g->size - share * (nf - 1) : share);
+    for (uint32_t i = 0; i < nf; i++) {
+        uint32_t budget = i + 1 == nf ? g->size - share * (nf - 1) : share;
+        /* about ten gates per function come on top of the body: arguments, the last
+         * statement running over the limit, the folded return value */
+        gen_function(g, i, budget > 12 ? budget - 10 : 2);
+    }
     Module *m = g->m;
     gen_free_pools(g);
     free(g);

@@ -74,7 +74,8 @@ typedef struct {
     uint64_t icmp[16], fcmp[16];      /* by condition encoding */
     uint64_t merge_inputs[GEN_MERGE_MAX + 1]; /* MERGE gates by input count (last: more) */
     uint64_t switch_negative, switch_sparse; /* switches with a negative / gap-y case set */
-    uint64_t *loops, *effects;        /* per program (for medians); grown as needed */
+    uint64_t *loops, *effects, *calls;/* per program (for medians): LOOP_BEGINs, LOADs and
+                                         STOREs, CALLs; grown as needed */
     uint64_t cap;
     uint64_t outcomes[5];             /* by OutcomeKind */
     uint64_t runs;

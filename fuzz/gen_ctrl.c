@@ -248,15 +248,44 @@ static void stmt_block(Gen *g)
         g->dep = relay(g, g->state, g->dep);
 }
 
-/* ---- loops ----------------------------------------------------------------------- */
-
-static uint64_t mask_below(uint64_t n)
+/* IF (off <u room) { LOAD or STORE at base + off }: an access whose address is in
+ * bounds only on the path that checks it (a compiler must not hoist it) */
+static void stmt_guarded_access(Gen *g, bool is_load)
 {
-    uint64_t m = 0;
-    while (m * 2 + 1 <= n)
-        m = m * 2 + 1;
-    return m;
+    Type t = rand_mem_type(g);
+    uint32_t width = (uint32_t)ty_bits(t) / 8;
+    Ptr *p = pick_ptr(g, width);
+    if (!p)
+        return;
+    uint64_t span = p->size - width;
+    GateId off = bin(g, OP_AND, TY_I64, i64_value(g), cnst(g, TY_I64, mask_below(2 * span + 1)));
+    GateId ok = rd_chance(g, 50) ? cmp(g, OP_ICMP, ICMP_ult, off, cnst(g, TY_I64, span + 1))
+                                 : cmp(g, OP_ICMP, ICMP_ule, off, cnst(g, TY_I64, span));
+    GateId other = is_load ? val_of(g, t) : NO_GATE;
+    GateId v = is_load ? NO_GATE : val_of(g, t);
+    GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &ok, 1);
+    GateId ends[2] = {state1(g, OP_IF_TRUE, 0, br), state1(g, OP_IF_FALSE, 0, br)};
+    GateId dep0 = g->dep;
+    GateId in_arm = relay(g, ends[0], dep0);
+    GateId addr = bin(g, OP_ADD, TY_I64, p->base, off);
+    GateId access;
+    if (is_load) {
+        access = add_gate(g, OP_LOAD, t, 0, 0, NULL, 0, &in_arm, 1, &addr, 1);
+    } else {
+        GateId in[2] = {v, addr};
+        access = add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &in_arm, 1, in, 2);
+    }
+    GateId deps[2] = {access, relay(g, ends[1], dep0)};
+    GateId m = add_gate(g, OP_MERGE, TY_NONE, 0, 0, ends, 2, NULL, 0, NULL, 0);
+    g->state = m;
+    g->dep = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, deps, 2, NULL, 0);
+    if (is_load) {
+        GateId in[2] = {access, other};
+        pool_add(g, add_gate(g, OP_VALUE_SELECTOR, t, 0, 0, &m, 1, NULL, 0, in, 2));
+    }
 }
+
+/* ---- loops ----------------------------------------------------------------------- */
 
 typedef struct {
     int form;          /* 0: up, i+1 <u/<s trip; 1: up, i+1 != trip (trip >= 1); 2: down, i-1 >s 0 */
@@ -452,7 +481,16 @@ static void stmt_recurse(Gen *g)
 
 /* ---- statements ------------------------------------------------------------------- */
 
+static void stmt_in_record(Gen *g, uint32_t limit);
+
 static void stmt(Gen *g, uint32_t limit)
+{
+    Record saved = begin_record(g, GEN_RECORD);
+    stmt_in_record(g, limit);
+    end_record(g, saved);
+}
+
+static void stmt_in_record(Gen *g, uint32_t limit)
 {
     uint8_t w[GF_COUNT];
     memcpy(w, g->weight, sizeof w);
@@ -476,8 +514,14 @@ static void stmt(Gen *g, uint32_t limit)
     case GF_FLOAT: stmt_float(g); break;
     case GF_CONVERT: stmt_convert(g); break;
     case GF_COMPARE: stmt_compare(g); break;
-    case GF_LOAD: stmt_load(g); break;
-    case GF_STORE: stmt_store(g); break;
+    case GF_LOAD: case GF_STORE:
+        if (left >= 16 && rd_chance(g, 15))
+            stmt_guarded_access(g, k == GF_LOAD);
+        else if (k == GF_LOAD)
+            stmt_load(g);
+        else
+            stmt_store(g);
+        break;
     case GF_CALL:
         if (can_recurse && (!g->fidx || rd_chance(g, 30)))
             stmt_recurse(g);
@@ -498,8 +542,11 @@ void gen_block(Gen *g, uint32_t limit)
     while (g->c->ngates < limit && !gen_path_ended(g)) {
         uint32_t before = g->c->ngates;
         stmt(g, limit);
-        if (g->c->ngates == before) /* the statement found nothing to do */
+        if (g->c->ngates == before) { /* the statement found nothing to do */
+            Record saved = begin_record(g, GEN_RECORD);
             stmt_int(g);
+            end_record(g, saved);
+        }
     }
 }
 
@@ -568,7 +615,9 @@ static void make_args(Gen *g, const Sig *s)
 void gen_function(Gen *g, uint32_t idx, uint32_t budget)
 {
     bool entry = idx + 1 == g->nfuncs;
+    Record saved = begin_record(g, GEN_RECORD);
     make_signature(g, idx, entry);
+    end_record(g, saved);
     Sig *s = &g->sigs[idx];
     char name[16];
     snprintf(name, sizeof name, entry ? "main" : "f%u", idx);

@@ -188,7 +188,7 @@ Ptr *pick_ptr(Gen *g, uint32_t min_size)
     return p;
 }
 
-static uint64_t mask_below(uint64_t n) /* largest 2^k - 1 <= n */
+uint64_t mask_below(uint64_t n)
 {
     uint64_t m = 0;
     while (m * 2 + 1 <= n)
@@ -196,7 +196,7 @@ static uint64_t mask_below(uint64_t n) /* largest 2^k - 1 <= n */
     return m;
 }
 
-static GateId i64_value(Gen *g)
+GateId i64_value(Gen *g)
 {
     Type t = rand_int_type(g);
     GateId v = val_of(g, t);

@@ -21,6 +21,15 @@ typedef struct {
     size_t n, pos;
 } ByteSrc;
 
+/* a statement's own choices come from a fixed-size record of the bytes, so changing
+ * a byte changes one statement and leaves the records of the others in place */
+typedef struct {
+    size_t end, pos;   /* window [.., end) of the bytes, next byte at pos */
+    bool active;
+} Record;
+
+enum { GEN_RECORD = 32 }; /* bytes per statement record */
+
 typedef struct {
     Type params[GEN_MAX_PARAMS];
     uint32_t ptr_size[GEN_MAX_PARAMS]; /* >0: a pointer to at least this many bytes */
@@ -47,6 +56,7 @@ typedef struct {
 
 typedef struct Gen {
     ByteSrc src;
+    Record rec;              /* the current statement's record, if active */
     uint32_t size;
     uint8_t weight[GF_COUNT];
     Module *m;
@@ -81,6 +91,8 @@ uint32_t rd_below(Gen *g, uint32_t n);     /* [0, n), n >= 1 */
 bool rd_chance(Gen *g, uint32_t percent);
 uint64_t rd_u64(Gen *g);
 int rd_weighted(Gen *g, const uint8_t *w, int n); /* index with weight; -1 if all 0 */
+Record begin_record(Gen *g, size_t n);     /* the next n bytes of the stream; returns the old one */
+void end_record(Gen *g, Record saved);
 bool feat(const Gen *g, GenFeature f);
 
 /* gen.c: gates, values and scopes */
@@ -112,6 +124,8 @@ void stmt_load(Gen *g);
 void stmt_store(Gen *g);
 GateId make_cond(Gen *g);                 /* an i1 condition */
 Ptr *pick_ptr(Gen *g, uint32_t min_size);
+uint64_t mask_below(uint64_t n);          /* largest 2^k - 1 <= n */
+GateId i64_value(Gen *g);                 /* an i64 made from a value of any integer type */
 
 /* gen_ctrl.c: statements with control flow, functions */
 void gen_block(Gen *g, uint32_t limit);   /* statements until the gate count reaches limit */

@@ -16,6 +16,7 @@ void gen_stats_free(GenStats *s)
 {
     free(s->loops);
     free(s->effects);
+    free(s->calls);
     memset(s, 0, sizeof *s);
 }
 
@@ -66,7 +67,8 @@ static void grow(GenStats *s)
     s->cap = s->cap ? s->cap * 2 : 1024;
     s->loops = realloc(s->loops, s->cap * sizeof *s->loops);
     s->effects = realloc(s->effects, s->cap * sizeof *s->effects);
-    if (!s->loops || !s->effects)
+    s->calls = realloc(s->calls, s->cap * sizeof *s->calls);
+    if (!s->loops || !s->effects || !s->calls)
         abort();
 }
 
@@ -78,7 +80,7 @@ void gen_stats_add(GenStats *s, const Module *m)
         s->verify_failures++;
     grow(s);
     bool seen[OP_COUNT] = {0};
-    uint64_t loops = 0, effects = 0;
+    uint64_t loops = 0, effects = 0, calls = 0;
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
         const Circuit *c = m->funcs[fi]->circ;
         for (GateId i = NUM_ROOTS; i < c->ngates; i++) {
@@ -99,12 +101,14 @@ void gen_stats_add(GenStats *s, const Module *m)
                 count_switch(s, c, i);
             loops += g->op == OP_LOOP_BEGIN;
             effects += g->op == OP_LOAD || g->op == OP_STORE;
+            calls += g->op == OP_CALL;
         }
     }
     for (int op = 0; op < OP_COUNT; op++)
         s->op_programs[op] += seen[op];
     s->loops[s->programs] = loops;
     s->effects[s->programs] = effects;
+    s->calls[s->programs] = calls;
     s->programs++;
 }
 
@@ -263,6 +267,7 @@ void gen_stats_print(FILE *out, const GenStats *s)
             (unsigned long long)s->switch_negative, (unsigned long long)s->switch_sparse);
     print_per_program(out, "loops per program:", s->loops, s->programs);
     print_per_program(out, "memory effects per program:", s->effects, s->programs);
+    print_per_program(out, "calls per program:", s->calls, s->programs);
     if (s->runs) {
         static const char *const names[5] = {"return", "trap", "throw", "timeout", "invalid"};
         fprintf(out, "\noutcomes of %llu runs:", (unsigned long long)s->runs);

@@ -9,3 +9,7 @@ target_link_libraries(test_gen_seeds PRIVATE circ_fuzz)
 add_test(NAME gen_seeds COMMAND test_gen_seeds 300)
 
 add_test(NAME gen_cli COMMAND bash ${CMAKE_SOURCE_DIR}/tests/gen_cli.sh $<TARGET_FILE:circ>)
+
+# bench/gen: generator throughput (not a test; see bench/gen/README.md)
+add_executable(bench_gen ${CMAKE_SOURCE_DIR}/bench/gen/bench_gen.c)
+target_link_libraries(bench_gen PRIVATE circ_fuzz)
