@@ -85,6 +85,7 @@ enum { BASE_ADDR = 0x100000, MAX_SHOWN = 25 };
 typedef struct {
     csh cs;
     long checked, failed;
+    long decoded, rejected;   /* of the checked: words compared with Capstone, operand sets refused */
 } Ctx;
 
 static void describe(const Expect *e, char *buf, size_t n)
@@ -160,6 +161,7 @@ static void check(Ctx *c, const char *enc, const char *args, uint32_t w, const E
 {
     c->checked++;
     if (e->bad || w == A64_BAD) {
+        c->rejected += e->bad && w == A64_BAD;
         if (e->bad != (w == A64_BAD))
             fail(c, enc, args, w, "-", e->bad ? "acceptance (should be rejected)" : "acceptance (rejected)", e);
         return;
@@ -172,6 +174,7 @@ static void check(Ctx *c, const char *enc, const char *args, uint32_t w, const E
     }
     char text[200];
     snprintf(text, sizeof text, "%s %s", in->mnemonic, in->op_str);
+    c->decoded++;
     const char *why = mismatch(in, e);
     if (why)
         fail(c, enc, args, w, text, why, e);
@@ -241,10 +244,21 @@ static void sweep_registers(Ctx *c, const Family *f, int64_t *a)
 }
 
 /* the cartesian product of the value lists; registers swept at each point */
+/* the registers not swept are first 1, 2, 3, ... (all distinct), then all 31 (SP or
+ * ZR everywhere, where most aliases and SP/ZR confusions show) */
 static void sweep_values(Ctx *c, const Family *f, int64_t *a, int pos)
 {
     if (pos == f->nargs) {
         sweep_registers(c, f, a);
+        bool any_register = false;
+        for (int p = 0; p < f->nargs; p++)
+            if (!f->args[p].v)
+                a[p] = 31, any_register = true;
+        if (any_register)
+            sweep_registers(c, f, a);
+        for (int p = 0; p < f->nargs; p++)
+            if (!f->args[p].v)
+                a[p] = reg_defaults[p];
         return;
     }
     if (!f->args[pos].v) {
@@ -1358,6 +1372,37 @@ static void check_patching(Ctx *c)
     }
 }
 
+/* the predicates and size queries the backend uses to pick a form */
+static void expect_true(Ctx *c, bool cond, const char *what, int64_t arg)
+{
+    c->checked++;
+    if (!cond && c->failed++ < MAX_SHOWN)
+        fprintf(stderr, "FAIL %s (argument %" PRId64 ")\n", what, arg);
+}
+
+static void check_queries(Ctx *c)
+{
+    static const int64_t imms[] = {0, 1, 4095, 4096, 4097, 8192, 0xfff000, 0xfff001, 0x1000000, -1, -4096};
+    for (size_t i = 0; i < sizeof imms / sizeof *imms; i++) {
+        int64_t v = imms[i];
+        bool want = in_range(v, 0, 4095) || (v % 4096 == 0 && in_range(v >> 12, 0, 4095));
+        expect_true(c, a64_addsub_imm_ok((uint64_t)v) == want, "a64_addsub_imm_ok", v);
+    }
+    for (int k = -1; k <= A64_LDST_COUNT; k++) {
+        bool valid = kind_ok(k);
+        const char *name = valid ? ldst_info[k].name : "";
+        expect_true(c, a64_ldst_size((A64LdSt)k) == (valid ? ldst_info[k].size : 0), "a64_ldst_size", k);
+        expect_true(c, a64_ldst_is_load((A64LdSt)k) == (valid && name[0] == 'l'), "a64_ldst_is_load", k);
+        expect_true(c, a64_ldst_is_fp((A64LdSt)k) == (valid && fp_file(ldst_info[k].file)), "a64_ldst_is_fp", k);
+    }
+    for (int k = -1; k <= A64_PAIR_COUNT; k++) {
+        bool valid = in_range(k, 0, A64_PAIR_COUNT - 1);
+        expect_true(c, a64_pair_size((A64Pair)k) == (valid ? pair_info[k].size : 0), "a64_pair_size", k);
+    }
+    for (int cond = 0; cond < 16; cond++)
+        expect_true(c, a64_invert_cond((A64Cond)cond) == (A64Cond)(cond ^ 1), "a64_invert_cond", cond);
+}
+
 int main(void)
 {
     Ctx c = {0};
@@ -1371,8 +1416,10 @@ int main(void)
         run_family(&c, &families[i]);
     check_all_bitmasks(&c);
     check_patching(&c);
+    check_queries(&c);
     cs_close(&c.cs);
-    printf("a64 encoder: %zu encoders, %ld encodings checked against Capstone, %ld failed\n",
-           nfam, c.checked, c.failed);
+    printf("a64 encoder: %zu encoders; %ld checks: %ld words decoded by Capstone, %ld bad operand sets "
+           "rejected, %ld patch/query checks; %ld failed\n",
+           nfam, c.checked, c.decoded, c.rejected, c.checked - c.decoded - c.rejected, c.failed);
     return c.failed ? 1 : 0;
 }
