@@ -9,3 +9,11 @@ add_test(NAME opt_preserve
 set_tests_properties(opt_preserve PROPERTIES TIMEOUT 300)
 add_test(NAME opt_wrong_pass_caught
          COMMAND opt_preserve --wrong-pass ${CIRC_EXAMPLES} ${CMAKE_CURRENT_SOURCE_DIR}/opt)
+add_executable(opt_golden ${CMAKE_CURRENT_SOURCE_DIR}/opt_golden.c)
+target_link_libraries(opt_golden PRIVATE ${CIRC_LIBS})
+add_test(NAME opt_golden COMMAND opt_golden ${CMAKE_CURRENT_SOURCE_DIR}/opt)
+add_executable(opt_manager ${CMAKE_CURRENT_SOURCE_DIR}/opt_manager.c)
+target_link_libraries(opt_manager PRIVATE ${CIRC_LIBS})
+add_test(NAME opt_manager COMMAND opt_manager)
+add_test(NAME opt_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/opt_cli.sh $<TARGET_FILE:circ>
+         ${CIRC_EXAMPLES} ${CMAKE_CURRENT_SOURCE_DIR}/opt)

@@ -4,7 +4,8 @@
  * argument pointer), stopping at calls, selectors and relays; the load then takes
  * the value of a store to its bytes (bitcast or truncated and shifted as needed), of
  * an earlier load of them, or zero from an untouched ALLOCA at DEPEND_ENTRY.  Two
- * loads of one address on one dependency become one.  Users of a removed load's
+ * loads of one address on one dependency become one.  Stores into an ALLOCA that no
+ * load can read go.  Users of a removed load's
  * dependency output move to the load's own dependency input.  A load may skip a
  * store only if every place that demanded the load still demands that store.
  * Needs: optutil's demand points and cone checks. */
@@ -194,6 +195,49 @@ static bool eliminate(Circuit *c, GateId load)
     return true;
 }
 
+/* ---- stores nothing can read ---- */
+
+/* every use of address a (an ALLOCA, or it plus a constant) is the address of a
+ * STORE; no LOAD, CALL or escape can see the memory */
+static bool only_stored_to(const Circuit *c, GateId a, int depth)
+{
+    const Gate *g = &c->gates[a];
+    for (uint32_t i = 0; i < g->nuses; i++) {
+        Use u = g->uses[i];
+        const Gate *ug = &c->gates[u.user];
+        if (ug->dead)
+            continue;
+        if (ug->op == OP_STORE && u.index == (uint32_t)ug->ndep + 1)
+            continue;
+        uint64_t k;
+        bool offset = (ug->op == OP_ADD || ug->op == OP_SUB) && ug->ndata == 2 && u.index == ug->ndep &&
+                      gate_const(c, gate_data(ug, 1), &k);
+        if (!offset || depth > 8 || !only_stored_to(c, u.user, depth + 1))
+            return false;
+    }
+    return true;
+}
+
+/* drop the stores into an ALLOCA that is never read: their dependency users move to
+ * the store's own dependency input; the stored value must be quiet (it is no longer
+ * demanded) */
+static bool drop_unread_stores(Circuit *c)
+{
+    bool changed = false;
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+        const Gate *gt = &c->gates[g];
+        if (gt->dead || gt->op != OP_STORE || gt->ndep != 1 || gt->ndata != 2)
+            continue;
+        Addr a = decompose(c, gate_data(gt, 1));
+        if (!is_op(c, a.base, OP_ALLOCA) || !only_stored_to(c, a.base, 0) || !cone_quiet(c, gate_data(gt, 0), true))
+            continue;
+        circ_replace_uses(c, g, gate_dep(gt, 0));
+        opt_kill_unused(c, g);
+        changed = true;
+    }
+    return changed;
+}
+
 bool opt_lse(PassContext *ctx, Func *f)
 {
     (void)ctx;
@@ -205,6 +249,7 @@ bool opt_lse(PassContext *ctx, Func *f)
         for (GateId g = NUM_ROOTS; g < n; g++)
             if (gate_live(c, g) && c->gates[g].op == OP_LOAD && c->gates[g].ndep == 1 && c->gates[g].ndata == 1)
                 any |= eliminate(c, g);
+        any |= drop_unread_stores(c);
         changed |= any;
         if (!any)
             break;
