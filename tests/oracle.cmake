@@ -1,0 +1,26 @@
+# oracle.cmake — tests of the reference interpreter: every run line of the examples
+# and of tests/semantics, the semantics files regenerated from the independent C
+# mirror, programs that must be reported invalid, and interpreter unit tests.
+file(GLOB _examples CONFIGURE_DEPENDS ${CIRC_EXAMPLES}/*.circ)
+add_test(NAME oracle_examples COMMAND circ test ${_examples})
+
+file(GLOB _semantics CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/semantics/*.circ)
+add_test(NAME oracle_semantics COMMAND circ test ${_semantics})
+
+add_executable(semantics_mirror ${CMAKE_SOURCE_DIR}/tests/semantics/mirror.c)
+target_link_libraries(semantics_mirror PRIVATE m)
+add_test(NAME oracle_mirror
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/oracle_mirror.sh $<TARGET_FILE:semantics_mirror>
+                 ${CMAKE_SOURCE_DIR}/tests/semantics)
+
+file(GLOB _invalid CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/semantics/invalid/*.circ)
+add_executable(oracle_invalid ${CMAKE_SOURCE_DIR}/tests/oracle_invalid.c)
+target_link_libraries(oracle_invalid PRIVATE circ_oracle)
+add_test(NAME oracle_invalid COMMAND oracle_invalid ${_invalid})
+
+add_executable(oracle_unit ${CMAKE_SOURCE_DIR}/tests/oracle_unit.c)
+target_link_libraries(oracle_unit PRIVATE circ_oracle)
+add_test(NAME oracle_unit COMMAND oracle_unit)
+
+add_test(NAME oracle_cli COMMAND bash ${CMAKE_SOURCE_DIR}/tests/oracle_cli.sh $<TARGET_FILE:circ>
+         ${CMAKE_SOURCE_DIR}/tests/semantics)
