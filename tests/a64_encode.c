@@ -1111,8 +1111,8 @@ static void m_brk(const int64_t *a, Expect *e) { m_exception("brk", a, e); }
 static void m_hlt(const int64_t *a, Expect *e) { m_exception("hlt", a, e); }
 static uint32_t e_brk(const int64_t *a) { return a64_brk((uint32_t)a[0]); }
 static uint32_t e_hlt(const int64_t *a) { return a64_hlt((uint32_t)a[0]); }
-static void m_nop(const int64_t *a, Expect *e) { mn(e, "nop"); }
-static uint32_t e_nop(const int64_t *a) { return a64_nop(); }
+static void m_nop(const int64_t *a, Expect *e) { (void)a; mn(e, "nop"); }
+static uint32_t e_nop(const int64_t *a) { (void)a; return a64_nop(); }
 
 /* ---- floating point ------------------------------------------------------------------- */
 /* dbl then nregs FP registers of that precision */
