@@ -292,59 +292,91 @@ static bool anticipated(Gcm *g, const BlockList *dem, BlockId b, BlockId early)
     return g->ant[b];
 }
 
-/* can demand block `from` reach a demand block without leaving the instance? */
-static bool reaches_demand(Gcm *g, BlockId from, BlockId early)
+/* breadth-first walk over the edges that stay in the instance, from the successors of
+ * the blocks in `from` (or, with start_itself, from those blocks), not entering blocks
+ * marked in `stop`; marks what it reaches in `seen` */
+static void walk(Gcm *g, const BlockId *from, uint32_t n, bool start_itself, const uint8_t *stop,
+                 uint8_t *seen, BlockId early)
 {
     const Schedule *s = g->s;
-    uint8_t *seen = g->ant; /* scratch */
-    memset(seen, 0, s->nblocks);
     uint32_t qn = 0;
-    g->queue[qn++] = from;
-    while (qn) {
-        const Block *blk = &s->blocks[g->queue[--qn]];
+    memset(seen, 0, s->nblocks);
+    for (uint32_t i = 0; i < n; i++) {
+        if (start_itself) {
+            seen[from[i]] = 1;
+            g->queue[qn++] = from[i];
+            continue;
+        }
+        const Block *blk = &s->blocks[from[i]];
         for (uint32_t k = 0; k < blk->nsuccs; k++) {
             BlockId t = blk->succs[k].to;
-            if (edge_cut(s, blk->id, t, early) || seen[t])
-                continue;
-            if (g->demand[t])
-                return true;
-            seen[t] = 1;
-            g->queue[qn++] = t;
+            if (!edge_cut(s, blk->id, t, early) && !seen[t]) {
+                seen[t] = 1;
+                g->queue[qn++] = t;
+            }
         }
     }
-    return false;
+    while (qn) {
+        const Block *blk = &s->blocks[g->queue[--qn]];
+        if (stop && stop[blk->id])
+            continue;
+        for (uint32_t k = 0; k < blk->nsuccs; k++) {
+            BlockId t = blk->succs[k].to;
+            if (!edge_cut(s, blk->id, t, early) && !seen[t]) {
+                seen[t] = 1;
+                g->queue[qn++] = t;
+            }
+        }
+    }
 }
 
-/* may the gate run once in each demand block: no demand block reaches another (or
- * itself) within the gate's instance, and for an effect each lies in no loop that
- * does not contain early */
-static bool copies_allowed(Gcm *g, const BlockList *dem, BlockId early, bool effect)
+/* The first demands: the demand blocks no demand block reaches within the instance.
+ * Copies there run the gate exactly where the reference interpreter first demands it
+ * if every path from `from` to a demand block passes one of them (they cover the
+ * rest); false if not, or if an effect would sit in a loop its instance does not
+ * vary in (it would run again).  first gets the blocks. */
+static bool first_demands(Gcm *g, const BlockList *dem, BlockId from, BlockId early, bool effect, BlockList *first)
 {
-    memset(g->demand, 0, g->s->nblocks);
-    for (uint32_t i = 0; i < dem->n; i++)
-        g->demand[dem->v[i]] = 1;
-    for (uint32_t i = 0; i < dem->n; i++)
-        if ((effect && !sched_loop_contains(g->s, g->s->blocks[dem->v[i]].loop, early)) ||
-            reaches_demand(g, dem->v[i], early))
+    const Schedule *s = g->s;
+    uint8_t *after = g->ant, *in_first = g->demand;
+    walk(g, dem->v, dem->n, false, NULL, after, early);
+    memset(in_first, 0, s->nblocks);
+    first->n = 0;
+    for (uint32_t i = 0; i < dem->n; i++) {
+        BlockId d = dem->v[i];
+        if (after[d])
+            continue;
+        if (effect && !sched_loop_contains(s, s->blocks[d].loop, early))
             return false;
-    return true;
+        in_first[d] = 1;
+        list_add_unique(first, d);
+    }
+    walk(g, &from, 1, true, in_first, after, early);
+    for (uint32_t i = 0; i < dem->n; i++)
+        if (after[dem->v[i]] && !in_first[dem->v[i]])
+            return false;
+    return first->n > 0;
 }
 
-static void place_copies(Gcm *g, GateId id, const BlockList *dem)
+static void place_copies(Gcm *g, GateId id, const BlockList *blocks)
 {
     BlockList *l = &g->copies[id];
-    for (uint32_t i = 0; i < dem->n; i++)
-        list_add_unique(l, dem->v[i]);
-    g->s->gate_block[id] = MULTI_BLOCK;
+    for (uint32_t i = 0; i < blocks->n; i++)
+        list_add_unique(l, blocks->v[i]);
+    if (l->n == 1) {
+        g->s->gate_block[id] = l->v[0];
+        l->n = 0;
+    } else
+        g->s->gate_block[id] = MULTI_BLOCK;
 }
 
 /* a gate that may trap, an effect, a relay, or a gate reading one: never speculated.
- * Preferred: the LCA when it demands the gate itself, else a copy in each demand
- * block (the gate then runs where the reference interpreter first demands it, in the
- * same order with respect to other traps and effects; running a pure gate again
- * further down a path is harmless).  An effect runs at most once per instance: it is
- * copied only if no demand block reaches another, else it goes to the LCA if it is
- * anticipated there, else the function cannot be scheduled. */
+ * Preferred: the LCA when it demands the gate itself, else a copy in each block of
+ * first demand (the gate then runs where the reference interpreter first demands it,
+ * in the same order with respect to other traps and effects), else the LCA if the
+ * gate is anticipated there; a pure gate may also be copied into every demand block
+ * (running it again further down a path is harmless).  An effect runs at most once
+ * per instance; if none of this applies, the function cannot be scheduled. */
 static bool place_exact(Gcm *g, GateId id, const BlockList *dem, BlockId late)
 {
     const Schedule *s = g->s;
@@ -360,15 +392,18 @@ static bool place_exact(Gcm *g, GateId id, const BlockList *dem, BlockId late)
         g->s->gate_block[id] = b;
         return true;
     }
-    if (!effect || copies_allowed(g, dem, early, effect)) {
-        place_copies(g, id, dem);
-        return true;
-    }
-    if (anticipated(g, dem, b, early)) {
+    BlockList first = {0};
+    bool ok = true;
+    if (first_demands(g, dem, b, early, effect, &first))
+        place_copies(g, id, &first);
+    else if (anticipated(g, dem, b, early))
         g->s->gate_block[id] = b;
-        return true;
-    }
-    return fail(g, id, "cannot schedule %s without speculation");
+    else if (!effect)
+        place_copies(g, id, dem);
+    else
+        ok = fail(g, id, "cannot schedule %s without speculation");
+    free(first.v);
+    return ok;
 }
 
 static bool place_gate(Gcm *g, GateId id, BlockList *dem)
