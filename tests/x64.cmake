@@ -1,5 +1,15 @@
-# x64.cmake — LIR and x86-64 encoder tests: forms/roles unit tests, and the Capstone
-# round trip of every form of the x86-64 forms table.
+# x64.cmake — LIR and x86-64 backend tests: overload/forms unit tests, the Capstone
+# round trip of every form of the x86-64 forms table, and whole-module emission
+# (layout, tables) run under Unicorn.
+add_executable(test_lir_forms ${CMAKE_SOURCE_DIR}/tests/lir_forms.c)
+target_link_libraries(test_lir_forms circ_x64)
+add_test(NAME lir_forms COMMAND test_lir_forms)
+
 add_executable(test_x64_encode ${CMAKE_SOURCE_DIR}/tests/x64_encode.c)
 target_link_libraries(test_x64_encode circ_x64 circ_capstone)
 add_test(NAME x64_encode COMMAND test_x64_encode)
+
+add_executable(test_x64_emit ${CMAKE_SOURCE_DIR}/tests/x64_emit.c)
+target_include_directories(test_x64_emit PRIVATE ${UNICORN_INCLUDE_DIR})
+target_link_libraries(test_x64_emit circ_x64 circ_capstone ${UNICORN_LIBRARY})
+add_test(NAME x64_emit COMMAND test_x64_emit)

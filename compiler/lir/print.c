@@ -24,6 +24,12 @@ static const char *const helper_names[HELPER_COUNT] = {
     "fmod_f32", "fmod_f64", "fexp_f32", "fexp_f64", "throw",
 };
 
+static const char *trap_name(unsigned kind)
+{
+    static const char *const names[] = { "none", "div0", "overflow", "fault", "illegal" };
+    return kind < sizeof names / sizeof names[0] ? names[kind] : "?";
+}
+
 const char *lir_tmp_name(const Code *c, Tmp t, char *buf, size_t n)
 {
     Bank b = tmp_bank(t);
@@ -122,7 +128,7 @@ void lir_print_inst(FILE *out, const Code *c, const Inst *inst)
     if (inst->call && (inst->call->nuses || inst->call->ndefs))
         print_call_info(out, c, inst->call);
     if (inst->trap)
-        fprintf(out, " !trap%u", inst->trap);
+        fprintf(out, " !trap %s", trap_name(inst->trap));
     if (inst->origin != NO_GATE)
         fprintf(out, " ; gate %" PRIu32, inst->origin);
 }

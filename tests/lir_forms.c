@@ -1,0 +1,370 @@
+/* lir_forms.c — LIR unit tests: the overload table (roles, banks, widths reported by
+ * lir_for_each_arg / lir_for_each_tmp), the x86-64 forms table (sorted, every row an
+ * existing overload), lir_is_valid_form accepting and rejecting the right forms, the
+ * condition helpers, and the printed syntax. */
+#include "compiler/x64/x64.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+
+#define CHECK(cond, ...)                                                     \
+    do {                                                                     \
+        checks++;                                                            \
+        if (!(cond)) {                                                       \
+            failures++;                                                      \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
+            fprintf(stderr, __VA_ARGS__);                                    \
+            fputc('\n', stderr);                                             \
+        }                                                                    \
+    } while (0)
+
+/* ---- for_each_arg ------------------------------------------------------------------ */
+typedef struct {
+    Arg *arg;
+    Role role;
+    Bank bank;
+    Width width;
+} Seen;
+
+typedef struct {
+    Seen seen[16];
+    int n;
+} Seen16;
+
+static void record(void *ctx, Arg *a, Role role, Bank bank, Width width)
+{
+    Seen16 *s = ctx;
+    if (s->n < 16)
+        s->seen[s->n++] = (Seen){ a, role, bank, width };
+}
+
+static void expect_args(const char *what, Inst *in, int n, const Role *roles, const Bank *banks,
+                        const Width *widths)
+{
+    Seen16 s = { .n = 0 };
+    bool ok = lir_for_each_arg(in, record, &s);
+    CHECK(ok, "%s: no overload", what);
+    CHECK(s.n == n, "%s: %d args reported, expected %d", what, s.n, n);
+    for (int i = 0; i < n && i < s.n; i++) {
+        CHECK(s.seen[i].role == roles[i], "%s arg %d: role %s, expected %s", what, i,
+              role_name(s.seen[i].role), role_name(roles[i]));
+        CHECK(s.seen[i].bank == banks[i], "%s arg %d: bank %s", what, i, bank_name(s.seen[i].bank));
+        CHECK(s.seen[i].width == widths[i], "%s arg %d: width %u, expected %u", what, i,
+              s.seen[i].width, widths[i]);
+        if (i < in->nargs)
+            CHECK(s.seen[i].arg == &in->args[i], "%s arg %d: not the instruction's own arg", what, i);
+    }
+}
+
+static void test_for_each_arg(void)
+{
+    Inst add = lir_inst(LIR_Add32, 2, (Arg[]){ arg_imm(5), arg_tmp(tmp_virtual(BANK_GP, 1)) });
+    expect_args("Add32 imm, tmp", &add, 2, (Role[]){ ROLE_USE, ROLE_USE_ZDEF },
+                (Bank[]){ BANK_GP, BANK_GP }, (Width[]){ 32, 32 });
+
+    Inst add64 = lir_inst(LIR_Add64, 2, (Arg[]){ arg_addr(tmp_gp(X64_RAX), 8), arg_tmp(tmp_gp(X64_RCX)) });
+    expect_args("Add64 addr, reg", &add64, 2, (Role[]){ ROLE_USE, ROLE_USE_DEF },
+                (Bank[]){ BANK_GP, BANK_GP }, (Width[]){ 64, 64 });
+
+    Inst mov32 = lir_inst(LIR_Move32, 2, (Arg[]){ arg_tmp(tmp_gp(0)), arg_tmp(tmp_gp(1)) });
+    expect_args("Move32", &mov32, 2, (Role[]){ ROLE_USE, ROLE_ZDEF }, (Bank[]){ BANK_GP, BANK_GP },
+                (Width[]){ 32, 32 });
+
+    Inst zx = lir_inst(LIR_ZeroExtend8To32, 2, (Arg[]){ arg_addr(tmp_gp(0), 0), arg_tmp(tmp_gp(1)) });
+    expect_args("ZeroExtend8To32", &zx, 2, (Role[]){ ROLE_USE, ROLE_ZDEF },
+                (Bank[]){ BANK_GP, BANK_GP }, (Width[]){ 8, 32 });
+
+    Inst lea = lir_inst(LIR_Lea64, 2, (Arg[]){ arg_addr(tmp_gp(0), 16), arg_tmp(tmp_gp(1)) });
+    expect_args("Lea64", &lea, 2, (Role[]){ ROLE_USE_ADDR, ROLE_DEF }, (Bank[]){ BANK_GP, BANK_GP },
+                (Width[]){ 64, 64 });
+
+    Inst cmpd = lir_inst(LIR_CompareDouble, 4, (Arg[]){ arg_doublecond(DBL_ogt), arg_tmp(tmp_fp(0)),
+                                                      arg_tmp(tmp_fp(1)), arg_tmp(tmp_gp(2)) });
+    expect_args("CompareDouble", &cmpd, 4, (Role[]){ ROLE_USE, ROLE_USE, ROLE_USE, ROLE_ZDEF },
+                (Bank[]){ BANK_GP, BANK_FP, BANK_FP, BANK_GP }, (Width[]){ 64, 64, 64, 32 });
+
+    Inst div = lir_inst(LIR_X86IDiv32, 3, (Arg[]){ arg_tmp(tmp_gp(X64_RAX)), arg_tmp(tmp_gp(X64_RDX)),
+                                                 arg_tmp(tmp_gp(X64_RCX)) });
+    expect_args("X86IDiv32", &div, 3, (Role[]){ ROLE_USE_ZDEF, ROLE_USE_ZDEF, ROLE_USE },
+                (Bank[]){ BANK_GP, BANK_GP, BANK_GP }, (Width[]){ 32, 32, 32 });
+
+    Inst shl = lir_inst(LIR_Lshift64, 2, (Arg[]){ arg_tmp(tmp_gp(X64_RCX)), arg_tmp(tmp_gp(0)) });
+    expect_args("Lshift64", &shl, 2, (Role[]){ ROLE_USE, ROLE_USE_DEF }, (Bank[]){ BANK_GP, BANK_GP },
+                (Width[]){ 8, 64 });
+
+    Inst cvt = lir_inst(LIR_TruncateDoubleToInt32, 2, (Arg[]){ arg_tmp(tmp_fp(3)), arg_tmp(tmp_gp(3)) });
+    expect_args("TruncateDoubleToInt32", &cvt, 2, (Role[]){ ROLE_USE, ROLE_ZDEF },
+                (Bank[]){ BANK_FP, BANK_GP }, (Width[]){ 64, 32 });
+
+    Inst mul3 = lir_inst(LIR_Mul64, 3, (Arg[]){ arg_imm(3), arg_tmp(tmp_gp(0)), arg_tmp(tmp_gp(1)) });
+    expect_args("Mul64 3-arg", &mul3, 3, (Role[]){ ROLE_USE, ROLE_USE, ROLE_DEF },
+                (Bank[]){ BANK_GP, BANK_GP, BANK_GP }, (Width[]){ 64, 64, 64 });
+
+    /* a call reports its target, then the CallInfo's argument uses and result defs */
+    Arg uses[2] = { arg_tmp(tmp_gp(X64_RDI)), arg_tmp(tmp_fp(0)) };
+    Arg defs[1] = { arg_tmp(tmp_gp(X64_RAX)) };
+    Width defw[1] = { 32 };
+    CallInfo ci = { .uses = uses, .nuses = 2, .defs = defs, .ndefs = 1, .def_widths = defw };
+    Inst call = lir_inst(LIR_Call, 1, (Arg[]){ arg_symbol(TARGET_FUNC, 0, 0) });
+    call.call = &ci;
+    expect_args("Call", &call, 4, (Role[]){ ROLE_USE, ROLE_USE, ROLE_USE, ROLE_DEF },
+                (Bank[]){ BANK_GP, BANK_GP, BANK_FP, BANK_GP }, (Width[]){ 64, 64, 64, 32 });
+
+    Inst bad = lir_inst(LIR_Add32, 3, (Arg[]){ arg_imm(1), arg_imm(2), arg_imm(3) });
+    Seen16 s = { .n = 0 };
+    CHECK(!lir_for_each_arg(&bad, record, &s) && s.n == 0, "Add32 with 3 args has no overload");
+}
+
+typedef struct {
+    Tmp *tmp[8];
+    Role role[8];
+    Width width[8];
+    int n;
+} TmpSeen;
+
+static void record_tmp(void *ctx, Tmp *t, Role role, Bank bank, Width width)
+{
+    TmpSeen *s = ctx;
+    (void)bank;
+    if (s->n < 8) {
+        s->tmp[s->n] = t;
+        s->role[s->n] = role;
+        s->width[s->n++] = width;
+    }
+}
+
+static void test_for_each_tmp(void)
+{
+    Tmp b = tmp_virtual(BANK_GP, 0), x = tmp_virtual(BANK_GP, 1), d = tmp_virtual(BANK_GP, 2);
+    Inst in = lir_inst(LIR_Move32, 2, (Arg[]){ arg_index(b, x, 8, 4), arg_tmp(d) });
+    TmpSeen s = { .n = 0 };
+    lir_for_each_tmp(&in, record_tmp, &s);
+    CHECK(s.n == 3, "Move32 index, tmp: %d tmps, expected 3", s.n);
+    CHECK(s.n == 3 && *s.tmp[0] == b && s.role[0] == ROLE_USE && s.width[0] == 64, "base is a 64-bit use");
+    CHECK(s.n == 3 && *s.tmp[1] == x && s.role[1] == ROLE_USE && s.width[1] == 64, "index is a 64-bit use");
+    CHECK(s.n == 3 && *s.tmp[2] == d && s.role[2] == ROLE_ZDEF && s.width[2] == 32, "dest is a ZDef 32");
+    /* the callback may rewrite tmps in place (what register allocation does) */
+    *s.tmp[2] = tmp_gp(X64_RBX);
+    CHECK(in.args[1].base == tmp_gp(X64_RBX), "tmp rewritten through the callback");
+
+    Inst imm = lir_inst(LIR_Move, 2, (Arg[]){ arg_bigimm(1ll << 40), arg_stack(0, 0) });
+    s.n = 0;
+    lir_for_each_tmp(&imm, record_tmp, &s);
+    CHECK(s.n == 0, "Move bigimm, stack has no tmps (%d)", s.n);
+}
+
+/* ---- the overload table and the x86-64 forms table ------------------------------------ */
+static void test_tables(void)
+{
+    const LirTarget *t = x64_target();
+    for (uint32_t i = 1; i < t->nforms; i++)
+        CHECK(t->forms[i - 1].op <= t->forms[i].op, "forms row %u (%s) out of opcode order", i,
+              lir_op_name((LirOp)t->forms[i].op));
+    for (uint32_t i = 0; i < t->nforms; i++) {
+        const LirForm *f = &t->forms[i];
+        const LirOverload *o = lir_overload((LirOp)f->op, f->nargs);
+        CHECK(o != NULL, "form row %u: %s has no %u-argument overload", i, lir_op_name((LirOp)f->op),
+              f->nargs);
+        for (unsigned a = 0; a < f->nargs; a++)
+            CHECK(f->args[a].kinds != 0, "form row %u arg %u accepts nothing", i, a);
+        for (uint32_t j = 0; j < i; j++)
+            if (t->forms[j].op == f->op && t->forms[j].nargs == f->nargs)
+                CHECK(memcmp(t->forms[j].args, f->args, sizeof f->args) != 0,
+                      "form rows %u and %u of %s are the same", j, i, lir_op_name((LirOp)f->op));
+    }
+    unsigned novl;
+    const LirOverload *ovl = lir_overloads(&novl);
+    for (unsigned i = 0; i < novl; i++) {
+        uint32_t n;
+        lir_target_forms(t, (LirOp)ovl[i].op, &n);
+        CHECK(n > 0, "%s has no x86-64 form", lir_op_name((LirOp)ovl[i].op));
+        CHECK(lir_overload((LirOp)ovl[i].op, ovl[i].nargs) == &ovl[i], "overload lookup of %s/%u",
+              lir_op_name((LirOp)ovl[i].op), ovl[i].nargs);
+    }
+    CHECK(lir_op_parse("Branch32", 8) == LIR_Branch32, "op parse");
+    CHECK(lir_op_parse("Bogus", 5) == -1, "op parse of unknown");
+    CHECK(strcmp(lir_op_name(LIR_MoveConditionallyDouble), "MoveConditionallyDouble") == 0, "op name");
+    CHECK(lir_op_flags(LIR_Branch64) == (LF_TERM | LF_BRANCH), "Branch64 flags");
+}
+
+/* ---- is_valid_form ------------------------------------------------------------------------ */
+static bool valid(LirOp op, unsigned n, const Arg *args)
+{
+    return lir_is_valid_args(x64_target(), op, n, args);
+}
+
+static void test_valid_forms(void)
+{
+    Tmp v = tmp_virtual(BANK_GP, 0), w = tmp_virtual(BANK_GP, 1), f = tmp_virtual(BANK_FP, 0);
+    Arg rax = arg_tmp(tmp_gp(X64_RAX)), rcx = arg_tmp(tmp_gp(X64_RCX)), rdx = arg_tmp(tmp_gp(X64_RDX));
+    Arg mem = arg_addr(v, 8), idx = arg_index(v, w, 4, -8);
+
+    CHECK(valid(LIR_Add32, 2, (Arg[]){ arg_tmp(v), arg_tmp(w) }), "Add32 tmp, tmp");
+    CHECK(valid(LIR_Add32, 2, (Arg[]){ arg_imm(-5), arg_tmp(w) }), "Add32 imm, tmp");
+    CHECK(valid(LIR_Add32, 2, (Arg[]){ mem, arg_tmp(w) }), "Add32 addr, tmp");
+    CHECK(valid(LIR_Add32, 2, (Arg[]){ arg_tmp(w), idx }), "Add32 tmp, index");
+    CHECK(valid(LIR_Add32, 2, (Arg[]){ arg_imm(7), arg_stack(0, 4) }), "Add32 imm, stack");
+    CHECK(!valid(LIR_Add32, 2, (Arg[]){ mem, idx }), "Add32 addr, index: two memory operands");
+    CHECK(!valid(LIR_Add32, 2, (Arg[]){ arg_tmp(v), arg_imm(1) }), "Add32 into an immediate");
+    CHECK(!valid(LIR_Add32, 3, (Arg[]){ arg_tmp(v), arg_tmp(v), arg_tmp(w) }), "no 3-operand Add32");
+    CHECK(!valid(LIR_Add32, 2, (Arg[]){ arg_tmp(f), arg_tmp(w) }), "FP tmp in a GP position");
+    CHECK(valid(LIR_Add32, 2, (Arg[]){ arg_imm(0xffffffffll), arg_tmp(w) }), "Add32 imm 2^32-1");
+    CHECK(!valid(LIR_Add32, 2, (Arg[]){ arg_imm(1ll << 32), arg_tmp(w) }), "Add32 imm 2^32");
+    CHECK(valid(LIR_Add64, 2, (Arg[]){ arg_imm(INT32_MIN), arg_tmp(w) }), "Add64 imm INT32_MIN");
+    CHECK(!valid(LIR_Add64, 2, (Arg[]){ arg_imm((int64_t)INT32_MAX + 1), arg_tmp(w) }), "Add64 imm 2^31");
+    CHECK(!valid(LIR_Add64, 2, (Arg[]){ arg_bigimm(1), arg_tmp(w) }), "Add64 bigimm");
+    CHECK(valid(LIR_Add8, 2, (Arg[]){ arg_imm(255), arg_tmp(w) }), "Add8 imm 255");
+    CHECK(!valid(LIR_Add8, 2, (Arg[]){ arg_imm(256), arg_tmp(w) }), "Add8 imm 256");
+    CHECK(!valid(LIR_Add16, 2, (Arg[]){ arg_imm(-32769), arg_tmp(w) }), "Add16 imm -32769");
+    CHECK(valid(LIR_Move, 2, (Arg[]){ arg_bigimm(INT64_MIN), arg_tmp(w) }), "Move bigimm");
+    CHECK(!valid(LIR_Move, 2, (Arg[]){ arg_bigimm(1), mem }), "Move bigimm to memory");
+    CHECK(valid(LIR_Move, 2, (Arg[]){ arg_symbol(TARGET_HELPER, HELPER_FMOD_F64, 0), arg_tmp(w) }),
+          "Move helper address");
+    CHECK(!valid(LIR_Move, 2, (Arg[]){ arg_symbol(7, 0, 0), arg_tmp(w) }), "symbol of unknown kind");
+    CHECK(!valid(LIR_Move, 3, (Arg[]){ arg_tmp(v), arg_tmp(v), arg_tmp(w) }), "Move with 3 args");
+    CHECK(!valid(LIR_Move, 2, (Arg[]){ arg_addr(v, 1ll << 31), arg_tmp(w) }), "displacement 2^31");
+    CHECK(valid(LIR_Move, 2, (Arg[]){ arg_addr(v, INT32_MIN), arg_tmp(w) }), "displacement INT32_MIN");
+    CHECK(!valid(LIR_Move, 2, (Arg[]){ arg_index(v, tmp_gp(X64_RSP), 1, 0), arg_tmp(w) }),
+          "rsp as an index register");
+    CHECK(valid(LIR_Move, 2, (Arg[]){ arg_index(tmp_gp(X64_RSP), tmp_gp(X64_R12), 8, 0), arg_tmp(w) }),
+          "rsp base with r12 index");
+    CHECK(!valid(LIR_Move, 2, (Arg[]){ arg_index(v, w, 3, 0), arg_tmp(w) }), "scale 3");
+    CHECK(!valid(LIR_Move, 2, (Arg[]){ arg_addr(f, 0), arg_tmp(w) }), "FP base register");
+    CHECK(!valid(LIR_Move, 2, (Arg[]){ arg_tmp(tmp_gp(16)), arg_tmp(w) }), "register 16 on x86-64");
+
+    /* fixed registers */
+    CHECK(valid(LIR_Lshift32, 2, (Arg[]){ rcx, arg_tmp(w) }), "Lshift32 %%rcx, tmp");
+    CHECK(!valid(LIR_Lshift32, 2, (Arg[]){ rdx, arg_tmp(w) }), "Lshift32 by %%rdx");
+    CHECK(!valid(LIR_Lshift32, 2, (Arg[]){ arg_tmp(v), arg_tmp(w) }), "Lshift32 by a virtual tmp");
+    CHECK(valid(LIR_Lshift32, 2, (Arg[]){ arg_imm(31), mem }), "Lshift32 imm, addr");
+    CHECK(!valid(LIR_Lshift32, 2, (Arg[]){ arg_imm(256), arg_tmp(w) }), "shift count 256");
+    CHECK(valid(LIR_X86Div32, 3, (Arg[]){ rax, rdx, arg_tmp(v) }), "X86Div32 rax, rdx, tmp");
+    CHECK(!valid(LIR_X86Div32, 3, (Arg[]){ rdx, rax, arg_tmp(v) }), "X86Div32 with swapped registers");
+    CHECK(!valid(LIR_X86Div32, 3, (Arg[]){ rax, rdx, arg_imm(3) }), "no division by an immediate");
+    CHECK(valid(LIR_X86ConvertToQuadWord64, 2, (Arg[]){ rax, rdx }), "cqo");
+    CHECK(valid(LIR_Ret64, 1, (Arg[]){ rax }), "Ret64 %%rax");
+    CHECK(!valid(LIR_Ret64, 1, (Arg[]){ rcx }), "Ret64 %%rcx");
+    CHECK(valid(LIR_RetDouble, 1, (Arg[]){ arg_tmp(tmp_fp(0)) }), "RetDouble %%xmm0");
+    CHECK(!valid(LIR_RetDouble, 1, (Arg[]){ rax }), "RetDouble %%rax");
+
+    /* conditions */
+    Arg fa = arg_tmp(f), fb = arg_tmp(tmp_virtual(BANK_FP, 1));
+    CHECK(valid(LIR_CompareDouble, 4, (Arg[]){ arg_doublecond(DBL_ogt), fa, fb, arg_tmp(w) }), "ogt");
+    CHECK(valid(LIR_CompareDouble, 4, (Arg[]){ arg_doublecond(DBL_uno), fa, mem, arg_tmp(w) }), "uno, mem");
+    CHECK(!valid(LIR_CompareDouble, 4, (Arg[]){ arg_doublecond(DBL_oeq), fa, fb, arg_tmp(w) }),
+          "oeq needs two flag tests on x86-64");
+    CHECK(!valid(LIR_CompareDouble, 4, (Arg[]){ arg_doublecond(DBL_olt), fa, fb, arg_tmp(w) }),
+          "olt: swap the operands for ogt");
+    CHECK(!valid(LIR_CompareDouble, 4, (Arg[]){ arg_relcond(REL_eq), fa, fb, arg_tmp(w) }),
+          "relational condition on a float compare");
+    CHECK(!valid(LIR_CompareDouble, 4, (Arg[]){ arg_doublecond(DBL_ogt), mem, fb, arg_tmp(w) }),
+          "ucomisd memory left operand");
+    CHECK(valid(LIR_Branch32, 3, (Arg[]){ arg_relcond(REL_slt), arg_tmp(v), arg_imm(0) }), "Branch32");
+    CHECK(!valid(LIR_Branch32, 3, (Arg[]){ arg_relcond(REL_slt), arg_imm(0), arg_tmp(v) }),
+          "Branch32 with an immediate left");
+    CHECK(!valid(LIR_Branch32, 3, (Arg[]){ arg_rescond(RES_zero), arg_tmp(v), arg_imm(0) }),
+          "Branch32 with a result condition");
+    CHECK(valid(LIR_BranchTest64, 3, (Arg[]){ arg_rescond(RES_signed), arg_tmp(v), arg_tmp(v) }),
+          "BranchTest64");
+    CHECK(!valid(LIR_Branch32, 3, (Arg[]){ arg_relcond((RelCond)REL_COUNT), arg_tmp(v), arg_imm(0) }),
+          "condition out of range");
+    CHECK(valid(LIR_Call, 1, (Arg[]){ arg_symbol(TARGET_FUNC, 3, 0) }), "call a function");
+    CHECK(!valid(LIR_Call, 1, (Arg[]){ arg_symbol(TARGET_HELPER, HELPER_THROW, 0) }),
+          "no rel32 call to a helper");
+    CHECK(valid(LIR_Call, 1, (Arg[]){ arg_tmp(v) }), "call through a register");
+    CHECK(valid(LIR_Lea64, 2, (Arg[]){ arg_stack(2, 0), arg_tmp(w) }), "Lea64 of a stack slot");
+    CHECK(!valid(LIR_Lea64, 2, (Arg[]){ arg_tmp(v), arg_tmp(w) }), "Lea64 of a register");
+    CHECK(valid(LIR_MoveDouble, 2, (Arg[]){ mem, fa }), "MoveDouble load");
+    CHECK(!valid(LIR_MoveDouble, 2, (Arg[]){ mem, idx }), "MoveDouble memory to memory");
+    CHECK(!valid(LIR_AndDouble, 2, (Arg[]){ mem, fa }), "andpd from memory needs alignment");
+    CHECK(!valid((LirOp)LIR_OP_COUNT, 0, NULL), "unknown opcode");
+}
+
+static void test_conds(void)
+{
+    for (unsigned c = 0; c < REL_COUNT; c++) {
+        CHECK(relcond_invert(relcond_invert((RelCond)c)) == (RelCond)c, "relcond invert twice");
+        CHECK(relcond_commute(relcond_commute((RelCond)c)) == (RelCond)c, "relcond commute twice");
+        CHECK(relcond_invert((RelCond)c) != (RelCond)c, "relcond invert is another condition");
+    }
+    for (unsigned c = 0; c < DBL_COUNT; c++) {
+        CHECK(doublecond_invert(doublecond_invert((DoubleCond)c)) == (DoubleCond)c, "dbl invert");
+        CHECK(doublecond_commute(doublecond_commute((DoubleCond)c)) == (DoubleCond)c, "dbl commute");
+        /* x86-64 can test c with one flag test iff it can test its inverse */
+        Arg a = arg_doublecond((DoubleCond)c), b = arg_doublecond(doublecond_invert((DoubleCond)c));
+        CHECK((x64_cond_code(&a) < 0) == (x64_cond_code(&b) < 0), "x86 inverse of %u", c);
+        if (x64_cond_code(&a) >= 0)
+            CHECK(x64_cond_code(&b) == (x64_cond_code(&a) ^ 1), "x86 inverse code of %u", c);
+    }
+    CHECK(relcond_invert(REL_slt) == REL_sge && relcond_commute(REL_slt) == REL_sgt, "slt");
+    CHECK(doublecond_invert(DBL_ogt) == DBL_ule && doublecond_commute(DBL_ogt) == DBL_olt, "ogt");
+    CHECK(rescond_invert(RES_zero) == RES_nonzero && rescond_invert(RES_signed) == RES_notsigned, "res");
+    CHECK(role_is_use(ROLE_SCRATCH) && role_is_def(ROLE_SCRATCH) && role_is_early_def(ROLE_SCRATCH) &&
+              role_is_late_use(ROLE_SCRATCH), "Scratch is an early def and a late use");
+    CHECK(role_is_use(ROLE_USE_ZDEF) && role_is_late_def(ROLE_USE_ZDEF) && role_is_zdef(ROLE_USE_ZDEF),
+          "UseZDef");
+    CHECK(!role_is_def(ROLE_USE_ADDR) && role_is_early_use(ROLE_USE_ADDR), "UseAddr");
+    CHECK(role_is_cold(ROLE_COLD_USE) && !role_is_cold(ROLE_USE), "ColdUse");
+}
+
+/* ---- printing --------------------------------------------------------------------------- */
+static void test_print(void)
+{
+    Arena *a = arena_new();
+    Code *c = lir_code_new(a, x64_target(), "f", 0);
+    uint32_t slot = lir_add_slot(c, 16, 8, true);
+    LirBlock *b0 = lir_add_block(c, 1), *b1 = lir_add_block(c, 0.5), *b2 = lir_add_block(c, 0.5);
+    Tmp t1 = lir_new_tmp(c, BANK_GP), t2 = lir_new_tmp(c, BANK_GP), f0 = lir_new_tmp(c, BANK_FP);
+    lir_append(c, b0, LIR_Add32, 2, (Arg[]){ arg_tmp(t1), arg_tmp(t2) });
+    lir_append(c, b0, LIR_Move, 2, (Arg[]){ arg_index(tmp_gp(X64_RAX), tmp_gp(X64_RCX), 8, 0), arg_tmp(t2) });
+    lir_append(c, b0, LIR_MoveDouble, 2, (Arg[]){ arg_stack(slot, 8), arg_tmp(f0) });
+    Inst *lea = lir_append(c, b0, LIR_Lea64, 2, (Arg[]){ arg_addr(tmp_gp(X64_RBP), -16), arg_tmp(t1) });
+    lea->origin = 12;
+    lir_append(c, b0, LIR_Branch32, 3, (Arg[]){ arg_relcond(REL_slt), arg_tmp(t1), arg_imm(-3) });
+    lir_add_succ(c, b0, 1);
+    lir_add_succ(c, b0, 2);
+    lir_append(c, b1, LIR_Move, 2, (Arg[]){ arg_bigimm(0x7ff8000000000000ll), arg_tmp(tmp_gp(X64_RAX)) });
+    lir_append(c, b1, LIR_Ret64, 1, (Arg[]){ arg_tmp(tmp_gp(X64_RAX)) });
+    Inst *ud = lir_append(c, b2, LIR_Ud2, 0, NULL);
+    ud->trap = TRAP_DIV0;
+    lir_compute_preds(c);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    lir_print(out, c);
+    fclose(out);
+    const char *want =
+        "code @f ; x86-64\n"
+        "  stack0: size 16, align 8, locked\n"
+        "BB#0: ; frequency = 1\n"
+        "    Add32 %tmp0, %tmp1\n"
+        "    Move (%rax,%rcx,8), %tmp1\n"
+        "    MoveDouble 8(stack0), %ftmp0\n"
+        "    Lea64 -16(%rbp), %tmp0 ; gate 12\n"
+        "    Branch32 slt, %tmp0, $-3\n"
+        "  Successors: #1 #2\n"
+        "BB#1: ; frequency = 0.5\n"
+        "  Predecessors: #0\n"
+        "    Move $0x7ff8000000000000, %rax\n"
+        "    Ret64 %rax\n"
+        "BB#2: ; frequency = 0.5\n"
+        "  Predecessors: #0\n"
+        "    Ud2 !trap div0\n";
+    CHECK(strcmp(buf, want) == 0, "lir_print:\n%s\nexpected:\n%s", buf, want);
+    free(buf);
+    arena_free(a);
+}
+
+int main(void)
+{
+    test_for_each_arg();
+    test_for_each_tmp();
+    test_tables();
+    test_valid_forms();
+    test_conds();
+    test_print();
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures ? 1 : 0;
+}
