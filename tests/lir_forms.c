@@ -112,9 +112,16 @@ static void test_for_each_arg(void)
     expect_args("Call", &call, 4, (Role[]){ ROLE_USE, ROLE_USE, ROLE_USE, ROLE_DEF },
                 (Bank[]){ BANK_GP, BANK_GP, BANK_FP, BANK_GP }, (Width[]){ 64, 64, 64, 32 });
 
-    Inst bad = lir_inst(LIR_Add32, 3, (Arg[]){ arg_imm(1), arg_imm(2), arg_imm(3) });
+    Inst add3 = lir_inst(LIR_Add32, 3, (Arg[]){ arg_tmp(tmp_gp(0)), arg_imm(2), arg_tmp(tmp_gp(1)) });
+    expect_args("Add32 3-arg", &add3, 3, (Role[]){ ROLE_USE, ROLE_USE, ROLE_ZDEF },
+                (Bank[]){ BANK_GP, BANK_GP, BANK_GP }, (Width[]){ 32, 32, 32 });
+
+    Inst neg = lir_inst(LIR_Neg64, 1, (Arg[]){ arg_tmp(tmp_gp(0)) });
+    expect_args("Neg64", &neg, 1, (Role[]){ ROLE_USE_DEF }, (Bank[]){ BANK_GP }, (Width[]){ 64 });
+
+    Inst bad = lir_inst(LIR_Add32, 4, (Arg[]){ arg_imm(1), arg_imm(2), arg_imm(3), arg_imm(4) });
     Seen16 s = { .n = 0 };
-    CHECK(!lir_for_each_arg(&bad, record, &s) && s.n == 0, "Add32 with 3 args has no overload");
+    CHECK(!lir_for_each_arg(&bad, record, &s) && s.n == 0, "Add32 with 4 args has no overload");
 }
 
 typedef struct {
@@ -174,12 +181,18 @@ static void test_tables(void)
                 CHECK(memcmp(t->forms[j].args, f->args, sizeof f->args) != 0,
                       "form rows %u and %u of %s are the same", j, i, lir_op_name((LirOp)f->op));
     }
+    /* opcodes x86-64 has no instruction for (three-operand division, multiply-subtract) */
+    static const LirOp not_x86[] = { LIR_Div32, LIR_Div64, LIR_UDiv32, LIR_UDiv64,
+                                     LIR_MultiplySub32, LIR_MultiplySub64 };
     unsigned novl;
     const LirOverload *ovl = lir_overloads(&novl);
     for (unsigned i = 0; i < novl; i++) {
         uint32_t n;
+        bool expected = true;
+        for (size_t k = 0; k < sizeof not_x86 / sizeof not_x86[0]; k++)
+            expected &= ovl[i].op != not_x86[k];
         lir_target_forms(t, (LirOp)ovl[i].op, &n);
-        CHECK(n > 0, "%s has no x86-64 form", lir_op_name((LirOp)ovl[i].op));
+        CHECK((n > 0) == expected, "%s: %u x86-64 forms", lir_op_name((LirOp)ovl[i].op), n);
         CHECK(lir_overload((LirOp)ovl[i].op, ovl[i].nargs) == &ovl[i], "overload lookup of %s/%u",
               lir_op_name((LirOp)ovl[i].op), ovl[i].nargs);
     }
@@ -209,6 +222,10 @@ static void test_valid_forms(void)
     CHECK(!valid(LIR_Add32, 2, (Arg[]){ mem, idx }), "Add32 addr, index: two memory operands");
     CHECK(!valid(LIR_Add32, 2, (Arg[]){ arg_tmp(v), arg_imm(1) }), "Add32 into an immediate");
     CHECK(!valid(LIR_Add32, 3, (Arg[]){ arg_tmp(v), arg_tmp(v), arg_tmp(w) }), "no 3-operand Add32");
+    CHECK(!valid(LIR_AddDouble, 3, (Arg[]){ arg_tmp(f), arg_tmp(f), arg_tmp(f) }), "no 3-operand addsd");
+    CHECK(!valid(LIR_Div32, 3, (Arg[]){ arg_tmp(v), arg_tmp(v), arg_tmp(w) }), "no 3-operand Div32");
+    CHECK(!valid(LIR_Add32, 4, (Arg[]){ arg_tmp(v), arg_tmp(v), arg_tmp(w), arg_tmp(w) }),
+          "Add32 has no 4-argument overload");
     CHECK(!valid(LIR_Add32, 2, (Arg[]){ arg_tmp(f), arg_tmp(w) }), "FP tmp in a GP position");
     CHECK(valid(LIR_Add32, 2, (Arg[]){ arg_imm(0xffffffffll), arg_tmp(w) }), "Add32 imm 2^32-1");
     CHECK(!valid(LIR_Add32, 2, (Arg[]){ arg_imm(1ll << 32), arg_tmp(w) }), "Add32 imm 2^32");
@@ -280,6 +297,26 @@ static void test_valid_forms(void)
     CHECK(!valid(LIR_MoveDouble, 2, (Arg[]){ mem, idx }), "MoveDouble memory to memory");
     CHECK(!valid(LIR_AndDouble, 2, (Arg[]){ mem, fa }), "andpd from memory needs alignment");
     CHECK(!valid((LirOp)LIR_OP_COUNT, 0, NULL), "unknown opcode");
+}
+
+static void test_moves_and_spills(void)
+{
+    const LirTarget *t = x64_target();
+    Tmp v = tmp_virtual(BANK_GP, 0), w = tmp_virtual(BANK_GP, 1), f = tmp_virtual(BANK_FP, 0);
+    Inst mov = lir_inst(LIR_Move, 2, (Arg[]){ arg_tmp(v), arg_tmp(w) });
+    Inst movd = lir_inst(LIR_MoveDouble, 2, (Arg[]){ arg_tmp(f), arg_tmp(tmp_fp(3)) });
+    Inst load = lir_inst(LIR_Move, 2, (Arg[]){ arg_addr(v, 0), arg_tmp(w) });
+    Inst add = lir_inst(LIR_Add64, 2, (Arg[]){ arg_tmp(v), arg_tmp(w) });
+    Inst bits = lir_inst(LIR_MoveDoubleTo64, 2, (Arg[]){ arg_tmp(f), arg_tmp(w) });
+    CHECK(lir_is_move(&mov) && lir_is_move(&movd), "Move and MoveDouble of tmps are moves");
+    CHECK(!lir_is_move(&load) && !lir_is_move(&add) && !lir_is_move(&bits), "loads, adds, bit moves are not");
+    CHECK(lir_admits_stack(t, &add, 0) && lir_admits_stack(t, &add, 1), "Add64 spills either operand");
+    CHECK(!lir_admits_stack(t, &load, 1), "a load cannot spill its destination (two memory operands)");
+    CHECK(!lir_admits_stack(t, &load, 0), "an address is not a tmp");
+    Inst shl = lir_inst(LIR_Lshift64, 2, (Arg[]){ arg_tmp(tmp_gp(X64_RCX)), arg_tmp(w) });
+    CHECK(!lir_admits_stack(t, &shl, 0) && lir_admits_stack(t, &shl, 1), "shift count stays in %%rcx");
+    Inst cvt = lir_inst(LIR_ConvertInt64ToDouble, 2, (Arg[]){ arg_tmp(v), arg_tmp(f) });
+    CHECK(lir_admits_stack(t, &cvt, 0) && !lir_admits_stack(t, &cvt, 1), "cvtsi2sd writes a register");
 }
 
 static void test_conds(void)
@@ -363,6 +400,7 @@ int main(void)
     test_for_each_tmp();
     test_tables();
     test_valid_forms();
+    test_moves_and_spills();
     test_conds();
     test_print();
     printf("%d passed, %d failed\n", checks - failures, failures);

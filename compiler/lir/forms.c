@@ -165,3 +165,19 @@ bool lir_is_valid_args(const LirTarget *t, LirOp op, unsigned nargs, const Arg *
     Inst in = lir_inst(op, nargs, args);
     return lir_is_valid_form(t, &in);
 }
+
+bool lir_is_move(const Inst *inst)
+{
+    return (lir_op_flags((LirOp)inst->op) & LF_MOVE) && inst->nargs == 2 &&
+           inst->args[0].kind == ARG_TMP && inst->args[1].kind == ARG_TMP &&
+           tmp_bank(inst->args[0].base) == tmp_bank(inst->args[1].base);
+}
+
+bool lir_admits_stack(const LirTarget *t, const Inst *inst, unsigned i)
+{
+    if (i >= inst->nargs || inst->args[i].kind != ARG_TMP)
+        return false;
+    Inst copy = *inst;
+    copy.args[i] = arg_stack(0, 0);
+    return lir_is_valid_form(t, &copy);
+}

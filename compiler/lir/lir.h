@@ -168,6 +168,7 @@ enum {
     LF_CALL = 1 << 2,   /* a call: see CallInfo */
     LF_TRAP = 1 << 3,   /* may trap: recorded in the trap table */
     LF_EFFECT = 1 << 4, /* has an effect beyond its defs: never removed */
+    LF_MOVE = 1 << 5,   /* copies argument 0 to argument 1 (coalescable when both are tmps) */
 };
 
 enum { LIR_MAX_ARGS = 5 };
@@ -321,6 +322,10 @@ const LirForm *lir_find_form(const LirTarget *t, const Inst *inst);
 bool lir_is_valid_form(const LirTarget *t, const Inst *inst);
 /* would op with these args be valid (before making an Inst) */
 bool lir_is_valid_args(const LirTarget *t, LirOp op, unsigned nargs, const Arg *args);
+/* a register-to-register copy (LF_MOVE with two Tmp args of one bank) */
+bool lir_is_move(const Inst *inst);
+/* would inst stay valid with arg i (a Tmp) replaced by a stack slot (spilling)? */
+bool lir_admits_stack(const LirTarget *t, const Inst *inst, unsigned i);
 /* does form accept arg i of inst (kind, bank, fixed register, the target's value rules) */
 bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst);
 
