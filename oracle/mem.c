@@ -19,8 +19,9 @@ typedef struct {
 typedef struct { uint32_t pred, call, func; GateId gate; } Instance;
 typedef struct { uint32_t inst, next; } ReaderNode;
 
-/* one byte's access history: the last writer and the readers since it (a list) */
-typedef struct { uint32_t writer, readers; } ByteLog;
+/* one byte's access history: the last writer, the latest reader since it, and any
+ * earlier readers since it that the latest one is not known to follow (a list) */
+typedef struct { uint32_t writer, reader, more; } ByteLog;
 
 struct Mem {
     const Module *m;
@@ -211,30 +212,46 @@ static uint32_t reader_node(Mem *mem, uint32_t inst, uint32_t next)
     return mem->nreaders++;
 }
 
-static bool log_read(Mem *mem, ByteLog *b, uint32_t inst, uint64_t addr, char *why, size_t n)
+/* instances known to happen before the current access (its bytes share histories) */
+typedef struct { uint32_t inst, n, known[6]; } OrderCache;
+
+static bool ordered(const Mem *mem, OrderCache *oc, uint32_t before)
 {
-    uint32_t head = b->readers;
-    if (head && mem->readers[head].inst == inst)
-        return true;
-    if (head && mem_ordered(mem, mem->readers[head].inst, inst)) {
-        mem->readers[head].inst = inst; /* a later write must follow inst, hence the old one */
-        return true;
-    }
-    if (!mem_ordered(mem, b->writer, inst))
-        return racy(mem, b->writer, inst, addr, why, n);
-    b->readers = reader_node(mem, inst, head);
+    for (uint32_t i = 0; i < oc->n; i++)
+        if (oc->known[i] == before)
+            return true;
+    if (!mem_ordered(mem, before, oc->inst))
+        return false;
+    oc->known[oc->n < 6 ? oc->n++ : 5] = before;
     return true;
 }
 
-static bool log_write(Mem *mem, ByteLog *b, uint32_t inst, uint64_t addr, char *why, size_t n)
+static bool log_read(Mem *mem, ByteLog *b, OrderCache *oc, uint64_t addr, char *why, size_t n)
 {
-    if (b->readers == 0 && !mem_ordered(mem, b->writer, inst))
+    uint32_t inst = oc->inst;
+    if (b->reader == inst)
+        return true;
+    if (b->reader && ordered(mem, oc, b->reader)) {
+        b->reader = inst; /* a later write must follow inst, hence the old reader too */
+        return true;
+    }
+    if (!ordered(mem, oc, b->writer))
         return racy(mem, b->writer, inst, addr, why, n);
-    for (uint32_t r = b->readers; r; r = mem->readers[r].next)
-        if (!mem_ordered(mem, mem->readers[r].inst, inst))
-            return racy(mem, mem->readers[r].inst, inst, addr, why, n);
-    b->writer = inst;
-    b->readers = 0;
+    if (b->reader)
+        b->more = reader_node(mem, b->reader, b->more);
+    b->reader = inst;
+    return true;
+}
+
+static bool log_write(Mem *mem, ByteLog *b, OrderCache *oc, uint64_t addr, char *why, size_t n)
+{
+    uint32_t first = b->reader ? b->reader : b->writer;
+    if (!ordered(mem, oc, first))
+        return racy(mem, first, oc->inst, addr, why, n);
+    for (uint32_t r = b->more; r; r = mem->readers[r].next)
+        if (!ordered(mem, oc, mem->readers[r].inst))
+            return racy(mem, mem->readers[r].inst, oc->inst, addr, why, n);
+    *b = (ByteLog){oc->inst, 0, 0};
     return true;
 }
 
@@ -254,14 +271,15 @@ static bool locate(Mem *mem, Val addr, uint32_t size, const char *what, uint8_t 
         return false;
     }
     char d[100];
-    mem_describe(mem, addr.prov, d, sizeof d);
     if (addr.prov >= mem->nobjs || mem->objs[addr.prov].kind != OBJ_ALLOCA) {
+        mem_describe(mem, addr.prov, d, sizeof d);
         snprintf(why, n, "%s of %u bytes through the address of %s", what, size, d);
         return false;
     }
     const MemObject *o = &mem->objs[addr.prov];
     uint64_t off = addr.bits - o->base;
     if (size > o->size || off > o->size - size) {
+        mem_describe(mem, addr.prov, d, sizeof d);
         snprintf(why, n, "%s of %u bytes at offset %lld out of bounds of %s (%u bytes)", what, size,
                  (long long)off, d, o->size);
         return false;
@@ -278,8 +296,9 @@ bool mem_load(Mem *mem, Val addr, uint32_t size, uint32_t inst, uint64_t *bits, 
     if (!locate(mem, addr, size, "load", &p, &log, why, n))
         return false;
     uint64_t v = 0;
+    OrderCache oc = {inst, 0, {0}};
     for (uint32_t i = 0; i < size; i++) {
-        if (!log_read(mem, &log[i], inst, addr.bits + i, why, n))
+        if (!log_read(mem, &log[i], &oc, addr.bits + i, why, n))
             return false;
         v |= (uint64_t)p[i] << (8 * i);
     }
@@ -293,8 +312,9 @@ bool mem_store(Mem *mem, Val addr, uint32_t size, uint64_t bits, uint32_t inst, 
     ByteLog *log;
     if (!locate(mem, addr, size, "store", &p, &log, why, n))
         return false;
+    OrderCache oc = {inst, 0, {0}};
     for (uint32_t i = 0; i < size; i++)
-        if (!log_write(mem, &log[i], inst, addr.bits + i, why, n))
+        if (!log_write(mem, &log[i], &oc, addr.bits + i, why, n))
             return false;
     for (uint32_t i = 0; i < size; i++)
         p[i] = (uint8_t)(bits >> (8 * i));

@@ -24,3 +24,7 @@ add_test(NAME oracle_unit COMMAND oracle_unit)
 
 add_test(NAME oracle_cli COMMAND bash ${CMAKE_SOURCE_DIR}/tests/oracle_cli.sh $<TARGET_FILE:circ>
          ${CMAKE_SOURCE_DIR}/tests/semantics)
+
+# the interpreter benchmark (bench/interp/run.sh builds and runs it; not a test)
+add_executable(bench_interp EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/bench/interp/bench_interp.c)
+target_link_libraries(bench_interp PRIVATE circ_oracle)
