@@ -3,7 +3,8 @@
 # scheduled form; generated programs likewise.
 add_executable(sched_unit ${CMAKE_CURRENT_SOURCE_DIR}/sched_unit.c)
 target_link_libraries(sched_unit PRIVATE ${CIRC_LIBS})
-add_test(NAME sched_unit COMMAND sched_unit ${CMAKE_CURRENT_SOURCE_DIR}/sched)
+file(GLOB _sched_malformed ${CMAKE_CURRENT_SOURCE_DIR}/malformed/*.circ)
+add_test(NAME sched_unit COMMAND sched_unit ${CMAKE_CURRENT_SOURCE_DIR}/sched ${_sched_malformed})
 
 add_test(NAME sched_files COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/sched_files.sh $<TARGET_FILE:circ>
          ${CIRC_EXAMPLES} ${CMAKE_CURRENT_SOURCE_DIR})

@@ -1,7 +1,8 @@
 /* sched_gen.c — differential test of the scheduler on generated programs: for each
  * seed, generate a module (fuzz/gen), schedule it with global code motion and with
  * the naive schedule, and check that the interpreter of the scheduled form gives the
- * graph interpreter's outcome on every generated run.
+ * graph interpreter's outcome on every generated run; then rewire a few inputs of a
+ * copy at random and schedule that too (refused or scheduled, never a crash).
  * usage: sched_gen [FIRST_SEED [COUNT [SIZE]]]  (defaults 1 300 120) */
 #include "fuzz/gen.h"
 #include "oracle/interp_cfg.h"
@@ -52,6 +53,38 @@ static int check_module(const Module *m, uint64_t seed, bool naive,
     return bad;
 }
 
+/* rewire a few inputs at random (a malformed or differently shaped circuit): the
+ * scheduler must refuse or schedule it without crashing; when the result still
+ * verifies, both interpreters must agree on it too */
+static int check_mutant(const Module *orig, uint64_t seed, unsigned *compared, unsigned *mutants_valid)
+{
+    Module *m = module_clone(orig);
+    uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+    for (int k = 0; k < 3; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        Func *f = m->funcs[x % m->nfuncs];
+        Circuit *c = f->circ;
+        GateId g = NUM_ROOTS + (GateId)((x >> 8) % (c->ngates - NUM_ROOTS + 1));
+        if (g >= c->ngates || !gate_nin(&c->gates[g]))
+            continue;
+        uint32_t idx = (uint32_t)((x >> 24) % gate_nin(&c->gates[g]));
+        circ_set_input(c, g, idx, (GateId)((x >> 40) % c->ngates));
+    }
+    FILE *sink = fopen("/dev/null", "w");
+    Diag d;
+    diag_init(&d, "mutant", sink);
+    int bad = 0;
+    if (verify_module(m, &d) == 0) {
+        (*mutants_valid)++;
+        bad = check_module(m, seed, false, compared);
+    } else
+        for (uint32_t i = 0; i < m->nfuncs; i++)
+            schedule_free(schedule_func(m->funcs[i], NULL, &d));
+    fclose(sink);
+    module_free(m);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t first = argc > 1 ? strtoull(argv[1], NULL, 0) : 1;
@@ -60,16 +93,18 @@ int main(int argc, char **argv)
     GenOptions go = {.size = size, .swarm = true};
     size_t len = gen_bytes_for_size(size);
     uint8_t *bytes = malloc(len);
-    unsigned failures = 0, compared = 0;
+    unsigned failures = 0, compared = 0, mutants_valid = 0;
     for (uint64_t seed = first; seed < first + count; seed++) {
         gen_seed_bytes(seed, bytes, len);
         Module *m = generate(bytes, len, &go);
         gen_add_runlines(m, bytes, len, RUNS, NULL, NULL);
         failures += check_module(m, seed, false, &compared);
         failures += check_module(m, seed, true, &compared);
+        failures += check_mutant(m, seed, &compared, &mutants_valid);
         module_free(m);
     }
     free(bytes);
-    printf("%llu programs, %u runs compared, %u failures\n", (unsigned long long)count, compared, failures);
+    printf("%llu programs (+%u valid mutants), %u runs compared, %u failures\n", (unsigned long long)count,
+           mutants_valid, compared, failures);
     return failures ? 1 : 0;
 }

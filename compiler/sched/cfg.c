@@ -201,8 +201,8 @@ static bool link_preds(Builder *b)
         if (!op_has(h->op, F_JOIN))
             continue;
         for (uint32_t j = 0; j < h->nstate; j++) {
-            BlockId p = s->state_block[h->in[j]];
-            if (h->in[j] >= b->c->ngates || p == NO_BLOCK)
+            BlockId p = h->in[j] < b->c->ngates ? s->state_block[h->in[j]] : NO_BLOCK;
+            if (p == NO_BLOCK)
                 return fail(b, blk->head, "a state input of the join is not reachable from entry");
             add_pred(s->arena, blk, p);
         }

@@ -92,6 +92,13 @@ static void demand_inputs(Gcm *g, GateId id, GateId *work, uint32_t *nwork)
     }
 }
 
+/* a selector sits on a join (the head of its block) with one input per predecessor */
+static bool selector_fits(const Gcm *g, const Gate *sel)
+{
+    const Block *b = &g->s->blocks[g->s->state_block[sel->in[0]]];
+    return b->head == sel->in[0] && op_has(gate(g, b->head)->op, F_JOIN) && gate_nin(sel) - sel->nstate == b->npreds;
+}
+
 static bool compute_liveness(Gcm *g)
 {
     uint32_t n = g->c->ngates, nwork = 0;
@@ -106,6 +113,8 @@ static bool compute_liveness(Gcm *g)
         if ((is_selector(gt->op) || gt->op == OP_DEPEND_RELAY) &&
             (gt->nstate < 1 || gt->in[0] >= n || g->s->state_block[gt->in[0]] == NO_BLOCK))
             ok = fail(g, id, "%s is demanded but its state is not reachable from entry");
+        else if (is_selector(gt->op) && !selector_fits(g, gt))
+            ok = fail(g, id, "cannot schedule %s: a selector needs one input per state input of its join");
         demand_inputs(g, id, work, &nwork);
     }
     free(work);
@@ -136,7 +145,9 @@ static bool set_early(Gcm *g, GateId id)
     BlockId best = 0;
     uint32_t first = gt->op == OP_DEPEND_RELAY ? 0 : gt->nstate;
     for (uint32_t i = first; i < gate_nin(gt); i++) {
-        BlockId b = input_block(g, gt->in[i]);
+        BlockId b = gt->in[i] < g->c->ngates ? input_block(g, gt->in[i]) : NO_BLOCK;
+        if (b == NO_BLOCK)
+            return fail(g, id, "cannot schedule %s: an input is not reachable from entry");
         if (g->s->blocks[b].dom_depth > g->s->blocks[best].dom_depth)
             best = b;
     }
@@ -373,10 +384,12 @@ static void place_copies(Gcm *g, GateId id, const BlockList *blocks)
 /* a gate that may trap, an effect, a relay, or a gate reading one: never speculated.
  * Preferred: the LCA when it demands the gate itself, else a copy in each block of
  * first demand (the gate then runs where the reference interpreter first demands it,
- * in the same order with respect to other traps and effects), else the LCA if the
- * gate is anticipated there; a pure gate may also be copied into every demand block
- * (running it again further down a path is harmless).  An effect runs at most once
- * per instance; if none of this applies, the function cannot be scheduled. */
+ * in the same order with respect to other traps and effects).  Failing that, a pure
+ * gate is copied into every demand block (running it again further down a path is
+ * harmless: same value, and it did not trap the first time), and an effect, which
+ * runs at most once per instance, goes to the LCA if it is anticipated there (it may
+ * then run before an unrelated trap the interpreter would meet first); else the
+ * function cannot be scheduled. */
 static bool place_exact(Gcm *g, GateId id, const BlockList *dem, BlockId late)
 {
     const Schedule *s = g->s;
@@ -396,10 +409,10 @@ static bool place_exact(Gcm *g, GateId id, const BlockList *dem, BlockId late)
     bool ok = true;
     if (first_demands(g, dem, b, early, effect, &first))
         place_copies(g, id, &first);
-    else if (anticipated(g, dem, b, early))
-        g->s->gate_block[id] = b;
     else if (!effect)
         place_copies(g, id, dem);
+    else if (anticipated(g, dem, b, early))
+        g->s->gate_block[id] = b;
     else
         ok = fail(g, id, "cannot schedule %s without speculation");
     free(first.v);
