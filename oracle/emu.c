@@ -19,7 +19,7 @@
 #define STACK_CUSHION 256u           /* unused bytes above the first stack argument */
 #define MAX_PARAMS 1024u
 
-typedef enum { STOP_NONE, STOP_BUDGET, STOP_WALL, STOP_TRAP, STOP_THROW } StopReason;
+typedef enum { STOP_NONE, STOP_BUDGET, STOP_WALL, STOP_STACK, STOP_TRAP, STOP_THROW } StopReason;
 
 #define WALL_CHECK_BLOCKS 0xFFFFu /* the block hook reads the clock every 65,536 blocks */
 
@@ -156,6 +156,11 @@ static void record_fault(Emu *e, uc_mem_type type, const char *what, uint64_t ad
     if (r->stop != STOP_NONE)
         return;
     uint64_t pc = read_pc(e);
+    if (type != UC_MEM_FETCH_UNMAPPED && addr < EMU_STACK_ADDR && addr >= EMU_STACK_ADDR - EMU_STACK_GUARD) {
+        r->stop = STOP_STACK; /* runaway recursion: out of resources, like the interpreter's depth limit */
+        snprintf(r->reason, sizeof r->reason, "stack exhausted (%s at 0x%llx)", what, (unsigned long long)addr);
+        return;
+    }
     r->stop = STOP_TRAP;
     r->trap = TRAP_FAULT;
     if (type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT)
@@ -737,6 +742,10 @@ static void finish(Emu *e, uc_err err, Type ret, Outcome *out)
         out->kind = OUT_TIMEOUT;
         snprintf(out->reason, sizeof out->reason, "block budget of %llu exhausted",
                  (unsigned long long)r->budget);
+        break;
+    case STOP_STACK:
+        out->kind = OUT_TIMEOUT;
+        memcpy(out->reason, r->reason, sizeof out->reason);
         break;
     case STOP_WALL:
         out->kind = OUT_TIMEOUT;

@@ -52,7 +52,9 @@
  * divisor's value (a memory divisor: the table's kind).
  * An access to unmapped or protected memory (load, store, fetch) is TRAP_FAULT.
  * A run that executes more translated blocks than its budget is OUT_TIMEOUT; so is
- * one that exceeds the wall-clock safety net.  Outcome.steps = blocks executed. */
+ * one that exceeds the wall-clock safety net, and one that runs out of stack (an
+ * access within EMU_STACK_GUARD below the stack: runaway recursion, which the
+ * interpreter reports as a timeout by its call-depth limit).  Outcome.steps = blocks executed. */
 #ifndef CIRC_EMU_H
 #define CIRC_EMU_H
 
@@ -65,6 +67,7 @@
 #define EMU_CODE_ADDR 0x00400000ull
 #define EMU_STACK_ADDR 0x70000000ull
 #define EMU_STACK_SIZE (1u << 20)
+#define EMU_STACK_GUARD (64u << 10) /* unmapped, below the stack */
 
 #define EMU_DEFAULT_BLOCKS 10000000ull   /* block budget when emu_call gets 0 */
 #define EMU_DEFAULT_WALL_US 30000000ull  /* wall-clock safety net per run: 30 s */

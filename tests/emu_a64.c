@@ -35,7 +35,7 @@ static uint32_t msr_fpcr(unsigned rt) { return 0xD51B4400u | rt; }
 typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, brk_mapped, brk_free, udf, sdiv, load,
         store, jump, loop, smash, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller, code_ptr,
-        set_x19, get_x19, div_rz, div_d, echo;
+        set_x19, get_x19, div_rz, div_d, echo, recurse;
 } Funcs;
 
 static void w(Asm *a, uint32_t insn)
@@ -120,6 +120,9 @@ static void build_traps(Asm *a, Funcs *f)
     f->smash = asm_func(a); /* return to a bad address */
     w(a, movz(30, 0x1234, 0));
     w(a, RET);
+    f->recurse = asm_func(a); /* save fp/lr and call itself forever */
+    w(a, PUSH_FP_LR);
+    w(a, 0x97FFFFFFu); /* bl .-4 */
 }
 
 static void build_calls(Asm *a, Funcs *f)
@@ -178,20 +181,21 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
                   "str d7, [x10, #0x38]; ldr d16, [sp]; str d16, [x10, #0x40]; str x0, [x10, #0x48]; ret");
     check_listing(t, a, f->brk_mapped, "nop; brk #0x1");
     check_listing(t, a, f->brk_free, "brk #0x2");
-    check_listing(t, a, f->sdiv, "cbz x1, #0x4000ac; sdiv x0, x0, x1; ret; brk #0x3e8");
+    check_listing(t, a, f->sdiv, "cbz x1, #0xc; sdiv x0, x0, x1; ret; brk #0x3e8");
     check_listing(t, a, f->load, "ldr x0, [x0]; ret");
     check_listing(t, a, f->store, "str x1, [x0]; ret");
     check_listing(t, a, f->jump, "br x0");
-    check_listing(t, a, f->loop, "b #0x4000c4");
+    check_listing(t, a, f->loop, "b #0");
     check_listing(t, a, f->smash, "movz x30, #0x1234; ret");
-    check_listing(t, a, f->fmod_d, "stp x29, x30, [sp, #-0x10]!; ldr x16, #0x4000e4; blr x16; ldp x29, x30, [sp], #0x10; ret");
+    check_listing(t, a, f->recurse, "stp x29, x30, [sp, #-0x10]!; bl #0");
+    check_listing(t, a, f->fmod_d, "stp x29, x30, [sp, #-0x10]!; ldr x16, #0x14; blr x16; ldp x29, x30, [sp], #0x10; ret");
     check_listing(t, a, f->thrower,
-                  "movz x1, #0x4; stp x29, x30, [sp, #-0x10]!; ldr x16, #0x400158; blr x16; "
+                  "movz x1, #0x4; stp x29, x30, [sp, #-0x10]!; ldr x16, #0x18; blr x16; "
                   "ldp x29, x30, [sp], #0x10; ret");
     check_listing(t, a, f->caller,
-                  "stp x29, x30, [sp, #-0x10]!; ldr x16, #0x400178; blr x16; add x0, x0, x0; "
+                  "stp x29, x30, [sp, #-0x10]!; ldr x16, #0x18; blr x16; add x0, x0, x0; "
                   "ldp x29, x30, [sp], #0x10; ret");
-    check_listing(t, a, f->code_ptr, "ldr x0, #0x40018c; ldr x0, [x0]; ret");
+    check_listing(t, a, f->code_ptr, "ldr x0, #0xc; ldr x0, [x0]; ret");
     check_listing(t, a, f->set_x19, "movz x19, #0x4d; mov x0, x19; ret");
     check_listing(t, a, f->get_x19, "mov x0, x19; ret");
     check_listing(t, a, f->div_rz, "movz x9, #0xc0, lsl #16; msr fpcr, x9; fdiv d0, d0, d1; ret");
@@ -305,6 +309,9 @@ static void test_traps(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     expect(t, is_trap(o, TRAP_FAULT), "jump into the heap (not executable) -> fault", o);
     emu_call(e, f->smash, NULL, 0, NULL, TY_NONE, 0, o);
     expect(t, is_trap(o, TRAP_FAULT), "corrupted return address -> fault", o);
+    emu_call(e, f->recurse, NULL, 0, NULL, TY_NONE, 0, o);
+    expect(t, o->kind == OUT_TIMEOUT && strstr(o->reason, "stack exhausted"),
+           "runaway recursion -> timeout (stack exhausted), like the interpreter's depth limit", o);
     double t0 = now_seconds();
     emu_call(e, f->loop, NULL, 0, NULL, TY_NONE, 100000, o);
     expect(t, o->kind == OUT_TIMEOUT && o->steps == 100000 && now_seconds() - t0 < 5.0,

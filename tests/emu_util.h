@@ -124,7 +124,8 @@ static inline CodeBlob asm_blob(Asm *a)
     return b;
 }
 
-/* Capstone's listing of code[from, to) as "mnemonic operands; ..." */
+/* Capstone's listing of code[from, to) as "mnemonic operands; ...", addresses
+ * relative to `from` */
 static inline void listing(const Asm *a, uint32_t from, uint32_t to, char *buf, size_t n)
 {
     csh h;
@@ -135,7 +136,7 @@ static inline void listing(const Asm *a, uint32_t from, uint32_t to, char *buf, 
         snprintf(buf, n, "(capstone unavailable)");
         return;
     }
-    size_t count = cs_disasm(h, a->code + from, to - from, EMU_CODE_ADDR + from, 0, &insn);
+    size_t count = cs_disasm(h, a->code + from, to - from, 0, 0, &insn);
     size_t used = 0, covered = 0;
     for (size_t i = 0; i < count && used < n; i++) {
         used += (size_t)snprintf(buf + used, n - used, "%s%s%s%s", i ? "; " : "", insn[i].mnemonic,

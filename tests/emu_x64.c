@@ -8,7 +8,7 @@
 typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, ud2_mapped, ud2_free, idiv, load,
         store, jump, loop, smash, hlt, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller,
-        code_ptr, set_rbx, get_rbx, div_rz, div_d, echo, idiv32;
+        code_ptr, set_rbx, get_rbx, div_rz, div_d, echo, idiv32, recurse;
 } Funcs;
 
 static void mov_r10_heap(Asm *a)
@@ -82,6 +82,8 @@ static void build_traps(Asm *a, Funcs *f)
     X86(a, 0x48, 0xC7, 0x04, 0x24, 0x34, 0x12, 0x00, 0x00, 0xC3);
     f->hlt = asm_func(a);
     X86(a, 0xF4);
+    f->recurse = asm_func(a); /* call itself forever */
+    X86(a, 0xE8, 0xFB, 0xFF, 0xFF, 0xFF);
 }
 
 static void build_calls(Asm *a, Funcs *f)
@@ -145,9 +147,10 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
     check_listing(t, a, f->load, "mov rax, qword ptr [rdi]; ret");
     check_listing(t, a, f->store, "mov qword ptr [rdi], rsi; ret");
     check_listing(t, a, f->jump, "jmp rdi");
-    check_listing(t, a, f->loop, "jmp 0x4000ba");
+    check_listing(t, a, f->loop, "jmp 0");
     check_listing(t, a, f->smash, "mov qword ptr [rsp], 0x1234; ret");
     check_listing(t, a, f->hlt, "hlt");
+    check_listing(t, a, f->recurse, "call 0");
     check_listing(t, a, f->fmod_d, "sub rsp, 8; movabs rax, 0; call rax; add rsp, 8; ret");
     check_listing(t, a, f->thrower, "mov esi, 4; sub rsp, 8; movabs rax, 0; call rax; add rsp, 8; ret");
     check_listing(t, a, f->caller, "sub rsp, 8; movabs rax, 0; call rax; add rax, rax; add rsp, 8; ret");
@@ -275,6 +278,9 @@ static void test_traps(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     expect(t, is_trap(o, TRAP_FAULT), "corrupted return address -> fault", o);
     emu_call(e, f->hlt, NULL, 0, NULL, TY_NONE, 0, o);
     expect(t, is_trap(o, TRAP_ILLEGAL), "hlt -> illegal", o);
+    emu_call(e, f->recurse, NULL, 0, NULL, TY_NONE, 0, o);
+    expect(t, o->kind == OUT_TIMEOUT && strstr(o->reason, "stack exhausted"),
+           "runaway recursion -> timeout (stack exhausted), like the interpreter's depth limit", o);
     double t0 = now_seconds();
     emu_call(e, f->loop, NULL, 0, NULL, TY_NONE, 100000, o);
     expect(t, o->kind == OUT_TIMEOUT && o->steps == 100000 && now_seconds() - t0 < 5.0,
