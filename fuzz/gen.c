@@ -376,7 +376,8 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
     if (opt && opt->swarm)
         apply_swarm(g);
     g->m = module_new("<generated>");
-    uint32_t nf = opt && opt->funcs ? opt->funcs : 1 + rd_below(g, 4);
+    uint32_t most = g->size / 40 + 1; /* functions of at least ~40 gates */
+    uint32_t nf = opt && opt->funcs ? opt->funcs : 1 + rd_below(g, most < 4 ? most : 4);
     if (nf > GEN_MAX_FUNCS)
         nf = GEN_MAX_FUNCS;
     g->nfuncs = nf;
@@ -384,9 +385,9 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
     uint32_t share = g->size / (nf + 1);
     for (uint32_t i = 0; i < nf; i++) {
         uint32_t budget = i + 1 == nf ? g->size - share * (nf - 1) : share;
-        /* about ten gates per function come on top of the body: arguments, the last
+        /* about a dozen gates per function come on top of the body: arguments, the last
          * statement running over the limit, the folded return value */
-        gen_function(g, i, budget > 12 ? budget - 10 : 2);
+        gen_function(g, i, budget > 16 ? budget - 12 : 4);
     }
     Module *m = g->m;
     gen_free_pools(g);

@@ -39,20 +39,49 @@ static uint32_t room(const Gen *g, uint32_t limit)
 
 /* combine a few recent values into one of type t, so the result depends on much of
  * the computation (a checksum of the path) */
+static GateId fold_in(Gen *g, GateId acc, GateId v, Type t)
+{
+    v = convert_to(g, v, t);
+    if (ty_is_float(t))
+        return bin(g, rd_chance(g, 50) ? OP_FADD : OP_FMUL, t, acc, v);
+    return bin(g, rd_chance(g, 50) || t == TY_I1 ? OP_XOR : OP_ADD, t, acc, v);
+}
+
+/* the most recent value of the pools nothing uses yet (NO_GATE if none) */
+static GateId unused_value(Gen *g, uint32_t *scanned)
+{
+    for (; *scanned < 64; ++*scanned) {
+        Type t = (Type)(TY_I1 + *scanned % 7);
+        IdVec *p = &g->pool[t];
+        uint32_t back = *scanned / 7;
+        if (back >= p->n)
+            continue;
+        GateId v = p->v[p->n - 1 - back];
+        if (!g->c->gates[v].nuses && g->c->gates[v].op != OP_CONSTANT) {
+            ++*scanned;
+            return v;
+        }
+    }
+    return NO_GATE;
+}
+
 static GateId fold_value(Gen *g, Type t)
 {
     GateId acc = val_of(g, t);
     uint32_t n = rd_below(g, 4);
     for (uint32_t i = 0; i < n; i++) {
         Type from = rand_value_type(g);
-        if (!g->pool[from].n)
-            continue;
         IdVec *p = &g->pool[from];
-        GateId v = convert_to(g, p->v[p->n - 1 - rd_below(g, p->n < 4 ? p->n : 4)], t);
-        if (ty_is_float(t))
-            acc = bin(g, rd_chance(g, 50) ? OP_FADD : OP_FMUL, t, acc, v);
-        else
-            acc = bin(g, rd_chance(g, 50) || t == TY_I1 ? OP_XOR : OP_ADD, t, acc, v);
+        if (p->n)
+            acc = fold_in(g, acc, p->v[p->n - 1 - rd_below(g, p->n < 4 ? p->n : 4)], t);
+    }
+    /* and some results nothing else demands, so less of the program is dead */
+    uint32_t scanned = 0, extra = rd_below(g, 6);
+    for (uint32_t i = 0; i < extra; i++) {
+        GateId v = unused_value(g, &scanned);
+        if (v == NO_GATE)
+            break;
+        acc = fold_in(g, acc, v, t);
     }
     return acc;
 }
@@ -93,6 +122,19 @@ static void plan_selectors(Gen *g, SelPlan *p)
         p->type[i] = rand_value_type(g);
 }
 
+/* what an arm hands to a selector: preferably a value of the arm nothing uses yet */
+static GateId arm_result(Gen *g, Type t)
+{
+    IdVec *p = &g->pool[t];
+    if (rd_chance(g, 70))
+        for (uint32_t back = 0; back < 8 && back < p->n; back++) {
+            GateId v = p->v[p->n - 1 - back];
+            if (!g->c->gates[v].nuses && g->c->gates[v].op != OP_CONSTANT)
+                return v;
+        }
+    return val_of(g, t);
+}
+
 /* generate each arm (a state with one output) and join the survivors; an arm may end
  * in an early THROW / RETURN, but never the last one, so the path always goes on */
 static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_budget, const SelPlan *plan)
@@ -116,7 +158,7 @@ static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_b
             ends[live] = g->state;
             deps[live] = g->dep;
             for (uint32_t s = 0; s < plan->nsel; s++)
-                vals[s][live] = val_of(g, plan->type[s]);
+                vals[s][live] = arm_result(g, plan->type[s]);
             live++;
         }
         scope_pop(g);
