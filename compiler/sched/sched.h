@@ -20,7 +20,12 @@
  *     b->params: the live selectors of b's join (VALUE_SELECTOR and DEPEND_SELECTOR);
  *                they are defined on entry by the copies of the edge taken;
  *     b->gates:  computation gates, each after its operands, effects in dependency
- *                order (a gate placed in several blocks appears in each: a copy);
+ *                order; a DEPEND_RELAY computes nothing (it stands for the effects
+ *                before it).  A gate placed in several blocks (gate_block ==
+ *                MULTI_BLOCK) appears in each: a copy.  Copies go where the gate is
+ *                first demanded: on every path to a use, a copy runs before the use,
+ *                and an effect's copies never run twice for the same instance; a
+ *                consumer gives the gate one location that every copy writes;
  *     b->term:   how b ends; the terminator gate is b->term_gate;
  *     b->succs:  outgoing edges; an edge into a join carries the parallel copies of
  *                the join's live selectors (all read before any is written).
