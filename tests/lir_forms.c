@@ -394,6 +394,131 @@ static void test_print(void)
     arena_free(a);
 }
 
+/* ---- parsing dumps back ---------------------------------------------------------------- */
+static char *print_module_text(const LirModule *m)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    for (uint32_t i = 0; i < m->ncodes; i++)
+        lir_print(out, m->codes[i]);
+    fclose(out);
+    return buf;
+}
+
+static bool parse_text(Arena *a, const char *text, LirModule *m, char **errors)
+{
+    const LirTarget *targets[] = { x64_target() };
+    size_t len = 0;
+    FILE *out = open_memstream(errors, &len);
+    Diag d;
+    diag_init(&d, "t.lir", out);
+    bool ok = lir_parse(a, text, strlen(text), targets, 1, &d, m);
+    fclose(out);
+    return ok;
+}
+
+static const char round_trip_text[] =
+    "code @f ; x86-64\n"
+    "  frame %rbp\n"
+    "  stack0: size 16, align 8, locked, offset -16\n"
+    "  stack1: size 8, align 8\n"
+    "BB#0: ; frequency = 1\n"
+    "    Push %rbp\n"
+    "    Move %rsp, %rbp\n"
+    "    Add32 $-5, %tmp0\n"
+    "    Move32 -8(%r13,%r12,4), %tmp1\n"
+    "    MoveDouble 8(stack0), %ftmp2\n"
+    "    Store8 $255, (stack1)\n"
+    "    Move $helper.fmod_f64, %r11\n"
+    "    Move $func1+16, %rax\n"
+    "    Move $0x8000000000000000, %rcx\n"
+    "    Add64 %rcx, 24(callArg)\n"
+    "    CompareDouble ult, %ftmp2, %xmm1, %rax\n"
+    "    MoveConditionallyDouble ogt, %xmm0, %xmm1, %rcx, %rdx\n"
+    "    Call %r11 {uses %xmm0, %xmm1; defs %xmm0; clobbers %rax, %r11, %xmm2}\n"
+    "    Call $func0 {uses %rdi:32; defs %rax:32}\n"
+    "    X86IDiv32 %rax, %rdx, %tmp1 !trap overflow ; gate 7\n"
+    "    Branch32 ugt, %tmp0, $3\n"
+    "  Successors: #2 #1\n"
+    "BB#1: ; frequency = 0.25\n"
+    "  Predecessors: #0\n"
+    "    Ud2 !trap div0\n"
+    "BB#2: ; frequency = 0.75\n"
+    "  Predecessors: #0\n"
+    "    Ret32 %rax\n"
+    "code @g ; no target\n"
+    "BB#0: ; frequency = 1\n"
+    "    Add32 %r3, %ftmp0\n";
+
+static void test_parse(void)
+{
+    Arena *a = arena_new();
+    LirModule m;
+    char *errors = NULL;
+    bool ok = parse_text(a, round_trip_text, &m, &errors);
+    CHECK(ok && !*errors, "round-trip text parses: %s", errors);
+    free(errors);
+    if (ok) {
+        char *printed = print_module_text(&m);
+        CHECK(strcmp(printed, round_trip_text) == 0, "parse then print is the identity:\n%s", printed);
+        free(printed);
+        Code *f = m.codes[0];
+        CHECK(m.ncodes == 2 && f->target == x64_target() && m.codes[1]->target == NULL, "codes and targets");
+        CHECK(f->ntmps[BANK_GP] == 2 && f->ntmps[BANK_FP] == 3, "tmp counts from the highest index");
+        const Inst *cmp = &f->blocks[0]->insts[10];
+        CHECK(cmp->args[0].kind == ARG_DOUBLECOND && cmp->args[0].cond == DBL_ult,
+              "'ult' of CompareDouble is a double condition");
+        const Inst *br = &f->blocks[0]->insts[15];
+        CHECK(br->args[0].kind == ARG_RELCOND && br->args[0].cond == REL_ugt, "'ugt' of Branch32 is relational");
+        CHECK(f->blocks[0]->insts[14].origin == 7 && f->blocks[0]->insts[14].trap == TRAP_OVERFLOW, "origin, trap");
+        const CallInfo *ci = f->blocks[0]->insts[12].call;
+        CHECK(ci && ci->nuses == 2 && ci->ndefs == 1 && ci->clobbers[BANK_GP] == ((1u << X64_RAX) | (1u << X64_R11)) &&
+                  ci->clobbers[BANK_FP] == 4, "call info");
+    }
+    arena_free(a);
+}
+
+typedef struct {
+    const char *text;
+    const char *message; /* expected in the diagnostics, with its position */
+} BadText;
+
+static void test_parse_errors(void)
+{
+    static const BadText bad[] = {
+        { "code @f ; x86-64\nBB#0:\n    Frobnicate %rax\n", "t.lir:3:5: error: in @f: unknown opcode 'Frobnicate'" },
+        { "code @f ; x86-64\nBB#0:\n    Add32 (%rax), (%rcx)\n", "t.lir:3:5: error: in @f: Add32: no x86-64 form" },
+        { "code @f ; x86-64\nBB#0:\n    Add32 %rax\n", "has no 1-argument overload" },
+        { "code @f ; x86-64\nBB#0:\n    Add32 %rax, %zz9\n", "t.lir:3:17: error: in @f: unknown register or tmp '%zz9'" },
+        { "code @f ; x86-64\nBB#0:\n    Add32 %rax %rcx\n", "t.lir:3:5: error: in @f: Add32 has no 1-argument overload" },
+        { "code @f ; z80\n", "t.lir:1:11: error: unknown target 'z80'" },
+        { "    Add32 %rax, %rcx\n", "t.lir:1:5: error: expected 'code @NAME ; TARGET'" },
+        { "code @f ; x86-64\nBB#1:\n", "blocks must be numbered in order (expected BB#0)" },
+        { "code @f ; x86-64\n  stack1: size 8, align 8\n", "stack slots must be numbered in order" },
+        { "code @f ; x86-64\nBB#0:\n    Move 8(stack3), %rax\n", "unknown stack slot" },
+        { "code @f ; x86-64\nBB#0:\n    Move $helper.sqrt, %rax\n", "unknown helper 'sqrt'" },
+        { "code @f ; x86-64\nBB#0:\n    Branch32 oeq, %rax, %rcx\n", "unknown condition 'oeq'" },
+        { "code @f ; x86-64\nBB#0:\n    Jump\n  Successors: #4\n", "successor #4 does not exist" },
+        { "code @f ; x86-64\nBB#0:\n    Ud2 !trap soon\n", "unknown trap kind 'soon'" },
+        { "code @f ; x86-64\nBB#0:\n    Move (%rax,%rcx,3), %rax\n", "bad index address" },
+        { "code @f ; x86-64\nBB#0:\n    Call %rax {uses %rdi; spills 3}\n", "expected uses, defs or clobbers" },
+        { "code @f ; x86-64\nBB#0:\n    Move $12x, %rax\n", "bad immediate" },
+        { "code @f ; x86-64\nBB#0:\n    RetVoid extra\n", "RetVoid has no 1-argument overload" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        Arena *a = arena_new();
+        LirModule m;
+        char *errors = NULL;
+        bool ok = parse_text(a, bad[i].text, &m, &errors);
+        CHECK(!ok, "bad text %zu is refused", i);
+        CHECK(strstr(errors, bad[i].message) != NULL, "bad text %zu: diagnostics '%s' lack '%s'", i, errors,
+              bad[i].message);
+        free(errors);
+        arena_free(a);
+    }
+}
+
 int main(void)
 {
     test_for_each_arg();
@@ -403,6 +528,8 @@ int main(void)
     test_moves_and_spills();
     test_conds();
     test_print();
+    test_parse();
+    test_parse_errors();
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
 }

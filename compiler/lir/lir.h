@@ -335,5 +335,21 @@ void lir_print_inst(FILE *out, const Code *c, const Inst *inst);
 void lir_print(FILE *out, const Code *c);
 /* "%rax", "%xmm3", "%tmp4", "%ftmp2" (a register without target: "%r3", "%f3") */
 const char *lir_tmp_name(const Code *c, Tmp t, char *buf, size_t n);
+const char *lir_cond_name(ArgKind kind, unsigned cond); /* NULL if out of range */
+const char *lir_trap_name(unsigned kind);               /* TrapKind: "div0", ... */
+const char *lir_helper_name(unsigned helper);           /* Helper: "fmod_f64", ... */
+
+/* ---- parsing (lir_print's syntax, so dumps can be replayed) --------------------------- */
+typedef struct {
+    Code **codes;            /* in file order: codes[i]->func_index == i */
+    uint32_t ncodes;
+} LirModule;
+
+/* parse every `code @name ; TARGET` section of src; TARGET is looked up by name among
+ * targets.  Every instruction must have an overload, and a form when the code has a
+ * target.  Errors go to d as FILE:LINE:COL: error: ...; false if there were any.
+ * Everything is allocated in arena. */
+bool lir_parse(Arena *arena, const char *src, size_t len, const LirTarget *const *targets,
+               unsigned ntargets, Diag *d, LirModule *out);
 
 #endif

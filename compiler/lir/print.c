@@ -24,10 +24,24 @@ static const char *const helper_names[HELPER_COUNT] = {
     "fmod_f32", "fmod_f64", "fexp_f32", "fexp_f64", "throw",
 };
 
-static const char *trap_name(unsigned kind)
+static const char *const trap_names[] = { "none", "div0", "overflow", "fault", "illegal" };
+
+const char *lir_trap_name(unsigned kind)
 {
-    static const char *const names[] = { "none", "div0", "overflow", "fault", "illegal" };
-    return kind < sizeof names / sizeof names[0] ? names[kind] : "?";
+    return kind < sizeof trap_names / sizeof trap_names[0] ? trap_names[kind] : "?";
+}
+
+const char *lir_helper_name(unsigned helper) { return helper < HELPER_COUNT ? helper_names[helper] : "?"; }
+
+const char *lir_cond_name(ArgKind kind, unsigned cond)
+{
+    if (kind == ARG_RELCOND && cond < REL_COUNT)
+        return relcond_names[cond];
+    if (kind == ARG_RESCOND && cond < RES_COUNT)
+        return rescond_names[cond];
+    if (kind == ARG_DOUBLECOND && cond < DBL_COUNT)
+        return doublecond_names[cond];
+    return NULL;
 }
 
 const char *lir_tmp_name(const Code *c, Tmp t, char *buf, size_t n)
@@ -52,20 +66,14 @@ static void print_offset(FILE *out, int64_t v)
 
 static void print_cond(FILE *out, const Arg *a)
 {
-    const char *name = "?";
-    if (a->kind == ARG_RELCOND && a->cond < REL_COUNT)
-        name = relcond_names[a->cond];
-    else if (a->kind == ARG_RESCOND && a->cond < RES_COUNT)
-        name = rescond_names[a->cond];
-    else if (a->kind == ARG_DOUBLECOND && a->cond < DBL_COUNT)
-        name = doublecond_names[a->cond];
-    fputs(name, out);
+    const char *name = lir_cond_name((ArgKind)a->kind, a->cond);
+    fputs(name ? name : "?", out);
 }
 
 static void print_symbol(FILE *out, const Arg *a)
 {
-    if (a->sym_kind == TARGET_HELPER && a->slot < HELPER_COUNT)
-        fprintf(out, "$helper.%s", helper_names[a->slot]);
+    if (a->sym_kind == TARGET_HELPER)
+        fprintf(out, "$helper.%s", lir_helper_name(a->slot));
     else
         fprintf(out, "$func%" PRIu32, a->slot);
     if (a->value)
@@ -104,16 +112,44 @@ void lir_print_arg(FILE *out, const Code *c, const Arg *a)
     }
 }
 
+/* one "uses"/"defs" group of a CallInfo: "NAME %a:32, %b" (width when not 64) */
+static void print_call_group(FILE *out, const Code *c, const char *name, const Arg *args,
+                             const Width *widths, uint32_t n, bool *first)
+{
+    if (!n)
+        return;
+    fprintf(out, "%s%s", *first ? "" : "; ", name);
+    for (uint32_t i = 0; i < n; i++) {
+        fputs(i ? ", " : " ", out);
+        lir_print_arg(out, c, &args[i]);
+        if (widths && widths[i] != 64)
+            fprintf(out, ":%u", widths[i]);
+    }
+    *first = false;
+}
+
+static void print_clobbers(FILE *out, const Code *c, const CallInfo *ci, bool *first)
+{
+    char buf[32];
+    for (int b = 0; b < BANK_COUNT; b++)
+        for (unsigned r = 0; r < LIR_MAX_REGS; r++)
+            if (ci->clobbers[b] >> r & 1) {
+                fprintf(out, "%s%s", *first ? "clobbers " : ", ", lir_tmp_name(c, tmp_reg((Bank)b, r), buf, sizeof buf));
+                *first = false;
+            }
+}
+
 static void print_call_info(FILE *out, const Code *c, const CallInfo *ci)
 {
+    bool first = true;
     fputs(" {", out);
-    for (uint32_t i = 0; i < ci->nuses; i++) {
-        fputs(i ? ", " : "uses ", out);
-        lir_print_arg(out, c, &ci->uses[i]);
-    }
-    for (uint32_t i = 0; i < ci->ndefs; i++) {
-        fputs(i ? ", " : (ci->nuses ? "; defs " : "defs "), out);
-        lir_print_arg(out, c, &ci->defs[i]);
+    print_call_group(out, c, "uses", ci->uses, ci->use_widths, ci->nuses, &first);
+    print_call_group(out, c, "defs", ci->defs, ci->def_widths, ci->ndefs, &first);
+    if (ci->clobbers[BANK_GP] | ci->clobbers[BANK_FP]) {
+        bool none_yet = true;
+        if (!first)
+            fputs("; ", out);
+        print_clobbers(out, c, ci, &none_yet);
     }
     fputs("}", out);
 }
@@ -125,10 +161,11 @@ void lir_print_inst(FILE *out, const Code *c, const Inst *inst)
         fputs(i ? ", " : " ", out);
         lir_print_arg(out, c, &inst->args[i]);
     }
-    if (inst->call && (inst->call->nuses || inst->call->ndefs))
+    if (inst->call && (inst->call->nuses || inst->call->ndefs || inst->call->clobbers[BANK_GP] ||
+                       inst->call->clobbers[BANK_FP]))
         print_call_info(out, c, inst->call);
     if (inst->trap)
-        fprintf(out, " !trap %s", trap_name(inst->trap));
+        fprintf(out, " !trap %s", lir_trap_name(inst->trap));
     if (inst->origin != NO_GATE)
         fprintf(out, " ; gate %" PRIu32, inst->origin);
 }
@@ -157,7 +194,10 @@ static void print_block(FILE *out, const Code *c, const LirBlock *b)
 
 void lir_print(FILE *out, const Code *c)
 {
+    char buf[32];
     fprintf(out, "code @%s ; %s\n", c->name, c->target ? c->target->name : "no target");
+    if (c->frame_base != TMP_NONE)
+        fprintf(out, "  frame %s\n", lir_tmp_name(c, c->frame_base, buf, sizeof buf));
     for (uint32_t i = 0; i < c->nslots; i++) {
         const StackSlot *s = &c->slots[i];
         fprintf(out, "  stack%" PRIu32 ": size %" PRIu32 ", align %" PRIu32 "%s", i, s->size,
