@@ -27,6 +27,7 @@ typedef struct {       /* what the hooks saw during one run */
     uint64_t blocks;
     uint64_t budget;
     uint64_t deadline_ns; /* monotonic clock, 0: none */
+    uint64_t return_sp;   /* the stack pointer a correct return leaves at the sentinel */
     StopReason stop;
     uint8_t trap;      /* TrapKind, for STOP_TRAP */
     uint8_t throw_type;
@@ -49,6 +50,7 @@ struct Emu {
     TrapSite *traps;   /* sorted by offset */
     uint32_t ntraps;
     bool junk_args;
+    bool abi_check;
     uint64_t wall_us;
     bool unicorn_timer;
     RunState run;
@@ -79,6 +81,11 @@ const char *emu_error(const Emu *e)
 void emu_set_junk_args(Emu *e, bool on)
 {
     e->junk_args = on;
+}
+
+void emu_set_abi_check(Emu *e, bool on)
+{
+    e->abi_check = on;
 }
 
 void emu_set_wall_timeout(Emu *e, uint64_t usec, bool unicorn_timer)
@@ -433,6 +440,7 @@ Emu *emu_new(Isa isa)
         return NULL;
     e->isa = d;
     e->junk_args = true;
+    e->abi_check = true;
     e->wall_us = EMU_DEFAULT_WALL_US;
     e->unicorn_timer = true;
     heap_fill_pattern(e->heap_pattern);
@@ -626,6 +634,7 @@ static uc_err set_args(Emu *e, const Type *types, uint32_t n, const uint64_t *ar
     uint64_t top = EMU_STACK_ADDR + EMU_STACK_SIZE - STACK_CUSHION;
     uint64_t call_sp = (top - 8ull * nstack) & ~15ull;
     uint64_t sp = call_sp - d->stack_arg_offset;
+    e->run.return_sp = call_sp;
     uint64_t slot = sp + d->stack_arg_offset;
     uint32_t ni = 0, nf = 0;
     uc_err err = UC_ERR_OK;
@@ -694,6 +703,31 @@ static uint64_t read_result(Emu *e, Type ret)
     return v & ty_mask(ret);
 }
 
+/* the callee returned without restoring the stack pointer or a callee-saved
+ * register (all of them were zero at entry); says which in out->reason */
+static bool abi_broken(Emu *e, Outcome *out)
+{
+    const EmuIsa *d = e->isa;
+    uint64_t sp = read_reg64(e, d->reg_sp);
+    if (sp != e->run.return_sp) {
+        snprintf(out->reason, sizeof out->reason, "returned with the stack pointer off by %lld bytes",
+                 (long long)(sp - e->run.return_sp));
+        return true;
+    }
+    const char *name = d->callee_saved_names;
+    for (unsigned i = 0; i < d->ncallee_saved; i++) {
+        size_t len = strcspn(name, " ");
+        uint64_t v = read_reg64(e, d->callee_saved[i]);
+        if (v != 0) {
+            snprintf(out->reason, sizeof out->reason, "returned with callee-saved %.*s changed (0x%llx)",
+                     (int)len, name, (unsigned long long)v);
+            return true;
+        }
+        name += len + (name[len] == ' ');
+    }
+    return false;
+}
+
 static bool is_mem_error(uc_err err)
 {
     switch (err) {
@@ -753,7 +787,10 @@ static void finish(Emu *e, uc_err err, Type ret, Outcome *out)
                  (unsigned long long)e->wall_us);
         break;
     case STOP_NONE:
-        if (pc == EMU_SENTINEL_ADDR) {
+        if (pc == EMU_SENTINEL_ADDR && e->abi_check && abi_broken(e, out)) {
+            out->kind = OUT_TRAP;
+            out->trap = TRAP_ILLEGAL;
+        } else if (pc == EMU_SENTINEL_ADDR) {
             out->kind = OUT_RETURN;
             out->type = (uint8_t)ret;
             out->bits = read_result(e, ret);

@@ -33,6 +33,10 @@
  *   them shows up, and masks results to the return type's width.  The high 64 bits
  *   of a vector register holding an argument are zero.
  *   Every other register is zero at entry (general, vector, flags).
+ *   ABI check (emu_set_abi_check, default on): a return that leaves the stack
+ *   pointer elsewhere than the call found it (x86: rsp 8 above its entry value) or
+ *   changes a callee-saved register (x86 rbx rbp r12-r15; ARM64 x19-x29, d8-d15)
+ *   is TRAP_ILLEGAL, the reason naming the register.
  *
  * Helpers (compiler/blob.h): a call reaches the helper's stub with the helper's
  * arguments in the registers above and returns normally to its caller.
@@ -94,6 +98,8 @@ void emu_call(Emu *e, uint32_t func, const Type *param_types, uint32_t nparams,
 
 /* junk above the width of narrow arguments (default on) */
 void emu_set_junk_args(Emu *e, bool on);
+/* check stack pointer and callee-saved registers at return (default on) */
+void emu_set_abi_check(Emu *e, bool on);
 /* wall-clock safety net per run in microseconds, 0 = none (default EMU_DEFAULT_WALL_US,
  * Unicorn timer on).  The block hook checks the clock every 65,536 blocks; with
  * unicorn_timer the limit also goes to uc_emu_start, whose timer thread bounds even

@@ -36,6 +36,7 @@ static const char *a64_intr_name(uint32_t intno)
 
 #define X(n) UC_ARM64_REG_X##n
 #define Q(n) UC_ARM64_REG_Q##n
+#define D(n) UC_ARM64_REG_D##n
 
 const EmuIsa emu_isa_a64 = {
     .name = "arm64",
@@ -61,6 +62,10 @@ const EmuIsa emu_isa_a64 = {
                    Q(21), Q(22), Q(23), Q(24), Q(25), Q(26), Q(27), Q(28), Q(29), Q(30),
                    Q(31)},
     .nzero_vregs = 32,
+    .callee_saved = {X(19), X(20), X(21), X(22), X(23), X(24), X(25), X(26), X(27), X(28),
+                     X(29), D(8), D(9), D(10), D(11), D(12), D(13), D(14), D(15)},
+    .ncallee_saved = 19,
+    .callee_saved_names = "x19 x20 x21 x22 x23 x24 x25 x26 x27 x28 x29 d8 d9 d10 d11 d12 d13 d14 d15",
     .filler = {0x00, 0x00, 0x00, 0x00},           /* udf #0 */
     .filler_len = 4,
     .stub_return = {0xC0, 0x03, 0x5F, 0xD6},      /* ret */

@@ -27,6 +27,9 @@ typedef struct {
     unsigned nzero_regs;
     int zero_vregs[EMU_MAX_ZERO_REGS];    /* 128-bit registers cleared before a run */
     unsigned nzero_vregs;
+    int callee_saved[EMU_MAX_ZERO_REGS];  /* 64-bit registers a callee preserves */
+    unsigned ncallee_saved;
+    const char *callee_saved_names;       /* their names, space-separated, same order */
     uint8_t filler[4];                    /* repeated over unused code bytes: traps */
     unsigned filler_len;
     uint8_t stub_return[4];               /* stub of a helper that returns */

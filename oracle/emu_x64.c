@@ -110,6 +110,10 @@ const EmuIsa emu_isa_x64 = {
                    UC_X86_REG_XMM8, UC_X86_REG_XMM9, UC_X86_REG_XMM10, UC_X86_REG_XMM11,
                    UC_X86_REG_XMM12, UC_X86_REG_XMM13, UC_X86_REG_XMM14, UC_X86_REG_XMM15},
     .nzero_vregs = 16,
+    .callee_saved = {UC_X86_REG_RBX, UC_X86_REG_RBP, UC_X86_REG_R12, UC_X86_REG_R13,
+                     UC_X86_REG_R14, UC_X86_REG_R15},
+    .ncallee_saved = 6,
+    .callee_saved_names = "rbx rbp r12 r13 r14 r15",
     .filler = {0xCC},               /* int3 */
     .filler_len = 1,
     .stub_return = {0xC3},          /* ret */

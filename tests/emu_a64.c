@@ -35,7 +35,7 @@ static uint32_t msr_fpcr(unsigned rt) { return 0xD51B4400u | rt; }
 typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, brk_mapped, brk_free, udf, sdiv, load,
         store, jump, loop, smash, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller, code_ptr,
-        set_x19, get_x19, div_rz, div_d, echo, recurse;
+        set_x19, get_x19, div_rz, div_d, echo, recurse, pop_extra, set_d8;
 } Funcs;
 
 static void w(Asm *a, uint32_t insn)
@@ -161,6 +161,12 @@ static void build_calls(Asm *a, Funcs *f)
     f->div_d = asm_func(a);
     w(a, fdiv_d(0, 0, 1));
     w(a, RET);
+    f->pop_extra = asm_func(a); /* return with sp 16 too high */
+    w(a, 0x910043FFu);
+    w(a, RET);
+    f->set_d8 = asm_func(a);
+    w(a, 0x9E670008u);
+    w(a, RET);
     f->echo = asm_func(a);
     w(a, RET);
 }
@@ -200,6 +206,8 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
     check_listing(t, a, f->get_x19, "mov x0, x19; ret");
     check_listing(t, a, f->div_rz, "movz x9, #0xc0, lsl #16; msr fpcr, x9; fdiv d0, d0, d1; ret");
     check_listing(t, a, f->div_d, "fdiv d0, d0, d1; ret");
+    check_listing(t, a, f->pop_extra, "add sp, sp, #0x10; ret");
+    check_listing(t, a, f->set_d8, "fmov d8, x0; ret");
     check_listing(t, a, f->echo, "ret");
 }
 
@@ -354,9 +362,22 @@ static void test_helpers(Tally *t, Emu *e, const Asm *a, const Funcs *f, Outcome
 static void test_reset(Tally *t, Emu *e, const Funcs *f, Outcome *o)
 {
     emu_call(e, f->set_x19, NULL, 0, NULL, TY_I64, 0, o);
-    expect(t, is_return(o, TY_I64, 77), "set x19", o);
+    expect(t, is_trap(o, TRAP_ILLEGAL) && strstr(o->reason, "callee-saved x19"),
+           "ABI check: callee-saved x19 changed -> illegal", o);
+    const Type i64[] = {TY_I64};
+    uint64_t five = 5;
+    emu_call(e, f->set_d8, i64, 1, &five, TY_I64, 0, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL) && strstr(o->reason, "callee-saved d8"),
+           "ABI check: callee-saved d8 changed -> illegal", o);
+    emu_call(e, f->pop_extra, NULL, 0, NULL, TY_NONE, 0, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL) && strstr(o->reason, "stack pointer off by 16"),
+           "ABI check: stack pointer not restored -> illegal", o);
+    emu_set_abi_check(e, false);
+    emu_call(e, f->set_x19, NULL, 0, NULL, TY_I64, 0, o);
+    expect(t, is_return(o, TY_I64, 77), "set x19 (ABI check off)", o);
     emu_call(e, f->get_x19, NULL, 0, NULL, TY_I64, 0, o);
     expect(t, is_return(o, TY_I64, 0), "x19 zero at the next run's entry", o);
+    emu_set_abi_check(e, true);
     /* 1/10 = 0x3FB999999999999A rounded to nearest (up); toward zero it ends in 9 */
     run2(e, f->div_rz, F64x2, f64_bits(1.0), f64_bits(10.0), TY_F64, o);
     expect(t, is_return(o, TY_F64, 0x3FB9999999999999ull), "fdiv under FPCR round-toward-zero", o);

@@ -8,7 +8,7 @@
 typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, ud2_mapped, ud2_free, idiv, load,
         store, jump, loop, smash, hlt, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller,
-        code_ptr, set_rbx, get_rbx, div_rz, div_d, echo, idiv32, recurse;
+        code_ptr, set_rbx, get_rbx, div_rz, div_d, echo, idiv32, recurse, pop_extra;
 } Funcs;
 
 static void mov_r10_heap(Asm *a)
@@ -116,6 +116,8 @@ static void build_calls(Asm *a, Funcs *f)
         0x48, 0x83, 0xC4, 0x08, 0xF2, 0x0F, 0x5E, 0xC1, 0xC3);
     f->div_d = asm_func(a);
     X86(a, 0xF2, 0x0F, 0x5E, 0xC1, 0xC3);
+    f->pop_extra = asm_func(a); /* return with rsp 8 too high */
+    X86(a, 0x59, 0x5A, 0xFF, 0xE1);
     f->echo = asm_func(a); /* mov rax, rdi; ret */
     X86(a, 0x48, 0x89, 0xF8, 0xC3);
 }
@@ -161,6 +163,7 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
                   "sub rsp, 8; mov dword ptr [rsp], 0x7f80; ldmxcsr dword ptr [rsp]; add rsp, 8; "
                   "divsd xmm0, xmm1; ret");
     check_listing(t, a, f->div_d, "divsd xmm0, xmm1; ret");
+    check_listing(t, a, f->pop_extra, "pop rcx; pop rdx; jmp rcx");
     check_listing(t, a, f->echo, "mov rax, rdi; ret");
 }
 
@@ -328,9 +331,17 @@ static void test_addend(Tally *t, Emu *e, const Asm *a, const Funcs *f, Outcome 
 static void test_reset(Tally *t, Emu *e, const Funcs *f, Outcome *o)
 {
     emu_call(e, f->set_rbx, NULL, 0, NULL, TY_I64, 0, o);
-    expect(t, is_return(o, TY_I64, 77), "set rbx", o);
+    expect(t, is_trap(o, TRAP_ILLEGAL) && strstr(o->reason, "callee-saved rbx"),
+           "ABI check: callee-saved rbx changed -> illegal", o);
+    emu_call(e, f->pop_extra, NULL, 0, NULL, TY_NONE, 0, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL) && strstr(o->reason, "stack pointer off by 8"),
+           "ABI check: stack pointer not restored -> illegal", o);
+    emu_set_abi_check(e, false);
+    emu_call(e, f->set_rbx, NULL, 0, NULL, TY_I64, 0, o);
+    expect(t, is_return(o, TY_I64, 77), "set rbx (ABI check off)", o);
     emu_call(e, f->get_rbx, NULL, 0, NULL, TY_I64, 0, o);
     expect(t, is_return(o, TY_I64, 0), "rbx zero at the next run's entry", o);
+    emu_set_abi_check(e, true);
     /* 1/10 = 0x3FB999999999999A rounded to nearest (up); toward zero it ends in 9 */
     run2(e, f->div_rz, F64x2, f64_bits(1.0), f64_bits(10.0), TY_F64, o);
     expect(t, is_return(o, TY_F64, 0x3FB9999999999999ull), "divsd under MXCSR round-toward-zero", o);
