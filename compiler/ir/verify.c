@@ -1,11 +1,28 @@
-/* verify.c — the Circuit IR verifier.  Checks, for every live gate of a function:
- * wire counts per kind, the kind of gate each wire comes from, the type rules of
- * opcodes.def, control successors, selectors and relays; then the shape of the state
- * graph (reachability, termination, loops that are natural), cycles in the data and
- * dependency graph, and schedulability (every use dominated by the selectors and
- * relays it depends on).  Every error is reported through diag_gate; the count of
- * errors is returned.  Dead gates are skipped; any circuit the parser or a builder
- * can produce is accepted without crashing. */
+/* verify.c — the Circuit IR verifier.  For every live gate of a function it checks:
+ *   1. wire counts per kind (op_info smin..smax, dmin..dmax, vmin..vmax);
+ *   2. state inputs: state gates with a state output, GENERAL_STATE where the spec
+ *      says so, IF_TRUE/IF_FALSE on an IF_BRANCH, cases on a SWITCH_BRANCH, LOOP_BEGIN
+ *      input 1 a LOOP_BACK; IF_SUCCESS/IF_EXCEPTION rejected (nothing in circ throws);
+ *   3. dependency inputs from DEPEND_ENTRY or a dependency output, data inputs from
+ *      values (not void calls, state gates or roots);
+ *   4. successors: one IF_TRUE and one IF_FALSE per IF_BRANCH, one DEFAULT_CASE and
+ *      distinct, fitting case values per SWITCH_BRANCH, one control successor for
+ *      every other state gate, a LOOP_BACK feeding input 1 of a LOOP_BEGIN;
+ *   5. selectors on a MERGE/LOOP_BEGIN with one input per state input; relays on a
+ *      relayable state;
+ *   6. the type rule of opcodes.def (TR_*), ARG/SYMBOL/ALLOCA literals, direct-call
+ *      signatures;
+ *   7. the state graph: reachable from entry, every path can end in RETURN/THROW,
+ *      acyclic without LOOP_BACK->LOOP_BEGIN edges, natural loops (header dominates
+ *      its LOOP_BACK);
+ *   8. data/dependency cycles only through input 1 of a selector on a LOOP_BEGIN;
+ *   9. schedulability: each gate is available below the deepest selector or relay it
+ *      depends on (they must lie on one dominator-tree path), and each use — a state
+ *      gate's inputs, selector input j at the join's predecessor j, a relay's input at
+ *      its state — lies below that point.
+ * Every error is reported through diag_gate and counted; dead gates are skipped; any
+ * circuit the parser or the builder can produce is accepted without crashing.  Time is
+ * near-linear: dominators by Cooper-Harvey-Kennedy, cycles by Tarjan, both iterative. */
 #include "ir.h"
 
 #include <stdlib.h>
