@@ -106,6 +106,30 @@ void gen_default_weights(uint8_t w[GF_COUNT])
     memcpy(w, def, sizeof def);
 }
 
+bool gen_parse_weights(const char *spec, uint8_t weight[GF_COUNT])
+{
+    uint8_t w[GF_COUNT];
+    memcpy(w, weight, sizeof w);
+    const char *p = spec;
+    while (*p) {
+        const char *eq = strchr(p, '=');
+        if (!eq)
+            return false;
+        int f = 0;
+        while (f < GF_COUNT && (strlen(feature_names[f]) != (size_t)(eq - p) ||
+                                strncmp(feature_names[f], p, (size_t)(eq - p))))
+            f++;
+        char *end;
+        unsigned long v = strtoul(eq + 1, &end, 10);
+        if (f == GF_COUNT || end == eq + 1 || v > 255 || (*end && *end != ','))
+            return false;
+        w[f] = (uint8_t)v;
+        p = *end ? end + 1 : end;
+    }
+    memcpy(weight, w, sizeof w);
+    return true;
+}
+
 /* swarm testing: each program switches a random subset of features off (the first
  * byte decides); integer arithmetic always stays so every program has computations */
 static void apply_swarm(Gen *g)

@@ -42,6 +42,9 @@ typedef struct {
 
 const char *gen_feature_name(GenFeature f);
 void gen_default_weights(uint8_t weight[GF_COUNT]);
+/* "loop=0,call=20,...": change the named weights (0..255) of weight[]; false (and
+ * weight[] unchanged) on an unknown name or a bad number */
+bool gen_parse_weights(const char *spec, uint8_t weight[GF_COUNT]);
 
 /* a valid module for any bytes; opt may be NULL (defaults).  The entry function is the
  * last one.  Never NULL. */

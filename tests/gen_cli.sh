@@ -2,7 +2,7 @@
 # gen_cli.sh — `circ gen`: seeded files verify and pass their own run lines under
 # `circ test`; the same seed gives the same file; --from-bytes decodes any file
 # (empty included); --stats reports every opcode, no verify failure and no invalid
-# run; --help exits 0 and bad arguments exit 2.
+# run; --weights switches features; --help exits 0 and bad arguments exit 2.
 # usage: gen_cli.sh CIRC
 set -u
 circ=$1
@@ -39,6 +39,11 @@ echo "$stats" | grep -q 'invalid 0 (0.00%)' || fail "--stats: invalid runs"
 for op in LOOP_BEGIN SWITCH_CASE THROW CALL LOAD STORE FMOD FCMP ORDINARY_BLOCK; do
     echo "$stats" | grep -q "^$op " || fail "--stats lists no $op"
 done
+
+"$circ" gen --seed 3 --size 300 --weights loop=0,switch=30 -o "$tmp/w.circ" || fail "--weights failed"
+grep -q LOOP_BEGIN "$tmp/w.circ" && fail "--weights loop=0 still made a loop"
+grep -q SWITCH_BRANCH "$tmp/w.circ" || fail "--weights switch=30 made no switch"
+"$circ" gen --weights nosuch=1 > /dev/null 2>&1; [ $? = 2 ] || fail "unknown feature must exit 2"
 
 "$circ" gen --help | grep -q 'usage: circ gen' || fail "--help"
 "$circ" gen --bogus > /dev/null 2>&1; [ $? = 2 ] || fail "bad option must exit 2"

@@ -11,6 +11,7 @@ static const char gen_usage[] =
     "usage: circ gen --seed N [--size S] [--swarm] [--funcs F] [--runs R] [-o FILE]\n"
     "       circ gen --from-bytes FILE [--size S] [--swarm] [--funcs F] [--runs R] [-o FILE]\n"
     "       circ gen --stats [--count K] [--seed N] [--size S] [--swarm] [--funcs F] [--runs R]\n"
+    "All forms also take --weights LIST.\n"
     "Generate a random valid Circuit IR module whose entry function (the last one) carries\n"
     "`; run:` lines with the interpreter's outcomes, so the file checks itself (circ test).\n"
     "  --seed N        seed of the byte string (splitmix64), default 0\n"
@@ -18,6 +19,9 @@ static const char gen_usage[] =
     "  --size S        target gate count of the module, default 100\n"
     "  --funcs F       number of functions (default: chosen from the bytes, 1..4)\n"
     "  --swarm         switch a random subset of features off (chosen from the bytes)\n"
+    "  --weights LIST  feature weights, e.g. loop=0,call=20 (0 = never); features:\n"
+    "                  int div div0 float convert compare load store call if switch loop\n"
+    "                  exit block\n"
     "  --runs R        run lines to add, default 3 (0: none)\n"
     "  -o FILE         write there instead of stdout\n"
     "  --stats         over K seeds (default 1000) from N: opcode/type/condition histogram,\n"
@@ -61,6 +65,15 @@ static int parse_gen_args(int argc, char **argv, GenArgs *a)
             a->from_bytes = argv[++i];
         else if (!strcmp(o, "-o") && has_value)
             a->out = argv[++i];
+        else if (!strcmp(o, "--weights") && has_value) {
+            if (!a->opt.has_weights)
+                gen_default_weights(a->opt.weight);
+            a->opt.has_weights = true;
+            if (!gen_parse_weights(argv[++i], a->opt.weight)) {
+                fprintf(stderr, "circ gen: bad --weights '%s' (NAME=0..255,...)\n", argv[i]);
+                return EXIT_USAGE;
+            }
+        }
         else if (has_value && parse_u64(argv[i + 1], &v) &&
                  (!strcmp(o, "--seed") || !strcmp(o, "--count") || !strcmp(o, "--size") ||
                   !strcmp(o, "--funcs") || !strcmp(o, "--runs"))) {
