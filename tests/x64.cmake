@@ -13,3 +13,6 @@ add_executable(test_x64_emit ${CMAKE_SOURCE_DIR}/tests/x64_emit.c)
 target_include_directories(test_x64_emit PRIVATE ${UNICORN_INCLUDE_DIR})
 target_link_libraries(test_x64_emit circ_x64 circ_capstone ${UNICORN_LIBRARY})
 add_test(NAME x64_emit COMMAND test_x64_emit)
+
+add_test(NAME lir_cli
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/lir_cli.sh $<TARGET_FILE:circ> ${CMAKE_SOURCE_DIR}/tests/lir_sample.lir)

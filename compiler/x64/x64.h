@@ -52,6 +52,14 @@ int x64_cond_code(const Arg *cond);
 bool x64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
               char *err, size_t errlen);
 
+/* a Capstone listing of an x86-64 blob: function labels (func_names may be NULL),
+ * offsets, bytes, instructions, trap sites, relocations and source marks, naming a
+ * mark's gate through gate_name when given (NULL from it: "gate N").  false if the
+ * blob is not x86-64 or has bytes Capstone cannot decode. */
+typedef const char *(*X64GateName)(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n);
+bool x64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
+                 X64GateName gate_name, void *ctx);
+
 /* ---- the assembler underneath (exposed for tests and tools) ---------------------- */
 typedef struct {
     uint32_t at;        /* offset of the rel32 field */
