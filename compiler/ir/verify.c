@@ -620,8 +620,8 @@ static void compute_idoms(Verifier *v)
     }
 }
 
-/* pre/post intervals on the dominator tree: a dominates b iff b's interval is inside a's */
-static void number_dominator_tree(Verifier *v)
+/* children of each state gate in the dominator tree, in compressed rows */
+static void dominator_children(const Verifier *v, uint32_t **start_out, GateId **kids_out)
 {
     uint32_t *start = zalloc(v->n + 1, sizeof *start);
     GateId *kids = zalloc(v->nrpo, sizeof *kids);
@@ -634,17 +634,26 @@ static void number_dominator_tree(Verifier *v)
         GateId p = v->idom[v->rpo[k]];
         kids[start[p] + fill[p]++] = v->rpo[k];
     }
+    free(fill);
+    *start_out = start;
+    *kids_out = kids;
+}
+
+/* pre/post intervals on the dominator tree: a dominates b iff b's interval is inside a's */
+static void number_dominator_tree(Verifier *v)
+{
+    uint32_t *start, *next = zalloc(v->n, sizeof *next);
+    GateId *kids, *stack = zalloc(v->nrpo + 1, sizeof *stack);
+    dominator_children(v, &start, &kids);
     v->dom_pre = zalloc(v->n, sizeof *v->dom_pre);
     v->dom_post = zalloc(v->n, sizeof *v->dom_post);
-    GateId *stack = zalloc(v->nrpo + 1, sizeof *stack);
     uint32_t sp = 0, clock = 0;
-    memset(fill, 0, v->n * sizeof *fill);
     stack[sp++] = ROOT_STATE_ENTRY;
     v->dom_pre[ROOT_STATE_ENTRY] = clock++;
     while (sp) {
         GateId g = stack[sp - 1];
-        if (fill[g] < start[g + 1] - start[g]) {
-            GateId k = kids[start[g] + fill[g]++];
+        if (next[g] < start[g + 1] - start[g]) {
+            GateId k = kids[start[g] + next[g]++];
             v->dom_pre[k] = clock++;
             stack[sp++] = k;
         } else {
@@ -653,7 +662,7 @@ static void number_dominator_tree(Verifier *v)
         }
     }
     free(stack);
-    free(fill);
+    free(next);
     free(kids);
     free(start);
 }
