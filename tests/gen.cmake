@@ -13,3 +13,7 @@ add_test(NAME gen_cli COMMAND bash ${CMAKE_SOURCE_DIR}/tests/gen_cli.sh $<TARGET
 # bench/gen: generator throughput (not a test; see bench/gen/README.md)
 add_executable(bench_gen ${CMAKE_SOURCE_DIR}/bench/gen/bench_gen.c)
 target_link_libraries(bench_gen PRIVATE circ_fuzz)
+
+add_executable(test_gen_locality ${CMAKE_CURRENT_SOURCE_DIR}/gen_locality.c)
+target_link_libraries(test_gen_locality PRIVATE circ_fuzz)
+add_test(NAME gen_locality COMMAND test_gen_locality 3000)
