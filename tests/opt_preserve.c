@@ -5,11 +5,17 @@
  * Runs whose original outcome is invalid or a timeout are not compared.
  *
  *   opt_preserve PATH...                        exit 0 if every pipeline preserves
+ *   opt_preserve --gen SEED COUNT SIZE          the same on COUNT generated programs
+ *       (fuzz/gen.h) of about SIZE gates, seeds SEED..SEED+COUNT-1; a failing
+ *       program is written to opt_gen_SEED.circ
  *   opt_preserve --wrong-pass PATH...           installs the deliberately wrong pass
  *       `swap-sub` (SUB x, y -> SUB y, x) through pass_register and exits 0 only if
  *       the check catches it on some file (the check itself is tested). */
 #include "compiler/opt/opt.h"
 #include "oracle/interp.h"
+#ifdef OPT_HAVE_GEN
+#include "fuzz/gen.h"
+#endif
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -121,6 +127,50 @@ static int check_pipeline(const Module *m, const char *file, const char *what, i
 
 static const char *const single_passes[] = {"fold", "gvn", "dce", "simplify-cfg", "lse", "inline"};
 
+static int check_module(const Module *m, const char *path, Stats *st)
+{
+    int problems = 0;
+    if (st->wrong_pass) {
+        problems += check_pipeline(m, path, "swap-sub", 0, "swap-sub", st);
+    } else {
+        for (size_t i = 0; i < sizeof single_passes / sizeof *single_passes; i++)
+            problems += check_pipeline(m, path, single_passes[i], 0, single_passes[i], st);
+        problems += check_pipeline(m, path, "-O1", 1, NULL, st);
+        problems += check_pipeline(m, path, "-O2", 2, NULL, st);
+    }
+    return problems;
+}
+
+#ifdef OPT_HAVE_GEN
+static int check_generated(uint64_t seed, uint64_t count, uint32_t size, Stats *st)
+{
+    GenOptions go = {.size = size};
+    size_t len = gen_bytes_for_size(size);
+    uint8_t *bytes = malloc(len);
+    int problems = 0;
+    for (uint64_t s = seed; s < seed + count; s++) {
+        gen_seed_bytes(s, bytes, len);
+        Module *m = generate(bytes, len, &go);
+        gen_add_runlines(m, bytes, len, 4, NULL, NULL);
+        char name[64];
+        snprintf(name, sizeof name, "opt_gen_%llu.circ", (unsigned long long)s);
+        st->files++;
+        int p = check_module(m, name, st);
+        if (p) {
+            FILE *f = fopen(name, "w");
+            if (f) {
+                print_module(f, m);
+                fclose(f);
+            }
+        }
+        problems += p;
+        module_free(m);
+    }
+    free(bytes);
+    return problems;
+}
+#endif
+
 static int check_file(const char *path, Stats *st)
 {
     Diag d;
@@ -135,15 +185,7 @@ static int check_file(const char *path, Stats *st)
     }
     fclose(sink);
     st->files++;
-    int problems = 0;
-    if (st->wrong_pass) {
-        problems += check_pipeline(m, path, "swap-sub", 0, "swap-sub", st);
-    } else {
-        for (size_t i = 0; i < sizeof single_passes / sizeof *single_passes; i++)
-            problems += check_pipeline(m, path, single_passes[i], 0, single_passes[i], st);
-        problems += check_pipeline(m, path, "-O1", 1, NULL, st);
-        problems += check_pipeline(m, path, "-O2", 2, NULL, st);
-    }
+    int problems = check_module(m, path, st);
     module_free(m);
     return problems;
 }
@@ -176,7 +218,8 @@ static int walk(const char *path, Stats *st)
         sprintf(names[n++], "%s/%s", path, e->d_name);
     }
     closedir(dir);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
     int problems = 0;
     for (size_t i = 0; i < n; i++) {
         problems += walk(names[i], st);
@@ -195,6 +238,16 @@ int main(int argc, char **argv)
         first = 2;
     }
     int problems = 0;
+    if (argc == 5 && !strcmp(argv[1], "--gen")) {
+#ifdef OPT_HAVE_GEN
+        problems = check_generated(strtoull(argv[2], NULL, 10), strtoull(argv[3], NULL, 10),
+                                   (uint32_t)strtoul(argv[4], NULL, 10), &st);
+        first = argc;
+#else
+        fprintf(stderr, "opt_preserve: built without the generator\n");
+        return 2;
+#endif
+    }
     for (int i = first; i < argc; i++)
         problems += walk(argv[i], &st);
     printf("%d files (%d skipped: invalid), %d pipelines, %d runs, %d compared, %d differences\n", st.files,

@@ -25,7 +25,8 @@ static bool numbered(const Gate *g)
 /* data inputs of a commutative gate in id order */
 static void key_inputs(const Gate *g, GateId *in, uint32_t n)
 {
-    memcpy(in, g->in, n * sizeof *in);
+    if (n)
+        memcpy(in, g->in, n * sizeof *in);
     if (op_has(g->op, F_COMMUTES) && g->ndata == 2 && n == 2 && in[0] > in[1]) {
         GateId t = in[0];
         in[0] = in[1];
@@ -62,7 +63,7 @@ static bool same_gate(const Gate *a, const Gate *b)
         GateId x[2], y[2];
         key_inputs(a, x, n);
         key_inputs(b, y, n);
-        return !memcmp(x, y, n * sizeof *x);
+        return n == 0 || !memcmp(x, y, n * sizeof *x);
     }
     return !memcmp(a->in, b->in, n * sizeof *a->in);
 }

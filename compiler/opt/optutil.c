@@ -243,7 +243,8 @@ void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, Poin
     }
     free(seen);
     free(s.v);
-    qsort(out->v, out->n, sizeof *out->v, cmp_u64);
+    if (out->n)
+        qsort(out->v, out->n, sizeof *out->v, cmp_u64);
     uint32_t k = 0;
     for (uint32_t i = 0; i < out->n; i++)
         if (k == 0 || out->v[k - 1] != out->v[i])
@@ -351,26 +352,38 @@ static bool dead_closure(const Circuit *c, const uint8_t *reach, uint8_t *dead, 
     return ok;
 }
 
-/* mark what the states selected by `want_reached` use, through computation gates */
+/* mark what the states selected by `want_reached` use, through computation gates;
+ * for the unreachable side also what the selector inputs that go away used */
+static void mark_and_push(const Circuit *c, GateId in, uint8_t *mark, Stack *s, Stack *selectors_met)
+{
+    if (!gate_is_computation(c, in) || mark[in])
+        return;
+    mark[in] = 1;
+    push(s, in);
+    if (selectors_met && op_is_selector(c->gates[in].op))
+        push(selectors_met, in);
+}
+
 static void mark_used_by_states(const Circuit *c, const uint8_t *reach, bool want_reached, uint8_t *mark,
                                 Stack *selectors_met)
 {
     Stack s = {0};
-    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
         if (gate_live(c, g) && gate_is_state(c, g) && (reach[g] != 0) == want_reached)
             push(&s, g);
+        if (want_reached || !gate_is_computation(c, g) || !op_is_selector(c->gates[g].op))
+            continue;
+        const Gate *gt = &c->gates[g]; /* a selector input that goes away is demanded no more */
+        for (uint32_t i = gt->nstate; i < gate_nin(gt); i++)
+            if (input_dropped(c, reach, g, i))
+                mark_and_push(c, gt->in[i], mark, &s, selectors_met);
+    }
     while (s.n) {
         GateId x = s.v[--s.n];
         const Gate *gt = &c->gates[x];
-        for (uint32_t i = gt->nstate; i < gate_nin(gt); i++) {
-            GateId in = gt->in[i];
-            if (!gate_is_computation(c, in) || mark[in] || input_dropped(c, reach, x, i))
-                continue;
-            mark[in] = 1;
-            push(&s, in);
-            if (selectors_met && op_is_selector(c->gates[in].op))
-                push(selectors_met, in);
-        }
+        for (uint32_t i = gt->nstate; i < gate_nin(gt); i++)
+            if (!input_dropped(c, reach, x, i))
+                mark_and_push(c, gt->in[i], mark, &s, selectors_met);
     }
     free(s.v);
 }
