@@ -1357,7 +1357,8 @@ static void check_patch(Ctx *c, const char *what, uint32_t orig, uint32_t direct
 static void check_patching(Ctx *c)
 {
     static const int64_t offs[] = {0, 4, -4, 0x7ffc, -0x8000, 0x8000, 0xffffc, -0x100000, 0x100000,
-                                   0x7fffffc, -0x8000000, 0x8000000, 6, 1, -1, 0xfffff};
+                                   0x7fffffc, -0x8000000, 0x8000000, 6, 1, -1, 0xfffff, 4096, -4096,
+                                   0xfffff000, -0x100000000, 0x100000000};
     for (size_t i = 0; i < sizeof offs / sizeof *offs; i++) {
         int64_t o = offs[i];
         check_patch(c, "b", a64_b(64), a64_b(o), o);
@@ -1368,6 +1369,7 @@ static void check_patching(Ctx *c)
         check_patch(c, "tbz", a64_tbz(3, 40, 8), a64_tbz(3, 40, o), o);
         check_patch(c, "tbnz", a64_tbnz(3, 2, -8), a64_tbnz(3, 2, o), o);
         check_patch(c, "adr", a64_adr(9, 3), a64_adr(9, o), o);
+        check_patch(c, "adrp", a64_adrp(30, -8192), a64_adrp(30, o), o);
         check_patch(c, "ldr literal", a64_ldr_literal(A64_LDR_D, 4, 16), a64_ldr_literal(A64_LDR_D, 4, o), o);
         check_patch(c, "ldrsw literal", a64_ldr_literal(A64_LDRSW, 4, 16), a64_ldr_literal(A64_LDRSW, 4, o), o);
         check_patch(c, "add (not a branch)", a64_add_imm(1, 1, 2, 3, 0), A64_BAD, o);

@@ -618,14 +618,15 @@ bool a64_patch_offset(uint32_t *word, int64_t offset)
         return patch_field(word, offset, 4, 19, 5);
     if ((w & 0x7E000000u) == 0x36000000u)                 /* TBZ, TBNZ */
         return patch_field(word, offset, 4, 14, 5);
-    if ((w & 0x9F000000u) == 0x10000000u) {               /* ADR */
-        uint32_t adr = a64_adr((int)(w & 31), offset);
-        if (adr == A64_BAD)
-            return false;
-        *word = adr;
-        return true;
-    }
-    return false;
+    uint32_t pc_rel = A64_BAD;
+    if ((w & 0x9F000000u) == 0x10000000u)                 /* ADR */
+        pc_rel = a64_adr((int)(w & 31), offset);
+    else if ((w & 0x9F000000u) == 0x90000000u)            /* ADRP */
+        pc_rel = a64_adrp((int)(w & 31), offset);
+    if (pc_rel == A64_BAD)
+        return false;
+    *word = pc_rel;
+    return true;
 }
 
 static uint32_t exception(uint32_t base, uint32_t imm16) { return imm16 <= 0xffff ? base | imm16 << 5 : A64_BAD; }

@@ -213,9 +213,9 @@ uint32_t a64_blr(int rn);
 uint32_t a64_ret(int rn);                            /* normally A64_LR */
 uint32_t a64_adr(int rd, int64_t offset);            /* -2^20..2^20-1, any alignment */
 uint32_t a64_adrp(int rd, int64_t offset);           /* offset in bytes, multiple of 4096, +-4 GiB */
-/* Re-targets an encoded B, BL, B.cond, CBZ, CBNZ, TBZ, TBNZ, ADR or LDR literal to a
- * new byte offset; false (word unchanged) if the word is none of these or the offset
- * does not fit. */
+/* Re-targets an encoded B, BL, B.cond, CBZ, CBNZ, TBZ, TBNZ, ADR, ADRP or LDR literal
+ * to a new byte offset (as the encoder of that instruction takes it); false (word
+ * unchanged) if the word is none of these or the offset does not fit. */
 bool a64_patch_offset(uint32_t *word, int64_t offset);
 uint32_t a64_brk(uint32_t imm16);
 uint32_t a64_hlt(uint32_t imm16);
