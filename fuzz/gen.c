@@ -131,12 +131,13 @@ bool gen_parse_weights(const char *spec, uint8_t weight[GF_COUNT])
 }
 
 /* swarm testing: each program switches a random subset of features off (the first
- * byte decides); integer arithmetic always stays so every program has computations */
-static void apply_swarm(Gen *g)
+ * two bytes decide; they are read even without swarm, so the layout stays the same);
+ * integer arithmetic always stays so every program has computations */
+static void apply_swarm(Gen *g, bool swarm)
 {
     uint32_t mask = rd_byte(g);
     mask = mask << 8 | rd_byte(g);
-    for (int f = 0; f < GF_COUNT; f++)
+    for (int f = 0; swarm && f < GF_COUNT; f++)
         if (f != GF_INT && (mask >> f & 1))
             g->weight[f] = 0;
 }
@@ -384,12 +385,26 @@ static void gen_free_pools(Gen *g)
     free(g->marks);
 }
 
+enum { GEN_HEADER = 3 }; /* swarm mask (2 bytes), function count (1 byte) */
+
+/* the bytes of function i: the body after the header, split in proportion to the
+ * functions' gate budgets, so a change inside one function's bytes leaves the others */
+static void function_bytes(Gen *g, const uint8_t *bytes, size_t len, uint64_t before, uint64_t budget)
+{
+    size_t body = len > GEN_HEADER ? len - GEN_HEADER : 0;
+    size_t start = (size_t)((uint64_t)body * before / g->size);
+    size_t end = (size_t)((uint64_t)body * (before + budget) / g->size);
+    g->src = (ByteSrc){body ? bytes + GEN_HEADER + start : NULL, end - start, 0};
+}
+
 Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
 {
     Gen *g = calloc(1, sizeof *g);
     if (!g)
         abort();
-    g->src = (ByteSrc){bytes, bytes ? len : 0, 0};
+    if (!bytes)
+        len = 0;
+    g->src = (ByteSrc){bytes, len < GEN_HEADER ? len : GEN_HEADER, 0};
     g->size = opt && opt->size ? opt->size : 100;
     if (g->size < 8)
         g->size = 8;
@@ -397,18 +412,19 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
         memcpy(g->weight, opt->weight, sizeof g->weight);
     else
         gen_default_weights(g->weight);
-    if (opt && opt->swarm)
-        apply_swarm(g);
+    apply_swarm(g, opt && opt->swarm);
     g->m = module_new("<generated>");
     uint32_t most = g->size / 40 + 1; /* functions of at least ~40 gates */
-    uint32_t nf = opt && opt->funcs ? opt->funcs : 1 + rd_below(g, most < 4 ? most : 4);
-    if (nf > GEN_MAX_FUNCS)
-        nf = GEN_MAX_FUNCS;
+    uint32_t nf = 1 + rd_below(g, most < 4 ? most : 4);
+    if (opt && opt->funcs)
+        nf = opt->funcs < GEN_MAX_FUNCS ? opt->funcs : GEN_MAX_FUNCS;
     g->nfuncs = nf;
     /* the entry function gets a larger share: it is the one every run starts in */
-    uint32_t share = g->size / (nf + 1);
+    uint32_t share = g->size / (nf + 1), before = 0;
     for (uint32_t i = 0; i < nf; i++) {
         uint32_t budget = i + 1 == nf ? g->size - share * (nf - 1) : share;
+        function_bytes(g, bytes, len, before, budget);
+        before += budget;
         /* about a dozen gates per function come on top of the body: arguments, the last
          * statement running over the limit, the folded return value */
         gen_function(g, i, budget > 16 ? budget - 12 : 4);

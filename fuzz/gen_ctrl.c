@@ -549,8 +549,8 @@ static void stmt_in_record(Gen *g, uint32_t limit)
     int k = rd_weighted(g, w, GF_COUNT);
     switch (k) {
     case GF_DIV: stmt_div(g, false); break;
-    case GF_DIV0: /* the divisions that may trap: at most two per module */
-        stmt_div(g, g->unsafe_divs < 2);
+    case GF_DIV0: /* the division that may trap: at most one per module */
+        stmt_div(g, g->unsafe_divs < 1);
         g->unsafe_divs++;
         break;
     case GF_FLOAT: stmt_float(g); break;

@@ -2,7 +2,9 @@
  * a generator input keeps most of the program.  For each of N seeds one bit among the
  * first 1200 bytes is flipped; among the flips that change the module, the share of
  * gates (compared as a multiset of opcode, type, condition, literal and function) that
- * survive must be at least 0.6 in the worst decile and 0.9 in the median.
+ * survive must be at least 0.7 in the worst decile and 0.95 in the median (statement
+ * records and per-function byte regions; reading one stream would give about 0.4
+ * and 0.9).
  * usage: test_gen_locality [N]   (default 1000) */
 #include "fuzz/gen.h"
 
@@ -88,5 +90,5 @@ int main(int argc, char **argv)
     printf("gen_locality: %ld flips, %ld changed the module; kept gates: worst decile %.2f, median %.2f\n",
            n, changed, p10, median);
     free(sims);
-    return p10 >= 0.6 && median >= 0.9 ? 0 : 1;
+    return p10 >= 0.7 && median >= 0.95 ? 0 : 1;
 }
