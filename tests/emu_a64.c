@@ -421,6 +421,20 @@ static void test_reload(Tally *t, Emu *e, Outcome *o)
         ok = ok && is_return(o, TY_I32, round);
     }
     expect(t, ok, "reloading new code at the same address runs the new code", o);
+    ok = true;
+    for (unsigned round = 1; round <= 4 && ok; round++) { /* the function on the third page */
+        asm_init(&a, ISA_A64);
+        while (a.size < 0x2344)
+            w(&a, UDF0);
+        asm_func(&a);
+        w(&a, movz(0, round, 0));
+        w(&a, RET);
+        CodeBlob blob = asm_blob(&a);
+        ok = emu_load(e, &blob);
+        emu_call(e, 0, NULL, 0, NULL, TY_I32, 0, o);
+        ok = ok && is_return(o, TY_I32, round);
+    }
+    expect(t, ok, "reloading code that changed on a later page runs the new code", o);
     /* a blob bigger than the initial code region: the region grows */
     one_blob(&a, 0, 0);
     static uint8_t big[3u << 20];

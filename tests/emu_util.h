@@ -17,7 +17,7 @@
 
 typedef struct {
     Isa isa;
-    uint8_t code[8192];
+    uint8_t code[65536];
     uint32_t size;
     uint32_t entry[64];
     uint32_t insn_end[64]; /* where function i's data (literal pool) starts; 0: none */

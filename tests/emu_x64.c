@@ -389,6 +389,19 @@ static void test_reload(Tally *t, Emu *e, Outcome *o)
         ok = ok && is_return(o, TY_I32, round);
     }
     expect(t, ok, "reloading new code at the same address runs the new code", o);
+    ok = true;
+    for (uint8_t round = 1; round <= 4 && ok; round++) { /* the function on the third page */
+        asm_init(&a, ISA_X64);
+        while (a.size < 0x2345)
+            X86(&a, 0xCC);
+        asm_func(&a);
+        X86(&a, 0xB8, round, 0x00, 0x00, 0x00, 0xC3);
+        CodeBlob b = asm_blob(&a);
+        ok = emu_load(e, &b);
+        emu_call(e, 0, NULL, 0, NULL, TY_I32, 0, o);
+        ok = ok && is_return(o, TY_I32, round);
+    }
+    expect(t, ok, "reloading code that changed on a later page runs the new code", o);
     asm_init(&a, ISA_A64);
     asm_func(&a);
     asm_u32(&a, 0xD65F03C0);
