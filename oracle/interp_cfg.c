@@ -6,7 +6,13 @@
  * scheduled order (pure gates through val_pure, memory through oracle/mem.h, calls
  * into the callee's own schedule); then the terminator picks the next block or ends
  * the activation.  A gate read before it ran in the current activation means the
- * schedule is wrong, and is reported as an invalid outcome naming the gate. */
+ * schedule is wrong, and is reported as an invalid outcome naming the gate.
+ *
+ * Pure gates that cannot trap may run where the program does not demand them (code
+ * motion), so an address escaping into one (an invalid program) poisons its value
+ * instead of ending the run; the run is invalid only if a poisoned value is demanded:
+ * by an effect, a trapping gate, a branch, a terminator or an edge copy, as in the
+ * graph interpreter. */
 #include "oracle/interp_cfg.h"
 
 #include "compiler/ir/eval.h"
@@ -21,6 +27,8 @@ typedef struct {
     uint32_t prov;  /* provenance (mem.h) */
     uint32_t tok;   /* dependency output: the effect instance it stands for */
     uint32_t stamp; /* == frame epoch: computed in this activation */
+    uint32_t poison;/* gate + 1 where an address escaped into a pure gate (prov: its
+                       provenance); 0 if the value is good */
 } Slot;
 
 typedef struct {
@@ -158,6 +166,37 @@ static bool inputs_ready(CfgInterp *ci, const Frame *fr, GateId g)
 }
 
 static Val value_of(const Frame *fr, GateId g) { return (Val){fr->slots[g].bits, fr->slots[g].prov}; }
+
+/* input x is demanded: a poisoned value makes the run invalid here */
+static bool observe(CfgInterp *ci, const Frame *fr, GateId x)
+{
+    if (x >= fr->s->ngates || !fr->slots[x].poison)
+        return true;
+    return fail_escape(ci, fr, fr->slots[x].prov, fr->slots[x].poison - 1);
+}
+
+static bool observe_inputs(CfgInterp *ci, const Frame *fr, GateId g)
+{
+    const Gate *G = circ_gate(fr->f->circ, g);
+    for (uint32_t i = G->nstate; i < gate_nin(G); i++)
+        if (!observe(ci, fr, G->in[i]))
+            return false;
+    return true;
+}
+
+/* a pure gate that cannot trap passes poison on instead of demanding its inputs */
+static bool pass_poison(Frame *fr, GateId g, const Gate *G)
+{
+    for (uint32_t i = 0; i < G->ndata; i++) {
+        const Slot *in = &fr->slots[gate_data(G, i)];
+        if (in->poison) {
+            fr->slots[g].poison = in->poison;
+            fr->slots[g].prov = in->prov;
+            return true;
+        }
+    }
+    return false;
+}
 static uint32_t tok_of(const Frame *fr, GateId g) { return g == ROOT_DEPEND_ENTRY ? fr->entry_tok : fr->slots[g].tok; }
 
 /* ---- gates ------------------------------------------------------------------- */
@@ -171,6 +210,11 @@ static bool exec_pure(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
         return fail_gate(ci, fr, g, "has the wrong number of operands");
     for (uint32_t i = 0; i < G->ndata; i++)
         v[i] = value_of(fr, gate_data(G, i));
+    bool may_trap = op_has(G->op, F_TRAPS);
+    if (!may_trap && pass_poison(fr, g, G))
+        return true;
+    if (may_trap && !observe_inputs(ci, fr, g))
+        return false;
     Type in_ty = (Type)circ_gate(fr->f->circ, gate_data(G, 0))->type;
     switch (val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad)) {
     case EVAL_OK:
@@ -185,7 +229,11 @@ static bool exec_pure(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
         return fail(ci, OUT_TRAP, "in @%s: %s: signed division overflow", fr->f->name,
                     gate_label(fr->f, g, l, sizeof l));
     case VAL_ESCAPES:
-        return fail_escape(ci, fr, v[bad].prov, g);
+        if (may_trap)
+            return fail_escape(ci, fr, v[bad].prov, g);
+        fr->slots[g].poison = g + 1;
+        fr->slots[g].prov = v[bad].prov;
+        return true;
     default:
         return fail_gate(ci, fr, g, "cannot be evaluated");
     }
@@ -294,6 +342,9 @@ static bool exec_gate(CfgInterp *ci, Frame *fr, GateId g)
     const Gate *G = circ_gate(fr->f->circ, g);
     Slot *s = &fr->slots[g];
     bool ok = true;
+    if (!op_has(G->op, F_PURE) && !observe_inputs(ci, fr, g))
+        return false;
+    s->poison = 0;
     switch (G->op) {
     case OP_CONSTANT:
         s->bits = G->lit;
@@ -349,9 +400,9 @@ static bool take_edge(CfgInterp *ci, Frame *fr, const Edge *e)
     const Circuit *c = fr->f->circ;
     for (uint32_t k = 0; k < e->ncopies; k++) {
         GateId v = e->copies[k].value;
-        if (!ready(ci, fr, v, e->copies[k].selector))
+        if (!ready(ci, fr, v, e->copies[k].selector) || !observe(ci, fr, v))
             return false;
-        ci->scratch[k] = (Slot){fr->slots[v].bits, fr->slots[v].prov, tok_of(fr, v), fr->epoch};
+        ci->scratch[k] = (Slot){fr->slots[v].bits, fr->slots[v].prov, tok_of(fr, v), fr->epoch, 0};
         if (circ_gate(c, e->copies[k].selector)->op == OP_DEPEND_SELECTOR)
             ci->scratch[k].bits = ci->scratch[k].prov = 0;
     }
@@ -366,7 +417,7 @@ static bool branch_value(CfgInterp *ci, Frame *fr, GateId t, uint64_t *bits)
     if (T->ndata != 1)
         return fail_gate(ci, fr, t, "is malformed");
     GateId x = gate_data(T, 0);
-    if (!ready(ci, fr, x, t))
+    if (!ready(ci, fr, x, t) || !observe(ci, fr, x))
         return false;
     if (fr->slots[x].prov)
         return fail_escape(ci, fr, fr->slots[x].prov, t);
@@ -388,7 +439,7 @@ static uint32_t switch_succ(const Frame *fr, const Block *b, uint64_t v)
 static bool finish(CfgInterp *ci, Frame *fr, GateId t, Val *ret)
 {
     const Gate *T = circ_gate(fr->f->circ, t);
-    if (!inputs_ready(ci, fr, t))
+    if (!inputs_ready(ci, fr, t) || !observe_inputs(ci, fr, t))
         return false;
     Val v = {0, 0};
     Type ty = TY_NONE;
