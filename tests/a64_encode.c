@@ -1401,6 +1401,21 @@ static void check_queries(Ctx *c)
         expect_true(c, a64_ldst_is_load((A64LdSt)k) == (valid && name[0] == 'l'), "a64_ldst_is_load", k);
         expect_true(c, a64_ldst_is_fp((A64LdSt)k) == (valid && fp_file(ldst_info[k].file)), "a64_ldst_is_fp", k);
     }
+    static const int64_t offsets[] = {0, 1, 2, 4, 8, 12, 255, 256, 252, 504, 512, -1, -4, -8, -256, -257,
+                                      -512, -520, 4095, 4096, 8190, 16380, 32760, 32768, -9999};
+    for (int k = -1; k <= A64_LDST_COUNT; k++)
+        for (size_t i = 0; i < sizeof offsets / sizeof *offsets; i++) {
+            Args a = {k, 0, 1, offsets[i]};
+            Expect e;
+            memset(&e, 0, sizeof e);
+            m_ldst_offset(a, &e);
+            expect_true(c, a64_ldst_offset_ok((A64LdSt)k, offsets[i]) == !e.bad, "a64_ldst_offset_ok", offsets[i]);
+        }
+    for (int k = -1; k <= A64_PAIR_COUNT; k++)
+        for (size_t i = 0; i < sizeof offsets / sizeof *offsets; i++) {
+            Args a = {k, A64_PAIR_OFFSET, 0, 1, 2, offsets[i]};
+            expect_true(c, a64_pair_offset_ok((A64Pair)k, offsets[i]) == pair_ok(a), "a64_pair_offset_ok", offsets[i]);
+        }
     for (int k = -1; k <= A64_PAIR_COUNT; k++) {
         bool valid = in_range(k, 0, A64_PAIR_COUNT - 1);
         expect_true(c, a64_pair_size((A64Pair)k) == (valid ? pair_info[k].size : 0), "a64_pair_size", k);

@@ -485,6 +485,8 @@ uint32_t a64_ldst_offset(A64LdSt k, int rt, int rn, int64_t offset)
     return w != A64_BAD ? w : a64_ldst_unscaled(k, rt, rn, offset);
 }
 
+bool a64_ldst_offset_ok(A64LdSt k, int64_t offset) { return a64_ldst_offset(k, 0, 1, offset) != A64_BAD; }
+
 uint32_t a64_ldr_literal(A64LdSt k, int rt, int64_t offset)
 {
     uint32_t opc, v = 0, imm19;
@@ -541,6 +543,11 @@ uint32_t a64_ldstp(A64Pair k, A64PairMode mode, int rt, int rt2, int rn, int64_t
         return A64_BAD;
     return 0x28000000u | (uint32_t)r->opc << 30 | (uint32_t)r->v << 26 | mode_bits[mode] << 23 |
            (uint32_t)r->load << 22 | imm7 << 15 | (uint32_t)rt2 << 10 | rd_rn(rt, rn);
+}
+
+bool a64_pair_offset_ok(A64Pair k, int64_t offset)
+{
+    return a64_ldstp(k, A64_PAIR_OFFSET, 0, 1, 2, offset) != A64_BAD;
 }
 
 /* ---- branches ---------------------------------------------------------------------- */

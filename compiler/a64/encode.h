@@ -185,6 +185,7 @@ uint32_t a64_ldr_literal(A64LdSt kind, int rt, int64_t offset);
 /* the best single instruction for [rn_sp + offset]: scaled if it fits, else unscaled;
  * A64_BAD if neither fits */
 uint32_t a64_ldst_offset(A64LdSt kind, int rt, int rn_sp, int64_t offset);
+bool a64_ldst_offset_ok(A64LdSt kind, int64_t offset);   /* a64_ldst_offset can encode it */
 
 /* register pairs */
 typedef enum {
@@ -197,6 +198,7 @@ int a64_pair_size(A64Pair kind);      /* bytes per register: 4 or 8 */
 /* offset a multiple of the size, -64*size..63*size; a load may not name rt twice,
  * and with writeback a general rt/rt2 may not be rn */
 uint32_t a64_ldstp(A64Pair kind, A64PairMode mode, int rt, int rt2, int rn_sp, int64_t offset);
+bool a64_pair_offset_ok(A64Pair kind, int64_t offset);
 
 /* ---- branches -------------------------------------------------------------------- */
 /* ranges: B/BL +-128 MiB, B.cond/CBZ/CBNZ/ADR/LDR literal +-1 MiB, TBZ/TBNZ +-32 KiB;
