@@ -101,6 +101,11 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static void wall_reason(const Emu *e, char *buf, size_t n)
+{
+    snprintf(buf, n, "wall-clock limit of %llu us", (unsigned long long)e->wall_us);
+}
+
 static bool fail(Emu *e, const char *fmt, ...)
 {
     va_list ap;
@@ -202,12 +207,17 @@ static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     RunState *r = &e->run;
     if (++r->blocks > r->budget) {
         r->blocks--; /* stopped before it ran */
-        if (r->stop == STOP_NONE)
+        if (r->stop == STOP_NONE) {
             r->stop = STOP_BUDGET;
+            snprintf(r->reason, sizeof r->reason, "block budget of %llu exhausted",
+                     (unsigned long long)r->budget);
+        }
         uc_emu_stop(uc);
     } else if ((r->blocks & WALL_CHECK_BLOCKS) == 0 && r->deadline_ns && now_ns() > r->deadline_ns) {
-        if (r->stop == STOP_NONE)
+        if (r->stop == STOP_NONE) {
             r->stop = STOP_WALL;
+            wall_reason(e, r->reason, sizeof r->reason);
+        }
         uc_emu_stop(uc);
     }
 }
@@ -754,58 +764,54 @@ static void classify_error(Emu *e, uc_err err, uint64_t pc)
     snprintf(r->reason, sizeof r->reason, "%s (pc 0x%llx)", uc_strerror(err), (unsigned long long)pc);
 }
 
+/* no hook stopped the run: a return, the Unicorn timer, or a stop nothing explains
+ * (x86 hlt) */
+static void finish_unstopped(Emu *e, uint64_t pc, Type ret, Outcome *out)
+{
+    size_t timed_out = 0;
+    if (pc == EMU_SENTINEL_ADDR && !(e->abi_check && abi_broken(e, out))) {
+        out->kind = OUT_RETURN;
+        out->type = (uint8_t)ret;
+        out->bits = read_result(e, ret);
+    } else if (pc == EMU_SENTINEL_ADDR) {
+        out->kind = OUT_TRAP; /* abi_broken gave the reason */
+        out->trap = TRAP_ILLEGAL;
+    } else if (uc_query(e->uc, UC_QUERY_TIMEOUT, &timed_out) == UC_ERR_OK && timed_out) {
+        out->kind = OUT_TIMEOUT;
+        wall_reason(e, out->reason, sizeof out->reason);
+    } else {
+        out->kind = OUT_TRAP;
+        out->trap = TRAP_ILLEGAL;
+        snprintf(out->reason, sizeof out->reason, "execution stopped at 0x%llx", (unsigned long long)pc);
+    }
+}
+
 static void finish(Emu *e, uc_err err, Type ret, Outcome *out)
 {
     RunState *r = &e->run;
     uint64_t pc = read_pc(e);
     if (r->stop == STOP_NONE && err != UC_ERR_OK)
         classify_error(e, err, pc);
-    size_t qt = 0;
     switch (r->stop) {
+    case STOP_NONE:
+        finish_unstopped(e, pc, ret, out);
+        return;
     case STOP_THROW:
         out->kind = OUT_THROW;
         out->type = r->throw_type;
         out->bits = r->throw_bits;
-        break;
+        return;
     case STOP_TRAP:
         out->kind = OUT_TRAP;
         out->trap = r->trap;
-        memcpy(out->reason, r->reason, sizeof out->reason);
         break;
     case STOP_BUDGET:
-        out->kind = OUT_TIMEOUT;
-        snprintf(out->reason, sizeof out->reason, "block budget of %llu exhausted",
-                 (unsigned long long)r->budget);
-        break;
     case STOP_STACK:
-        out->kind = OUT_TIMEOUT;
-        memcpy(out->reason, r->reason, sizeof out->reason);
-        break;
     case STOP_WALL:
         out->kind = OUT_TIMEOUT;
-        snprintf(out->reason, sizeof out->reason, "wall-clock limit of %llu us",
-                 (unsigned long long)e->wall_us);
-        break;
-    case STOP_NONE:
-        if (pc == EMU_SENTINEL_ADDR && e->abi_check && abi_broken(e, out)) {
-            out->kind = OUT_TRAP;
-            out->trap = TRAP_ILLEGAL;
-        } else if (pc == EMU_SENTINEL_ADDR) {
-            out->kind = OUT_RETURN;
-            out->type = (uint8_t)ret;
-            out->bits = read_result(e, ret);
-        } else if (uc_query(e->uc, UC_QUERY_TIMEOUT, &qt) == UC_ERR_OK && qt) {
-            out->kind = OUT_TIMEOUT;
-            snprintf(out->reason, sizeof out->reason, "wall-clock limit of %llu us",
-                     (unsigned long long)e->wall_us);
-        } else {
-            out->kind = OUT_TRAP;
-            out->trap = TRAP_ILLEGAL;
-            snprintf(out->reason, sizeof out->reason, "execution stopped at 0x%llx",
-                     (unsigned long long)pc);
-        }
         break;
     }
+    memcpy(out->reason, r->reason, sizeof out->reason);
 }
 
 void emu_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const uint64_t *args,

@@ -466,6 +466,20 @@ static void test_reload(Tally *t, Emu *e, Outcome *o)
     expect(t, o->kind == OUT_INVALID, "nothing runnable after a failed load", o);
 }
 
+/* the wall-clock safety net, with and without Unicorn's timer thread */
+static void test_wall(Tally *t, Emu *e, const Funcs *f, Outcome *o)
+{
+    for (int thread = 0; thread < 2; thread++) {
+        emu_set_wall_timeout(e, 50000, thread);
+        double t0 = now_seconds();
+        emu_call(e, f->loop, NULL, 0, NULL, TY_NONE, 1ull << 62, o);
+        double dt = now_seconds() - t0;
+        expect(t, o->kind == OUT_TIMEOUT && strstr(o->reason, "wall-clock") && dt >= 0.04 && dt < 5.0,
+               thread ? "wall-clock limit (Unicorn timer) -> timeout" : "wall-clock limit (block hook) -> timeout", o);
+    }
+    emu_set_wall_timeout(e, EMU_DEFAULT_WALL_US, true);
+}
+
 typedef struct {
     uint32_t f;
     uint32_t nargs;
@@ -533,6 +547,7 @@ int main(void)
     test_helpers(&t, e, &a, &f, &o);
     test_reset(&t, e, &f, &o);
     test_stack_reset(&t, e, &f, &o);
+    test_wall(&t, e, &f, &o);
     double rate = test_reuse(&t, e, &f, &o, 1000);
     emu_set_wall_timeout(e, EMU_DEFAULT_WALL_US, false);
     double rate_nothread = test_reuse(&t, e, &f, &o, 1000);
