@@ -105,7 +105,7 @@ static void end_path(Gen *g, bool is_throw)
  * many times per program) they only take conditions that are rarely true */
 static bool may_exit(const Gen *g)
 {
-    return feat(g, GF_EXIT) && g->exits < 1 + g->size / 250;
+    return feat(g, GF_EXIT) && g->exits < 1 + g->size / 400;
 }
 
 /* ---- branches -------------------------------------------------------------------- */

@@ -224,12 +224,20 @@ static GateId offset_in(Gen *g, uint64_t span)
     }
 }
 
+/* base + offset, in one of the forms provenance allows: ADD either way round, or SUB
+ * of a negated constant */
 static GateId address(Gen *g, Ptr *p, Type t)
 {
     uint32_t width = (uint32_t)ty_bits(t) / 8;
-    if (rd_chance(g, 10))
+    uint32_t form = rd_below(g, 10);
+    if (form == 0)
         return p->base;
-    return bin(g, OP_ADD, TY_I64, p->base, offset_in(g, p->size - width));
+    if (form == 1) {
+        uint64_t k = rd_below(g, p->size - width + 1);
+        return bin(g, OP_SUB, TY_I64, p->base, cnst(g, TY_I64, 0 - k));
+    }
+    GateId off = offset_in(g, p->size - width);
+    return form < 4 ? bin(g, OP_ADD, TY_I64, off, p->base) : bin(g, OP_ADD, TY_I64, p->base, off);
 }
 
 void stmt_load(Gen *g)
