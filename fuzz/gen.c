@@ -289,28 +289,33 @@ void pool_add(Gen *g, GateId v)
         vec_push(&g->pool[t], v);
 }
 
+/* a scope remembers the pool lengths and the pointer count (the last slot) */
+enum { SCOPE_SLOTS = TY_COUNT + 1 };
+
 void scope_push(Gen *g)
 {
-    if (g->nmarks + TY_COUNT > g->capmarks) {
-        g->capmarks = g->capmarks ? g->capmarks * 2 : 64 * TY_COUNT;
+    if (g->nmarks + SCOPE_SLOTS > g->capmarks) {
+        g->capmarks = g->capmarks ? g->capmarks * 2 : 64 * SCOPE_SLOTS;
         g->marks = realloc(g->marks, g->capmarks * sizeof *g->marks);
         if (!g->marks)
             abort();
     }
     for (int t = 0; t < TY_COUNT; t++)
         g->marks[g->nmarks++] = g->pool[t].n;
+    g->marks[g->nmarks++] = g->nptrs;
 }
 
 void scope_pop(Gen *g)
 {
-    g->nmarks -= TY_COUNT;
+    g->nmarks -= SCOPE_SLOTS;
     for (int t = 0; t < TY_COUNT; t++)
         g->pool[t].n = g->marks[g->nmarks + t];
+    g->nptrs = g->marks[g->nmarks + TY_COUNT];
 }
 
 void scope_keep(Gen *g)
 {
-    g->nmarks -= TY_COUNT;
+    g->nmarks -= SCOPE_SLOTS;
 }
 
 /* a value of type ty: usually one already computed (recent ones preferred, so chains

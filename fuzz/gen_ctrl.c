@@ -140,8 +140,9 @@ static GateId arm_result(Gen *g, Type t)
 static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_budget, const SelPlan *plan)
 {
     GateId dep0 = g->dep;
-    GateId ends[8], deps[8], vals[3][8];
-    uint32_t live = 0;
+    GateId ends[8], deps[8], vals[3][8], ptrs[8];
+    uint32_t live = 0, ptr_size = UINT32_MAX;
+    bool ptr_sel = g->nptrs && rd_chance(g, 20); /* a pointer chosen by the path taken */
     g->nest++;
     for (uint32_t i = 0; i < narms; i++) {
         scope_push(g);
@@ -159,6 +160,12 @@ static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_b
             deps[live] = g->dep;
             for (uint32_t s = 0; s < plan->nsel; s++)
                 vals[s][live] = arm_result(g, plan->type[s]);
+            if (ptr_sel) {
+                Ptr *p = pick_ptr(g, 1);
+                ptr_sel = p != NULL;
+                ptrs[live] = p ? p->base : NO_GATE;
+                ptr_size = p && p->size < ptr_size ? p->size : ptr_size;
+            }
             live++;
         }
         scope_pop(g);
@@ -176,6 +183,10 @@ static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_b
     g->dep = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, deps, live, NULL, 0);
     for (uint32_t s = 0; s < plan->nsel; s++)
         pool_add(g, add_gate(g, OP_VALUE_SELECTOR, plan->type[s], 0, 0, &m, 1, NULL, 0, vals[s], live));
+    if (ptr_sel && g->nptrs < GEN_MAX_PTRS) {
+        GateId sel = add_gate(g, OP_VALUE_SELECTOR, TY_I64, 0, 0, &m, 1, NULL, 0, ptrs, live);
+        g->ptrs[g->nptrs++] = (Ptr){sel, ptr_size};
+    }
 }
 
 static void stmt_if(Gen *g, uint32_t limit)
@@ -555,7 +566,12 @@ static void stmt_in_record(Gen *g, uint32_t limit)
         break;
     case GF_FLOAT: stmt_float(g); break;
     case GF_CONVERT: stmt_convert(g); break;
-    case GF_COMPARE: stmt_compare(g); break;
+    case GF_COMPARE:
+        if (g->nptrs && rd_chance(g, 12))
+            stmt_ptr_measure(g);
+        else
+            stmt_compare(g);
+        break;
     case GF_LOAD: case GF_STORE:
         if (left >= 16 && rd_chance(g, 15))
             stmt_guarded_access(g, k == GF_LOAD);

@@ -262,3 +262,18 @@ void stmt_store(Gen *g)
     GateId in[2] = {v, address(g, p, t)};
     g->dep = add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &g->dep, 1, in, 2);
 }
+
+/* SUB or ICMP of two addresses into the same object: plain values by the provenance
+ * rules (docs/semantics.md 6.3), the offsets' difference and order */
+void stmt_ptr_measure(Gen *g)
+{
+    Ptr *p = pick_ptr(g, 1);
+    if (!p)
+        return;
+    GateId a = address(g, p, TY_I8);
+    GateId b = address(g, p, TY_I8);
+    if (rd_chance(g, 50))
+        pool_add(g, bin(g, OP_SUB, TY_I64, a, b));
+    else
+        pool_add(g, cmp(g, OP_ICMP, icmp_codes[rd_below(g, 10)], a, b));
+}

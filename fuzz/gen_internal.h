@@ -68,9 +68,9 @@ typedef struct Gen {
     uint32_t fidx;
     GateId state, dep;       /* the current path: its state and the tip of its effect chain */
     IdVec pool[TY_COUNT];    /* values usable here, by type (scoped) */
-    uint32_t *marks;         /* scope stack: TY_COUNT pool lengths per scope */
+    uint32_t *marks;         /* scope stack: pool lengths and pointer count per scope */
     uint32_t nmarks, capmarks;
-    Ptr ptrs[GEN_MAX_PTRS];
+    Ptr ptrs[GEN_MAX_PTRS];  /* usable here (scoped like the pools) */
     uint32_t nptrs;
     GateId sym[GEN_MAX_FUNCS];
     GateId depth_left;       /* AND(depth, 3) in a recursive function, else NO_GATE */
@@ -107,7 +107,7 @@ void pool_add(Gen *g, GateId v);
 GateId val_of(Gen *g, Type ty);           /* a value of type ty usable here */
 GateId convert_to(Gen *g, GateId v, Type to);
 void scope_push(Gen *g);
-void scope_pop(Gen *g);                   /* drop values defined in the scope */
+void scope_pop(Gen *g);                   /* drop values and pointers defined in the scope */
 void scope_keep(Gen *g);                  /* end the scope, keeping its values */
 Type rand_int_type(Gen *g);               /* i8..i64 */
 Type rand_value_type(Gen *g);             /* any value type */
@@ -122,6 +122,7 @@ void stmt_convert(Gen *g);
 void stmt_compare(Gen *g);
 void stmt_load(Gen *g);
 void stmt_store(Gen *g);
+void stmt_ptr_measure(Gen *g);             /* SUB / ICMP of two addresses of one object */
 GateId make_cond(Gen *g);                 /* an i1 condition */
 Ptr *pick_ptr(Gen *g, uint32_t min_size);
 uint64_t mask_below(uint64_t n);          /* largest 2^k - 1 <= n */
