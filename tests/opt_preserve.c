@@ -5,7 +5,7 @@
  * Runs whose original outcome is invalid or a timeout are not compared.
  *
  *   opt_preserve PATH...                        exit 0 if every pipeline preserves
- *   opt_preserve --gen SEED COUNT SIZE          the same on COUNT generated programs
+ *   opt_preserve --gen SEED COUNT SIZE [--swarm]  the same on COUNT generated programs
  *       (fuzz/gen.h) of about SIZE gates, seeds SEED..SEED+COUNT-1; a failing
  *       program is written to opt_gen_SEED.circ
  *   opt_preserve --wrong-pass PATH...           installs the deliberately wrong pass
@@ -142,9 +142,9 @@ static int check_module(const Module *m, const char *path, Stats *st)
 }
 
 #ifdef OPT_HAVE_GEN
-static int check_generated(uint64_t seed, uint64_t count, uint32_t size, Stats *st)
+static int check_generated(uint64_t seed, uint64_t count, uint32_t size, bool swarm, Stats *st)
 {
-    GenOptions go = {.size = size};
+    GenOptions go = {.size = size, .swarm = swarm};
     size_t len = gen_bytes_for_size(size);
     uint8_t *bytes = malloc(len);
     int problems = 0;
@@ -238,10 +238,11 @@ int main(int argc, char **argv)
         first = 2;
     }
     int problems = 0;
-    if (argc == 5 && !strcmp(argv[1], "--gen")) {
+    if ((argc == 5 || argc == 6) && !strcmp(argv[1], "--gen")) {
 #ifdef OPT_HAVE_GEN
         problems = check_generated(strtoull(argv[2], NULL, 10), strtoull(argv[3], NULL, 10),
-                                   (uint32_t)strtoul(argv[4], NULL, 10), &st);
+                                   (uint32_t)strtoul(argv[4], NULL, 10), argc == 6 && !strcmp(argv[5], "--swarm"),
+                                   &st);
         first = argc;
 #else
         fprintf(stderr, "opt_preserve: built without the generator\n");

@@ -6,7 +6,8 @@
  * (re-zeroed by stores when the caller has a loop, since ALLOCA memory is zero once
  * per activation), the RETURN's value and dependency replace the call's.  The call
  * runs wherever its value or its dependency is demanded; after inlining those are
- * separate, so it is inlined only if each demand point still gets the whole callee.
+ * separate, so it is inlined only if each demand point still gets the whole callee
+ * and every argument that could trap or has effects (a CALL runs its arguments).
  * Needs: optutil's demand points and cone checks. */
 #include "compiler/opt/optutil.h"
 
@@ -55,58 +56,74 @@ static const Func *direct_callee(const Module *m, const Func *caller, GateId cal
     return callee;
 }
 
-/* the callee's value cone has no trap and no effect outside what its RETURN's
- * dependency demands anyway */
-static bool value_covered_by_chain(const Circuit *cc, GateId ret)
+/* mark the callee gates a start gate's cone holds (data and dependency inputs) */
+static void mark_cone(const Circuit *cc, GateId start, uint8_t *mark)
 {
-    const Gate *rt = &cc->gates[ret];
-    if (rt->ndata == 0)
-        return true;
-    uint8_t *chain = opt_calloc(cc->ngates, 1), *seen = opt_calloc(cc->ngates, 1);
     uint32_t edges = 2;
     for (GateId g = 0; g < cc->ngates; g++)
         edges += gate_nin(&cc->gates[g]);
     GateId *stack = opt_calloc(edges, sizeof(GateId));
     uint32_t sp = 0;
-    stack[sp++] = gate_dep(rt, 0);
+    stack[sp++] = start;
     while (sp) {
         GateId x = stack[--sp];
-        if (!gate_is_computation(cc, x) || chain[x])
+        if (!gate_is_computation(cc, x) || mark[x])
             continue;
-        chain[x] = 1;
+        mark[x] = 1;
         for (uint32_t i = 0; i < gate_nin(&cc->gates[x]); i++)
             stack[sp++] = cc->gates[x].in[i];
     }
-    bool ok = true;
-    stack[sp++] = gate_data(rt, 0);
-    while (sp && ok) {
-        GateId x = stack[--sp];
-        if (!gate_is_computation(cc, x) || chain[x] || seen[x])
-            continue;
-        seen[x] = 1;
-        ok = op_has(cc->gates[x].op, F_PURE) && !op_has(cc->gates[x].op, F_TRAPS);
-        for (uint32_t i = 0; i < gate_nin(&cc->gates[x]) && ok; i++)
-            stack[sp++] = cc->gates[x].in[i];
-    }
-    free(chain);
-    free(seen);
     free(stack);
-    return ok;
 }
 
-/* every demand point of the call still demands everything the callee did */
-static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateId ret)
+typedef struct {
+    uint8_t *chain; /* what the RETURN's dependency demands */
+    uint8_t *value; /* what the RETURN's value demands */
+} CalleeCones;
+
+static CalleeCones callee_cones(const Circuit *cc, GateId ret)
 {
     const Gate *rt = &cc->gates[ret];
-    bool effects = gate_dep(rt, 0) != ROOT_DEPEND_ENTRY;
-    bool quiet_value = value_covered_by_chain(cc, ret);
+    CalleeCones k = {opt_calloc(cc->ngates, 1), opt_calloc(cc->ngates, 1)};
+    mark_cone(cc, gate_dep(rt, 0), k.chain);
+    if (rt->ndata)
+        mark_cone(cc, gate_data(rt, 0), k.value);
+    return k;
+}
+
+/* the value cone has no trap and no effect outside what the chain demands anyway */
+static bool value_covered_by_chain(const Circuit *cc, const CalleeCones *k)
+{
+    for (GateId g = NUM_ROOTS; g < cc->ngates; g++)
+        if (k->value[g] && !k->chain[g] && (!op_has(cc->gates[g].op, F_PURE) || op_has(cc->gates[g].op, F_TRAPS)))
+            return false;
+    return true;
+}
+
+/* where the inlined body reads ARG i: 1 chain, 2 value (bits) */
+static int arg_reads(const Circuit *cc, const CalleeCones *k, uint64_t i)
+{
+    int r = 0;
+    for (GateId g = NUM_ROOTS; g < cc->ngates; g++)
+        if (!cc->gates[g].dead && cc->gates[g].op == OP_ARG && cc->gates[g].lit == i)
+            r |= (k->chain[g] ? 1 : 0) | (k->value[g] ? 2 : 0);
+    return r;
+}
+
+/* every demand point of the call still demands everything the call did: the
+ * callee's effects and traps, the call's dependency input and its arguments */
+static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateId ret)
+{
+    CalleeCones k = callee_cones(cc, ret);
+    bool effects = gate_dep(&cc->gates[ret], 0) != ROOT_DEPEND_ENTRY;
     GateId d0 = gate_dep(&c->gates[call], 0);
     Points dv = {0}, dd = {0}, other = {0};
     demand_points(c, call, USE_VALUE, NO_GATE, &dv);
     demand_points(c, call, USE_DEP, NO_GATE, &dd);
-    bool ok = quiet_value || points_subset(&dd, &dv);
+    bool v_in_d = points_subset(&dv, &dd), d_in_v = points_subset(&dd, &dv);
+    bool ok = value_covered_by_chain(cc, &k) || d_in_v;
     if (ok && effects) {
-        ok = points_subset(&dv, &dd);
+        ok = v_in_d;
     } else if (ok && d0 != ROOT_DEPEND_ENTRY) {
         demand_points(c, d0, USE_ANY, call, &other);
         for (uint32_t i = 0; i < dv.n && ok; i++) {
@@ -114,9 +131,18 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
             ok = points_subset(&one, &dd) || points_subset(&one, &other);
         }
     }
+    const Gate *ct = &c->gates[call];
+    for (uint32_t i = 1; i < ct->ndata && ok; i++) {
+        if (cone_quiet(c, gate_data(ct, i), true))
+            continue;
+        int reads = arg_reads(cc, &k, i - 1);
+        ok = ((reads & 1) && v_in_d) || ((reads & 2) && d_in_v);
+    }
     points_free(&dv);
     points_free(&dd);
     points_free(&other);
+    free(k.chain);
+    free(k.value);
     return ok;
 }
 
