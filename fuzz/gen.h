@@ -81,6 +81,7 @@ typedef struct {
                                          STOREs, CALLs; grown as needed */
     uint64_t cap;
     uint64_t outcomes[5];             /* by OutcomeKind */
+    uint64_t trap_kinds[8];           /* OUT_TRAP runs by TrapKind */
     uint64_t runs;
 } GenStats;
 

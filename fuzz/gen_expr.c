@@ -46,6 +46,12 @@ void stmt_div(Gen *g, bool may_trap)
     bool is_signed = op == OP_SDIV || op == OP_SREM;
     GateId a = val_of(g, t);
     GateId b = val_of(g, t);
+    if (may_trap && is_signed && rd_chance(g, 30)) {
+        /* INT_MIN / (-1 or -2): the overflow trap, when b is odd */
+        uint64_t min = (uint64_t)1 << (ty_bits(t) - 1);
+        a = rd_chance(g, 50) ? cnst(g, t, min) : bin(g, OP_OR, t, a, cnst(g, t, min));
+        b = bin(g, OP_OR, t, b, cnst(g, t, ~1ull));
+    }
     if (!may_trap) {
         GateId one = cnst(g, t, 1);
         switch (rd_below(g, 3)) {

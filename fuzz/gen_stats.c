@@ -116,6 +116,8 @@ void gen_stats_outcome(GenStats *s, const Outcome *o)
 {
     if (o->kind < 5)
         s->outcomes[o->kind]++;
+    if (o->kind == OUT_TRAP && o->trap < 8)
+        s->trap_kinds[o->trap]++;
     s->runs++;
 }
 
@@ -250,6 +252,22 @@ static void print_per_program(FILE *out, const char *what, const uint64_t *v, ui
             (unsigned long long)max, pct(nonzero, n));
 }
 
+static void print_outcomes(FILE *out, const GenStats *s)
+{
+    static const char *const names[5] = {"return", "trap", "throw", "timeout", "invalid"};
+    fprintf(out, "\n%-16s %10s %9s\n", "outcome", "runs", "share");
+    for (int k = 0; k < 5; k++) {
+        fprintf(out, "%-16s %10llu %8.2f%%\n", names[k], (unsigned long long)s->outcomes[k],
+                pct(s->outcomes[k], s->runs));
+        if (k == OUT_TRAP)
+            for (int t = TRAP_DIV0; t <= TRAP_ILLEGAL; t++)
+                if (s->trap_kinds[t])
+                    fprintf(out, "  %-14s %10llu %8.2f%%\n", t == TRAP_DIV0 ? "div0" : t == TRAP_OVERFLOW ? "overflow" : "other",
+                            (unsigned long long)s->trap_kinds[t], pct(s->trap_kinds[t], s->runs));
+    }
+    fprintf(out, "%-16s %10llu\n", "total", (unsigned long long)s->runs);
+}
+
 void gen_stats_print(FILE *out, const GenStats *s)
 {
     fprintf(out, "programs %llu, gates %llu (%.1f per program), verify failures %llu\n\n",
@@ -268,13 +286,12 @@ void gen_stats_print(FILE *out, const GenStats *s)
     print_per_program(out, "loops per program:", s->loops, s->programs);
     print_per_program(out, "memory effects per program:", s->effects, s->programs);
     print_per_program(out, "calls per program:", s->calls, s->programs);
-    if (s->runs) {
-        static const char *const names[5] = {"return", "trap", "throw", "timeout", "invalid"};
-        fprintf(out, "\noutcomes of %llu runs:", (unsigned long long)s->runs);
-        for (int k = 0; k < 5; k++)
-            fprintf(out, " %s %llu (%.2f%%)%s", names[k], (unsigned long long)s->outcomes[k],
-                    pct(s->outcomes[k], s->runs), k < 4 ? "," : "\n");
-    }
+    fprintf(out, "state gates: ORDINARY_BLOCK %llu, MERGE %llu, LOOP_BEGIN %llu, SWITCH_BRANCH %llu, THROW %llu\n",
+            (unsigned long long)s->op_count[OP_ORDINARY_BLOCK], (unsigned long long)s->op_count[OP_MERGE],
+            (unsigned long long)s->op_count[OP_LOOP_BEGIN], (unsigned long long)s->op_count[OP_SWITCH_BRANCH],
+            (unsigned long long)s->op_count[OP_THROW]);
+    if (s->runs)
+        print_outcomes(out, s);
     int missing = gen_stats_missing(s, NULL);
     fprintf(out, "missing opcode/type/condition/merge-width combinations: %d\n", missing);
     if (missing)
