@@ -409,10 +409,11 @@ static bool push(Interp *in, Frame *fr, GateId x, GateId user)
     const Gate *X = circ_gate(fi->c, x);
     Slot *s = &fr->slots[x];
     if (is_selector(X)) {
-        const Gate *J = in_range(fi, X->in[0]) ? circ_gate(fi->c, X->in[0]) : X;
+        GateId j = X->nstate ? X->in[0] : NO_GATE;
+        const Gate *J = in_range(fi, j) ? circ_gate(fi->c, j) : X;
         return fail(in, OUT_INVALID, "in @%s: selector %s demanded before its %s %s was entered",
                     fi->f->name, label(fr, x, l, sizeof l), op_info[J->op].name,
-                    gate_label(fi->f, X->in[0], (char[64]){0}, 64));
+                    gate_label(fi->f, j, (char[64]){0}, 64));
     }
     if (X->dead || op_has(X->op, F_STATE | F_ROOT))
         return fail_gate(in, fr, user, "reads a gate that has no value");

@@ -124,8 +124,10 @@ bool mem_alloca(Mem *mem, uint64_t size, uint32_t func, GateId g, Val *out)
         mem->stacklog = grow(mem->stacklog, &cap, top, sizeof *mem->stacklog);
         mem->stackcap = cap;
     }
-    memset(mem->stack + off, 0, top - off);
-    memset(mem->stacklog + off, 0, (top - off) * sizeof *mem->stacklog);
+    if (top > off) {
+        memset(mem->stack + off, 0, top - off);
+        memset(mem->stacklog + off, 0, (top - off) * sizeof *mem->stacklog);
+    }
     mem->stacktop = top;
     mem->objs = grow(mem->objs, &mem->capobjs, mem->nobjs + 1, sizeof *mem->objs);
     uint64_t base = ALLOCA_REGION + (++mem->serial << 24);

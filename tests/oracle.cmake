@@ -1,6 +1,7 @@
 # oracle.cmake — tests of the reference interpreter: every run line of the examples
 # and of tests/semantics, the semantics files regenerated from the independent C
-# mirror, programs that must be reported invalid, and interpreter unit tests.
+# mirror, programs that must be reported invalid, interpreter unit tests, mutated
+# (unverified) circuits that must run without crashing, and the CLI.
 file(GLOB _examples CONFIGURE_DEPENDS ${CIRC_EXAMPLES}/*.circ)
 add_test(NAME oracle_examples COMMAND circ test ${_examples})
 
@@ -21,6 +22,12 @@ add_test(NAME oracle_invalid COMMAND oracle_invalid ${_invalid})
 add_executable(oracle_unit ${CMAKE_SOURCE_DIR}/tests/oracle_unit.c)
 target_link_libraries(oracle_unit PRIVATE circ_oracle)
 add_test(NAME oracle_unit COMMAND oracle_unit)
+
+file(GLOB _robust_inputs ${CMAKE_SOURCE_DIR}/tests/semantics/loops.circ ${CMAKE_SOURCE_DIR}/tests/semantics/control.circ
+     ${CMAKE_SOURCE_DIR}/tests/semantics/calls.circ ${CMAKE_SOURCE_DIR}/tests/semantics/invalid/*.circ)
+add_executable(oracle_robust ${CMAKE_SOURCE_DIR}/tests/oracle_robust.c)
+target_link_libraries(oracle_robust PRIVATE circ_oracle)
+add_test(NAME oracle_robust COMMAND oracle_robust 1 200 ${_robust_inputs} ${_examples})
 
 add_test(NAME oracle_cli COMMAND bash ${CMAKE_SOURCE_DIR}/tests/oracle_cli.sh $<TARGET_FILE:circ>
          ${CMAKE_SOURCE_DIR}/tests/semantics)
