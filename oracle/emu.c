@@ -225,7 +225,7 @@ static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 {
     Emu *e = user;
-    uint64_t pc = read_pc(e);
+    uint64_t pc = e->isa->trap_site(uc, intno, read_pc(e));
     int cause = e->isa->trap_cause ? e->isa->trap_cause(uc, intno, pc) : -1;
     record_trap(e, pc, e->isa->intr_name(intno), cause);
     uc_emu_stop(uc);
@@ -237,6 +237,13 @@ static bool on_insn_invalid(uc_engine *uc, void *user)
     Emu *e = user;
     record_trap(e, read_pc(e), "invalid instruction", -1);
     return false; /* stop with UC_ERR_INSN_INVALID */
+}
+
+static void on_forbidden_insn(uc_engine *uc, void *user)
+{
+    Emu *e = user;
+    record_trap(e, read_pc(e), "system call instruction", -1);
+    uc_emu_stop(uc);
 }
 
 static bool on_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
@@ -401,6 +408,9 @@ static bool add_hooks(Emu *e)
         err = uc_hook_add(e->uc, &h, UC_HOOK_INSN_INVALID, (void *)on_insn_invalid, e, 1, 0);
     if (err == UC_ERR_OK)
         err = uc_hook_add(e->uc, &h, UC_HOOK_MEM_INVALID, (void *)on_mem_invalid, e, 1, 0);
+    for (unsigned i = 0; i < e->isa->nforbidden_insns && err == UC_ERR_OK; i++)
+        err = uc_hook_add(e->uc, &h, UC_HOOK_INSN, (void *)on_forbidden_insn, e, 1, 0,
+                          e->isa->forbidden_insns[i]);
     if (err == UC_ERR_OK)
         err = uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)on_stub, e, EMU_STUB_ADDR,
                           EMU_STUB_ADDR + HELPER_COUNT * EMU_STUB_STRIDE - 1);

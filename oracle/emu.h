@@ -51,6 +51,9 @@
  * Traps: a trap instruction (x86 ud2, int3, int n; ARM64 brk, udf, svc ...) or a
  * faulting instruction (x86 #DE from div/idiv) at a code offset listed in the
  * blob's trap table gives OUT_TRAP with that TrapKind; anywhere else TRAP_ILLEGAL.
+ * The offset is always the trapping instruction's first byte (also for int3, int n
+ * and svc, after which the hardware PC points past them).  x86 syscall/sysenter
+ * are TRAP_ILLEGAL.
  * x86 #DE means a zero divisor or a quotient that does not fit: at a listed div/idiv
  * with a register divisor the runner reports TRAP_DIV0 or TRAP_OVERFLOW by the
  * divisor's value (a memory divisor: the table's kind).

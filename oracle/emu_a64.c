@@ -34,6 +34,13 @@ static const char *a64_intr_name(uint32_t intno)
     }
 }
 
+/* svc, hvc and smc leave the PC after their instruction (a return address) */
+static uint64_t a64_trap_site(uc_engine *uc, uint32_t intno, uint64_t pc)
+{
+    (void)uc;
+    return intno == 2 || intno == 11 || intno == 13 ? pc - 4 : pc;
+}
+
 #define X(n) UC_ARM64_REG_X##n
 #define Q(n) UC_ARM64_REG_Q##n
 #define D(n) UC_ARM64_REG_D##n
@@ -74,4 +81,5 @@ const EmuIsa emu_isa_a64 = {
     .init = a64_init,
     .reset_fp = a64_reset_fp,
     .intr_name = a64_intr_name,
+    .trap_site = a64_trap_site,
 };

@@ -44,6 +44,12 @@ typedef struct {
     /* the TrapKind an exception at pc stands for when the instruction tells (x86 #DE:
      * zero divisor or overflow), else -1; NULL if the ISA never can */
     int (*trap_cause)(uc_engine *uc, uint32_t intno, uint64_t pc);
+    /* the address of the instruction that raised exception intno when the PC in the
+     * interrupt hook is past it (x86 int3 / int n, ARM64 svc), else pc */
+    uint64_t (*trap_site)(uc_engine *uc, uint32_t intno, uint64_t pc);
+    /* instructions that must not run (x86 syscall, sysenter): UC_HOOK_INSN ids */
+    int forbidden_insns[4];
+    unsigned nforbidden_insns;
 } EmuIsa;
 
 extern const EmuIsa emu_isa_x64;

@@ -83,6 +83,20 @@ static int x64_trap_cause(uc_engine *uc, uint32_t intno, uint64_t pc)
     return divisor == 0 ? TRAP_DIV0 : TRAP_OVERFLOW;
 }
 
+/* a software interrupt leaves RIP after its instruction: int3 (CC), int n (CD n),
+ * into (CE), int1 (F1) */
+static uint64_t x64_trap_site(uc_engine *uc, uint32_t intno, uint64_t pc)
+{
+    uint8_t b[2];
+    if (pc < 2 || uc_mem_read(uc, pc - 2, b, 2) != UC_ERR_OK)
+        return pc;
+    if (b[0] == 0xCD && b[1] == intno)
+        return pc - 2;
+    if ((intno == 3 && b[1] == 0xCC) || (intno == 4 && b[1] == 0xCE) || (intno == 1 && b[1] == 0xF1))
+        return pc - 1;
+    return pc;
+}
+
 const EmuIsa emu_isa_x64 = {
     .name = "x86-64",
     .arch = UC_ARCH_X86,
@@ -123,4 +137,7 @@ const EmuIsa emu_isa_x64 = {
     .reset_fp = x64_reset_fp,
     .intr_name = x64_intr_name,
     .trap_cause = x64_trap_cause,
+    .trap_site = x64_trap_site,
+    .forbidden_insns = {UC_X86_INS_SYSCALL, UC_X86_INS_SYSENTER},
+    .nforbidden_insns = 2,
 };

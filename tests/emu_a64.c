@@ -35,7 +35,7 @@ static uint32_t msr_fpcr(unsigned rt) { return 0xD51B4400u | rt; }
 typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, brk_mapped, brk_free, udf, sdiv, load,
         store, jump, loop, smash, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller, code_ptr,
-        set_x19, get_x19, div_rz, div_d, echo, recurse, pop_extra, set_d8;
+        set_x19, get_x19, div_rz, div_d, echo, recurse, pop_extra, set_d8, svc_mapped;
 } Funcs;
 
 static void w(Asm *a, uint32_t insn)
@@ -101,6 +101,11 @@ static void build_traps(Asm *a, Funcs *f)
     w(a, brk(2));
     f->udf = asm_func(a);
     w(a, UDF0);
+    f->svc_mapped = asm_func(a);
+    w(a, NOP);
+    asm_trap(a, TRAP_DIV0);
+    w(a, 0xD4000001u); /* svc #0 */
+    w(a, RET);
     f->sdiv = asm_func(a); /* x0 / x1, a brk for a zero divisor (ARM64 sdiv never traps) */
     w(a, cbz(1, 12));
     w(a, sdiv(0, 0, 1));
@@ -187,6 +192,7 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
                   "str d7, [x10, #0x38]; ldr d16, [sp]; str d16, [x10, #0x40]; str x0, [x10, #0x48]; ret");
     check_listing(t, a, f->brk_mapped, "nop; brk #0x1");
     check_listing(t, a, f->brk_free, "brk #0x2");
+    check_listing(t, a, f->svc_mapped, "nop; svc #0; ret");
     check_listing(t, a, f->sdiv, "cbz x1, #0xc; sdiv x0, x0, x1; ret; brk #0x3e8");
     check_listing(t, a, f->load, "ldr x0, [x0]; ret");
     check_listing(t, a, f->store, "str x1, [x0]; ret");
@@ -290,6 +296,8 @@ static void test_traps(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     expect(t, is_trap(o, TRAP_ILLEGAL), "brk not in the trap table -> illegal", o);
     emu_call(e, f->udf, NULL, 0, NULL, TY_I32, 0, o);
     expect(t, is_trap(o, TRAP_ILLEGAL), "udf -> illegal", o);
+    emu_call(e, f->svc_mapped, NULL, 0, NULL, TY_I32, 0, o);
+    expect(t, is_trap(o, TRAP_DIV0), "svc at a trap-table offset -> its kind", o);
     run2(e, f->sdiv, I64x2, 7, 0, TY_I64, o);
     expect(t, is_trap(o, TRAP_DIV0), "guarded division by zero -> brk -> div0", o);
     run2(e, f->sdiv, I64x2, (uint64_t)-42, 5, TY_I64, o);

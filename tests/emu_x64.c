@@ -8,7 +8,8 @@
 typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, ud2_mapped, ud2_free, idiv, load,
         store, jump, loop, smash, hlt, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller,
-        code_ptr, set_rbx, get_rbx, div_rz, div_d, echo, idiv32, recurse, pop_extra;
+        code_ptr, set_rbx, get_rbx, div_rz, div_d, echo, idiv32, recurse, pop_extra, int3_mapped,
+        int80, sys;
 } Funcs;
 
 static void mov_r10_heap(Asm *a)
@@ -62,6 +63,14 @@ static void build_traps(Asm *a, Funcs *f)
     X86(a, 0x0F, 0x0B);
     f->ud2_free = asm_func(a);
     X86(a, 0x0F, 0x0B);
+    f->int3_mapped = asm_func(a);
+    X86(a, 0x90);
+    asm_trap(a, TRAP_DIV0);
+    X86(a, 0xCC);
+    f->int80 = asm_func(a);
+    X86(a, 0xCD, 0x80, 0xC3);
+    f->sys = asm_func(a);
+    X86(a, 0x0F, 0x05, 0xC3);
     f->idiv = asm_func(a); /* rdi / rsi */
     X86(a, 0x48, 0x89, 0xF8, 0x48, 0x99);
     asm_trap(a, TRAP_DIV0);
@@ -144,6 +153,9 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
                   "mov qword ptr [r10 + 0x48], rdi; ret");
     check_listing(t, a, f->ud2_mapped, "nop; ud2");
     check_listing(t, a, f->ud2_free, "ud2");
+    check_listing(t, a, f->int3_mapped, "nop; int3");
+    check_listing(t, a, f->int80, "int 0x80; ret");
+    check_listing(t, a, f->sys, "syscall; ret");
     check_listing(t, a, f->idiv, "mov rax, rdi; cqo; idiv rsi; ret");
     check_listing(t, a, f->idiv32, "mov eax, edi; cdq; idiv esi; ret");
     check_listing(t, a, f->load, "mov rax, qword ptr [rdi]; ret");
@@ -243,6 +255,12 @@ static void test_traps(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     expect(t, is_trap(o, TRAP_OVERFLOW), "ud2 at a trap-table offset -> its kind", o);
     emu_call(e, f->ud2_free, NULL, 0, NULL, TY_I32, 0, o);
     expect(t, is_trap(o, TRAP_ILLEGAL), "ud2 not in the trap table -> illegal", o);
+    emu_call(e, f->int3_mapped, NULL, 0, NULL, TY_I32, 0, o);
+    expect(t, is_trap(o, TRAP_DIV0), "int3 at a trap-table offset -> its kind", o);
+    emu_call(e, f->int80, NULL, 0, NULL, TY_I32, 0, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL), "int 0x80 -> illegal", o);
+    emu_call(e, f->sys, NULL, 0, NULL, TY_I32, 0, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL), "syscall -> illegal", o);
     run2(e, f->idiv, I64x2, 7, 0, TY_I64, o);
     expect(t, is_trap(o, TRAP_DIV0), "idiv by zero -> div0", o);
     run2(e, f->idiv, I64x2, (uint64_t)-42, 5, TY_I64, o);
