@@ -324,6 +324,16 @@ static void on_stub(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     if (rel % EMU_STUB_STRIDE || rel / EMU_STUB_STRIDE >= HELPER_COUNT || e->run.stop != STOP_NONE)
         return;
     Helper h = (Helper)(rel / EMU_STUB_STRIDE);
+    uint64_t sp = read_reg64(e, e->isa->reg_sp);
+    if (e->abi_check && (sp + e->isa->stack_arg_offset) % 16 != 0) {
+        RunState *r = &e->run;
+        r->stop = STOP_TRAP; /* real code would crash in libm's aligned spills */
+        r->trap = TRAP_ILLEGAL;
+        snprintf(r->reason, sizeof r->reason, "helper %u called with a misaligned stack (sp 0x%llx)",
+                 (unsigned)h, (unsigned long long)sp);
+        uc_emu_stop(uc);
+        return;
+    }
     if (h == HELPER_THROW) {
         service_throw(e);
         uc_emu_stop(uc);

@@ -36,7 +36,8 @@
  *   ABI check (emu_set_abi_check, default on): a return that leaves the stack
  *   pointer elsewhere than the call found it (x86: rsp 8 above its entry value) or
  *   changes a callee-saved register (x86 rbx rbp r12-r15; ARM64 x19-x29, d8-d15)
- *   is TRAP_ILLEGAL, the reason naming the register.
+ *   is TRAP_ILLEGAL, the reason naming the register; so is a helper call with a
+ *   misaligned stack (x86: rsp+8, ARM64: sp not a multiple of 16 at the stub).
  *
  * Helpers (compiler/blob.h): a call reaches the helper's stub with the helper's
  * arguments in the registers above and returns normally to its caller.

@@ -35,7 +35,8 @@ static uint32_t msr_fpcr(unsigned rt) { return 0xD51B4400u | rt; }
 typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, brk_mapped, brk_free, udf, sdiv, load,
         store, jump, loop, smash, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller, code_ptr,
-        set_x19, get_x19, div_rz, div_d, echo, recurse, pop_extra, set_d8, svc_mapped;
+        set_x19, get_x19, div_rz, div_d, echo, recurse, pop_extra, set_d8, svc_mapped,
+        fmod_misaligned;
 } Funcs;
 
 static void w(Asm *a, uint32_t insn)
@@ -140,6 +141,16 @@ static void build_calls(Asm *a, Funcs *f)
     call_via_x16(a, TARGET_HELPER, HELPER_FEXP_F64, 0);
     f->fexp_s = asm_func(a);
     call_via_x16(a, TARGET_HELPER, HELPER_FEXP_F32, 0);
+    f->fmod_misaligned = asm_func(a); /* calls fmod with sp 8 off alignment */
+    w(a, mov(17, 30));
+    w(a, 0xD10023FFu); /* sub sp, sp, #8 */
+    w(a, ldr_lit(16, 20));
+    w(a, blr(16));
+    w(a, 0x910023FFu); /* add sp, sp, #8 */
+    w(a, mov(30, 17));
+    w(a, RET);
+    asm_data(a);
+    asm_abs64(a, TARGET_HELPER, HELPER_FMOD_F64, 0);
     f->thrower = asm_func(a); /* throw (i32)x0 */
     w(a, movz(1, TY_I32, 0));
     call_via_x16(a, TARGET_HELPER, HELPER_THROW, 0);
@@ -201,6 +212,8 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
     check_listing(t, a, f->smash, "movz x30, #0x1234; ret");
     check_listing(t, a, f->recurse, "stp x29, x30, [sp, #-0x10]!; bl #0");
     check_listing(t, a, f->fmod_d, "stp x29, x30, [sp, #-0x10]!; ldr x16, #0x14; blr x16; ldp x29, x30, [sp], #0x10; ret");
+    check_listing(t, a, f->fmod_misaligned,
+                  "mov x17, x30; sub sp, sp, #8; ldr x16, #0x1c; blr x16; add sp, sp, #8; mov x30, x17; ret");
     check_listing(t, a, f->thrower,
                   "movz x1, #0x4; stp x29, x30, [sp, #-0x10]!; ldr x16, #0x18; blr x16; "
                   "ldp x29, x30, [sp], #0x10; ret");
@@ -342,6 +355,13 @@ static void test_helpers(Tally *t, Emu *e, const Asm *a, const Funcs *f, Outcome
     expect(t, is_return(o, TY_F64, f64_bits(-1.5)), "fmod(-7.5, 2)", o);
     run2(e, f->fmod_d, F64x2, f64_bits(1.0), f64_bits(0.0), TY_F64, o);
     expect(t, is_return(o, TY_F64, 0x7ff8000000000000ull), "fmod(1, 0) -> canonical NaN", o);
+    run2(e, f->fmod_misaligned, F64x2, f64_bits(7.5), f64_bits(2.0), TY_F64, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL) && strstr(o->reason, "misaligned"),
+           "ABI check: helper called with a misaligned stack -> illegal", o);
+    emu_set_abi_check(e, false);
+    run2(e, f->fmod_misaligned, F64x2, f64_bits(7.5), f64_bits(2.0), TY_F64, o);
+    expect(t, is_return(o, TY_F64, f64_bits(1.5)), "the same call with the ABI check off", o);
+    emu_set_abi_check(e, true);
     run2(e, f->fmod_s, F32x2, f32_bits(7.5f), f32_bits(2.0f), TY_F32, o);
     expect(t, is_return(o, TY_F32, f32_bits(1.5f)), "fmodf(7.5, 2)", o);
     run2(e, f->fmod_s, F32x2, f32_bits(INFINITY), f32_bits(2.0f), TY_F32, o);

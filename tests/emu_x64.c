@@ -9,7 +9,7 @@ typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, ud2_mapped, ud2_free, idiv, load,
         store, jump, loop, smash, hlt, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller,
         code_ptr, set_rbx, get_rbx, div_rz, div_d, echo, idiv32, recurse, pop_extra, int3_mapped,
-        int80, sys;
+        int80, sys, fmod_misaligned;
 } Funcs;
 
 static void mov_r10_heap(Asm *a)
@@ -105,6 +105,10 @@ static void build_calls(Asm *a, Funcs *f)
     call_via_rax(a, TARGET_HELPER, HELPER_FEXP_F64);
     f->fexp_s = asm_func(a);
     call_via_rax(a, TARGET_HELPER, HELPER_FEXP_F32);
+    f->fmod_misaligned = asm_func(a); /* mov rax, <fmod>; call rax; ret: rsp off by 8 */
+    X86(a, 0x48, 0xB8);
+    asm_abs64(a, TARGET_HELPER, HELPER_FMOD_F64, 0);
+    X86(a, 0xFF, 0xD0, 0xC3);
     f->thrower = asm_func(a); /* throw (i32)rdi */
     X86(a, 0xBE, TY_I32, 0x00, 0x00, 0x00);
     call_via_rax(a, TARGET_HELPER, HELPER_THROW);
@@ -166,6 +170,7 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
     check_listing(t, a, f->hlt, "hlt");
     check_listing(t, a, f->recurse, "call 0");
     check_listing(t, a, f->fmod_d, "sub rsp, 8; movabs rax, 0; call rax; add rsp, 8; ret");
+    check_listing(t, a, f->fmod_misaligned, "movabs rax, 0; call rax; ret");
     check_listing(t, a, f->thrower, "mov esi, 4; sub rsp, 8; movabs rax, 0; call rax; add rsp, 8; ret");
     check_listing(t, a, f->caller, "sub rsp, 8; movabs rax, 0; call rax; add rax, rax; add rsp, 8; ret");
     check_listing(t, a, f->code_ptr, "movabs rax, 0; mov rax, qword ptr [rax]; ret");
@@ -316,6 +321,9 @@ static void test_helpers(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     expect(t, is_return(o, TY_F64, f64_bits(-1.5)), "fmod(-7.5, 2)", o);
     run2(e, f->fmod_d, F64x2, f64_bits(1.0), f64_bits(0.0), TY_F64, o);
     expect(t, is_return(o, TY_F64, 0x7ff8000000000000ull), "fmod(1, 0) -> canonical NaN", o);
+    run2(e, f->fmod_misaligned, F64x2, f64_bits(7.5), f64_bits(2.0), TY_F64, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL) && strstr(o->reason, "misaligned"),
+           "ABI check: helper called with a misaligned stack -> illegal", o);
     run2(e, f->fmod_s, F32x2, f32_bits(7.5f), f32_bits(2.0f), TY_F32, o);
     expect(t, is_return(o, TY_F32, f32_bits(1.5f)), "fmodf(7.5, 2)", o);
     run2(e, f->fmod_s, F32x2, f32_bits(INFINITY), f32_bits(2.0f), TY_F32, o);
