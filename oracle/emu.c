@@ -864,3 +864,8 @@ void emu_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const 
     out->steps = e->run.blocks;
     memcpy(out->heap, e->heap, HEAP_SIZE);
 }
+
+void emu_call_func(Emu *e, const Func *f, const uint64_t *args, uint64_t block_budget, Outcome *out)
+{
+    emu_call(e, f->index, f->params, f->nparams, args, f->ret, block_budget, out);
+}

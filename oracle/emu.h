@@ -100,6 +100,10 @@ const char *emu_error(const Emu *e);
 void emu_call(Emu *e, uint32_t func, const Type *param_types, uint32_t nparams,
               const uint64_t *args, Type ret, uint64_t block_budget, Outcome *out);
 
+/* the same for function f of the module the blob was compiled from (blob function
+ * index = f->index; parameter and return types from f's signature) */
+void emu_call_func(Emu *e, const Func *f, const uint64_t *args, uint64_t block_budget, Outcome *out);
+
 /* junk above the width of narrow arguments (default on) */
 void emu_set_junk_args(Emu *e, bool on);
 /* check stack pointer and callee-saved registers at return (default on) */

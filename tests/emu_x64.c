@@ -202,6 +202,11 @@ static void test_values(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     expect(t, is_return(o, TY_I64, 0xFFFFFFFF0000002Aull), "constant, i64", o);
     run2(e, f->add, I64x2, 40, 2, TY_I64, o);
     expect(t, is_return(o, TY_I64, 42), "add 40 + 2", o);
+    Type sig[] = {TY_I64, TY_I64};
+    Func fn = {.name = "add", .params = sig, .nparams = 2, .ret = TY_I64, .index = f->add};
+    uint64_t args[] = {30, 12};
+    emu_call_func(e, &fn, args, 0, o);
+    expect(t, is_return(o, TY_I64, 42), "emu_call_func: signature from the Func", o);
     run2(e, f->add, I64x2, (uint64_t)-5, 3, TY_I64, o);
     expect(t, is_return(o, TY_I64, (uint64_t)-2), "add -5 + 3", o);
     const Type i32x2[] = {TY_I32, TY_I32};
