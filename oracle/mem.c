@@ -166,6 +166,10 @@ void mem_describe(const Mem *mem, uint32_t prov, char *buf, size_t n)
 /* ---- effect instances and happens-before ------------------------------------- */
 uint32_t mem_instance(Mem *mem, uint32_t pred, uint32_t call, uint32_t func, GateId g)
 {
+    if (pred >= mem->ninsts) /* only in unverified circuits: a non-dependency as dependency */
+        pred = 0;
+    if (call >= mem->ninsts)
+        call = 0;
     mem->insts = grow(mem->insts, &mem->capinsts, mem->ninsts + 1, sizeof *mem->insts);
     mem->insts[mem->ninsts] = (Instance){pred, call, func, g};
     return mem->ninsts++;
