@@ -519,6 +519,71 @@ static void test_parse_errors(void)
     }
 }
 
+/* random byte edits of a valid dump (fixed seed): parsing, printing and encoding
+ * what parses must never crash (run under ASan/UBSan in the sanitized build) */
+static const char encodable_text[] =
+    "code @sign ; x86-64\n"
+    "  frame %rbp\n"
+    "  stack0: size 4, align 4, offset -8\n"
+    "BB#0: ; frequency = 1\n"
+    "    Push %rbp\n"
+    "    Move %rsp, %rbp\n"
+    "    Move32 %rdi, (stack0)\n"
+    "    Add32 8(%rbp,%rcx,4), %r13\n"
+    "    MoveDouble -8(%rsp), %xmm9\n"
+    "    Move $helper.fexp_f32+8, %rax\n"
+    "    MoveConditionallyTest64 nonzero, %rax, $7, %rcx, %rdx\n"
+    "    Lshift64 %rcx, %r12\n"
+    "    Branch32 slt, (stack0), $0\n"
+    "  Successors: #2 #1\n"
+    "BB#1: ; frequency = 0\n"
+    "    Call $func0 {uses %rdi:32; defs %rax}\n"
+    "    X86IDiv64 %rax, %rdx, %r9\n"
+    "    Ud2 !trap overflow\n"
+    "BB#2: ; frequency = 0.5\n"
+    "    Move32 $1, %rax ; gate 4\n"
+    "    Pop %rbp\n"
+    "    Ret32 %rax\n";
+
+static void test_parse_mutations(void)
+{
+    const LirTarget *targets[] = { x64_target() };
+    size_t len = strlen(encodable_text);
+    char *text = malloc(len + 1);
+    static const char alphabet[] = "%$(),:;#{}!-+0123456789abcxrstmpfBS@ \n\t.";
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    int parsed = 0, encoded = 0;
+    for (int round = 0; round < 3000; round++) {
+        memcpy(text, encodable_text, len + 1);
+        for (int k = 0; round && k < 1 + round % 2; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            size_t at = (size_t)(seed >> 33) % len;
+            text[at] = alphabet[(seed >> 17) % (sizeof alphabet - 1)];
+        }
+        Arena *a = arena_new();
+        FILE *sink = fopen("/dev/null", "w");
+        Diag d;
+        diag_init(&d, "m.lir", sink);
+        LirModule m;
+        if (lir_parse(a, text, len, targets, 1, &d, &m)) {
+            parsed++;
+            for (uint32_t i = 0; i < m.ncodes; i++)
+                lir_print(sink, m.codes[i]);
+            CodeBlob blob;
+            char err[256];
+            encoded += x64_emit(a, m.codes, m.ncodes, &blob, err, sizeof err);
+        }
+        if (round == 0)
+            CHECK(parsed == 1 && encoded == 1, "the unmutated text parses and encodes");
+        fclose(sink);
+        arena_free(a);
+    }
+    free(text);
+    CHECK(parsed > 0 && parsed < 3000 && encoded > 0, "some mutants parse and encode, not all (%d, %d)",
+          parsed, encoded);
+    printf("mutations: %d of 3000 parse, %d of those encode\n", parsed, encoded);
+}
+
 int main(void)
 {
     test_for_each_arg();
@@ -530,6 +595,7 @@ int main(void)
     test_print();
     test_parse();
     test_parse_errors();
+    test_parse_mutations();
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
 }
