@@ -433,12 +433,15 @@ static void stmt_loop(Gen *g, uint32_t limit)
     if (rd_chance(g, 15)) /* and a data-dependent early end of the loop */
         more = bin(g, OP_AND, TY_I1, more, make_cond(g));
     circ_set_input(g->c, i, 2, next);
+    bool back_on_true = rd_chance(g, 75); /* else branch on "done" and go back on false */
+    if (!back_on_true)
+        more = bin(g, OP_XOR, TY_I1, more, cnst(g, TY_I1, 1));
     GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &more, 1);
-    GateId body = state1(g, OP_IF_TRUE, 0, br);
+    GateId body = state1(g, back_on_true ? OP_IF_TRUE : OP_IF_FALSE, 0, br);
     GateId back = state1(g, OP_LOOP_BACK, 0, body);
     circ_set_input(g->c, lb, 1, back);
     circ_set_input(g->c, dsel, 2, g->dep);
-    GateId exit = state1(g, OP_IF_FALSE, 0, br);
+    GateId exit = state1(g, back_on_true ? OP_IF_FALSE : OP_IF_TRUE, 0, br);
     g->nest--;
     g->nloops--;
     g->mult /= maxtrip;
