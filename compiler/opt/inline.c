@@ -117,17 +117,19 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
     CalleeCones k = callee_cones(cc, ret);
     bool effects = gate_dep(&cc->gates[ret], 0) != ROOT_DEPEND_ENTRY;
     GateId d0 = gate_dep(&c->gates[call], 0);
-    Points dv = {0}, dd = {0}, other = {0};
-    demand_points(c, call, USE_VALUE, NO_GATE, &dv);
-    demand_points(c, call, USE_DEP, NO_GATE, &dd);
-    bool v_in_d = points_subset(&dv, &dd), d_in_v = points_subset(&dd, &dv);
+    Points dv = {0}, dd = {0}, other = {0}, dv_need = {0}, dd_need = {0};
+    demand_points(c, call, USE_VALUE, NO_GATE, false, &dv);
+    demand_points(c, call, USE_DEP, NO_GATE, false, &dd);
+    demand_points(c, call, USE_VALUE, NO_GATE, true, &dv_need);
+    demand_points(c, call, USE_DEP, NO_GATE, true, &dd_need);
+    bool v_in_d = points_subset(&dv_need, &dd), d_in_v = points_subset(&dd_need, &dv);
     bool ok = value_covered_by_chain(cc, &k) || d_in_v;
     if (ok && effects) {
         ok = v_in_d;
     } else if (ok && d0 != ROOT_DEPEND_ENTRY) {
-        demand_points(c, d0, USE_ANY, call, &other);
-        for (uint32_t i = 0; i < dv.n && ok; i++) {
-            Points one = {&dv.v[i], 1, 1};
+        demand_points(c, d0, USE_ANY, call, false, &other);
+        for (uint32_t i = 0; i < dv_need.n && ok; i++) {
+            Points one = {&dv_need.v[i], 1, 1};
             ok = points_subset(&one, &dd) || points_subset(&one, &other);
         }
     }
@@ -141,6 +143,8 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
     points_free(&dv);
     points_free(&dd);
     points_free(&other);
+    points_free(&dv_need);
+    points_free(&dd_need);
     free(k.chain);
     free(k.value);
     return ok;

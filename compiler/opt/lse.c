@@ -130,9 +130,9 @@ static bool chain_still_demanded(const Circuit *c, GateId load)
     if (dep == ROOT_DEPEND_ENTRY)
         return true;
     Points need = {0}, via_dep = {0}, via_out = {0};
-    demand_points(c, load, USE_VALUE, NO_GATE, &need);
-    demand_points(c, dep, USE_ANY, load, &via_dep);
-    demand_points(c, load, USE_DEP, NO_GATE, &via_out);
+    demand_points(c, load, USE_VALUE, NO_GATE, true, &need);
+    demand_points(c, dep, USE_ANY, load, false, &via_dep);
+    demand_points(c, load, USE_DEP, NO_GATE, false, &via_out);
     bool ok = true;
     for (uint32_t i = 0; i < need.n && ok; i++) {
         Points one = {&need.v[i], 1, 1};

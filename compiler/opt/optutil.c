@@ -206,12 +206,12 @@ GateId join_terminator(const Circuit *c, GateId sel)
     return next;
 }
 
-static void follow_use(const Circuit *c, Use u, uint8_t *seen, Stack *s, Points *out)
+static void follow_use(const Circuit *c, Use u, bool need, uint8_t *seen, Stack *s, Points *out)
 {
     const Gate *ug = &c->gates[u.user];
     if (ug->dead || slot_kind(ug, u.index) == 0)
         return;
-    GateId term = op_is_selector(ug->op) ? join_terminator(c, u.user) : NO_GATE;
+    GateId term = need && op_is_selector(ug->op) ? join_terminator(c, u.user) : NO_GATE;
     if (op_has(ug->op, F_STATE))
         points_add(out, (uint64_t)u.user << 32);
     else if (term != NO_GATE) /* entering the join leads straight to term, which reads the selector */
@@ -224,7 +224,7 @@ static void follow_use(const Circuit *c, Use u, uint8_t *seen, Stack *s, Points 
     }
 }
 
-void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, Points *out)
+void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, bool need, Points *out)
 {
     uint8_t *seen = opt_calloc(c->ngates, 1);
     Stack s = {0};
@@ -234,12 +234,12 @@ void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, Poin
         int kind = slot_kind(&c->gates[u.user], u.index);
         if (u.user == skip_user || (kind == 1 && !(which & USE_DEP)) || (kind == 2 && !(which & USE_VALUE)))
             continue;
-        follow_use(c, u, seen, &s, out);
+        follow_use(c, u, need, seen, &s, out);
     }
     while (s.n) {
         const Gate *x = &c->gates[s.v[--s.n]];
         for (uint32_t i = 0; i < x->nuses; i++)
-            follow_use(c, x->uses[i], seen, &s, out);
+            follow_use(c, x->uses[i], need, seen, &s, out);
     }
     free(seen);
     free(s.v);

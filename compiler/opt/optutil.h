@@ -46,10 +46,12 @@ bool cone_speculatable(const Circuit *c, GateId g);
 
 /* demand points: the state gates (key g<<32) and selector inputs (key g<<32 | i+1)
  * that force a gate to run, found by walking its uses forward through computation
- * gates.  which: the outputs of the start gate to follow. */
+ * gates.  which: the outputs of the start gate to follow.  need: the set is a
+ * requirement (a selector input whose join leads straight to a terminator that reads
+ * the selector counts as that terminator); otherwise it is a guarantee (exact). */
 enum { USE_VALUE = 1, USE_DEP = 2, USE_ANY = 3 };
 typedef struct { uint64_t *v; uint32_t n, cap; } Points;
-void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, Points *out);
+void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, bool need, Points *out);
 bool points_subset(const Points *a, const Points *b);
 /* the terminator that control reaches right after sel's join (its only successor)
  * when that terminator demands sel, else NO_GATE: a demand of sel is then one of it */
