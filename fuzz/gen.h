@@ -53,8 +53,9 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt);
 /* add up to nruns `; run:` lines for the entry function: arguments drawn from the
  * bytes (read from the end), `heap` for pointer parameters, expectations from the
  * interpreter.  Runs that end in timeout or invalid get no line; their outcomes are
- * still reported in outcomes[] (may be NULL, else nruns entries).  Returns the
- * number of runs made. */
+ * still reported in outcomes[] (may be NULL, else nruns entries).  A repeat of
+ * earlier arguments is not run again.  Returns the number of runs made (the
+ * outcomes[] filled). */
 uint32_t gen_add_runlines(Module *m, const uint8_t *bytes, size_t len, uint32_t nruns,
                           const InterpOptions *iopt, Outcome *outcomes);
 

@@ -620,6 +620,8 @@ static void make_signature(Gen *g, uint32_t idx, bool entry)
     memset(s, 0, sizeof *s);
     s->depth_param = -1;
     uint32_t n = rd_below(g, GEN_MAX_PARAMS - 1);
+    if (entry && n == 0 && rd_chance(g, 75))
+        n = 1 + rd_below(g, 3); /* the run lines' arguments keep the entry from folding away */
     for (uint32_t p = 0; p < n; p++) {
         if (rd_chance(g, feat(g, GF_LOAD) || feat(g, GF_STORE) ? 20 : 0)) {
             s->params[p] = TY_I64;
@@ -633,7 +635,7 @@ static void make_signature(Gen *g, uint32_t idx, bool entry)
         s->params[n++] = TY_I32;
     }
     s->nparams = n;
-    s->ret = rd_chance(g, 8) ? TY_NONE : rand_value_type(g);
+    s->ret = rd_chance(g, entry ? 3 : 10) ? TY_NONE : rand_value_type(g);
 }
 
 static void reset_function(Gen *g)

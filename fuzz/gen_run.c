@@ -74,6 +74,14 @@ static bool is_pointer_param(const Func *f, uint32_t p)
     return false;
 }
 
+static bool same_args(const RunArg *a, const RunArg *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].kind != b[i].kind || a[i].bits != b[i].bits)
+            return false;
+    return true;
+}
+
 bool gen_expect_from_outcome(const Outcome *o, RunExpect *e)
 {
     memset(e, 0, sizeof *e);
@@ -128,6 +136,7 @@ uint32_t gen_add_runlines(Module *m, const uint8_t *bytes, size_t len, uint32_t 
     RunArg *rargs = calloc(f->nparams + 1, sizeof *rargs);
     if (!in || !o || !args || !rargs)
         abort();
+    uint32_t first = m->nruns, made = 0;
     for (uint32_t r = 0; r < nruns; r++) {
         for (uint32_t p = 0; p < f->nparams; p++) {
             Type t = f->params[p];
@@ -139,9 +148,15 @@ uint32_t gen_add_runlines(Module *m, const uint8_t *bytes, size_t len, uint32_t 
                 rargs[p] = (RunArg){RA_INT, arg_int(&b, t)};
             args[p] = rargs[p].bits;
         }
+        bool seen = false; /* the same arguments again (few parameters, or none) */
+        for (uint32_t k = m->nruns; k-- > first && !seen;)
+            seen = same_args(m->runs[k].args, rargs, f->nparams);
+        if (seen)
+            continue;
         interp_call(in, entry, args, o);
         if (outcomes)
-            outcomes[r] = *o;
+            outcomes[made] = *o;
+        made++;
         RunExpect e;
         if (!gen_expect_from_outcome(o, &e))
             continue;
@@ -156,5 +171,5 @@ uint32_t gen_add_runlines(Module *m, const uint8_t *bytes, size_t len, uint32_t 
     free(args);
     free(o);
     interp_free(in);
-    return nruns;
+    return made;
 }
