@@ -137,6 +137,33 @@ static uint8_t *seed_bytes(uint64_t seed, uint32_t size, size_t *len)
     return b;
 }
 
+/* the command line that makes this file again */
+static void print_header(FILE *out, const GenArgs *a)
+{
+    if (a->from_bytes)
+        fprintf(out, "; circ gen --from-bytes %s", a->from_bytes);
+    else
+        fprintf(out, "; circ gen --seed %llu", (unsigned long long)a->seed);
+    fprintf(out, " --size %u", a->opt.size ? a->opt.size : 100);
+    if (a->opt.swarm)
+        fputs(" --swarm", out);
+    if (a->opt.funcs)
+        fprintf(out, " --funcs %u", a->opt.funcs);
+    if (a->runs != 3)
+        fprintf(out, " --runs %u", a->runs);
+    if (a->opt.has_weights) {
+        uint8_t def[GF_COUNT];
+        gen_default_weights(def);
+        const char *sep = " --weights ";
+        for (int f = 0; f < GF_COUNT; f++)
+            if (a->opt.weight[f] != def[f]) {
+                fprintf(out, "%s%s=%u", sep, gen_feature_name((GenFeature)f), a->opt.weight[f]);
+                sep = ",";
+            }
+    }
+    fputc('\n', out);
+}
+
 static int write_one(const GenArgs *a)
 {
     size_t len = 0;
@@ -157,11 +184,7 @@ static int write_one(const GenArgs *a)
         module_free(m);
         return EXIT_USAGE;
     }
-    if (a->from_bytes)
-        fprintf(out, "; circ gen --from-bytes %s\n", a->from_bytes);
-    else
-        fprintf(out, "; circ gen --seed %llu --size %u%s\n", (unsigned long long)a->seed,
-                a->opt.size ? a->opt.size : 100, a->opt.swarm ? " --swarm" : "");
+    print_header(out, a);
     print_module(out, m);
     if (a->out && fclose(out)) {
         fprintf(stderr, "circ gen: cannot write %s\n", a->out);
