@@ -1,6 +1,6 @@
 #!/bin/bash
 # gen_cli.sh — `circ gen`: seeded files verify and pass their own run lines under
-# `circ test`; the same seed gives the same file; --from-bytes decodes any file
+# `circ test`; the same seed gives the same file, and so does the command in its header; --from-bytes decodes any file
 # (empty included); --stats reports every opcode, no verify failure and no invalid
 # run; --weights switches features; --help exits 0 and bad arguments exit 2.
 # usage: gen_cli.sh CIRC
@@ -20,6 +20,9 @@ done
 out=$("$circ" test "$tmp"/*.circ) || fail "run lines of generated files fail: $out"
 echo "$out" | tail -1 | grep -q ' 0 failed' || fail "circ test: $out"
 
+args=$(head -1 "$tmp/big.circ" | sed 's/^; circ gen //')
+"$circ" gen $args > "$tmp/re.circ" || fail "the header's command failed"
+cmp -s "$tmp/big.circ" "$tmp/re.circ" || fail "the header's command ($args) did not make the file again"
 "$circ" gen --seed 42 > "$tmp/again.circ" || fail "gen to stdout failed"
 cmp -s "$tmp/s42.circ" "$tmp/again.circ" || fail "the same seed gave different files"
 "$circ" gen --seed 43 > "$tmp/other.circ"
