@@ -1,8 +1,9 @@
 #!/bin/bash
 # gen_cli.sh — `circ gen`: seeded files verify and pass their own run lines under
-# `circ test`; the same seed gives the same file, and so does the command in its header; --from-bytes decodes any file
-# (empty included); --stats reports every opcode, no verify failure and no invalid
-# run; --weights switches features; --help exits 0 and bad arguments exit 2.
+# `circ test`; the same seed gives the same file, and so does the command in its
+# header; --from-bytes decodes any file (empty included); --stats reports every
+# opcode, no verify failure and no invalid run; --weights switches features; --help
+# exits 0 and bad arguments exit 2.
 # usage: gen_cli.sh CIRC
 set -u
 circ=$1
