@@ -37,22 +37,27 @@ void end_record(Gen *g, Record saved)
     g->rec = saved;
 }
 
+/* scaled rather than reduced modulo n, so every result gets an equal share of the
+ * byte values (within one) and a zero byte gives 0 */
 uint32_t rd_below(Gen *g, uint32_t n)
 {
     if (n <= 1)
         return 0;
     if (n <= 256)
-        return rd_byte(g) % n;
-    uint32_t v = rd_byte(g);
+        return (uint32_t)(((uint64_t)rd_byte(g) * n) >> 8);
+    uint64_t v = rd_byte(g);
     v = v << 8 | rd_byte(g);
-    if (n > 65536)
-        v = v << 8 | rd_byte(g);
-    return v % n;
+    if (n <= 65536)
+        return (uint32_t)((v * n) >> 16);
+    v = v << 8 | rd_byte(g);
+    return (uint32_t)((v * n) >> 24);
 }
 
+/* true with the given probability; a zero byte (what missing input reads as) says no,
+ * so an empty or short input gives the plainest program */
 bool rd_chance(Gen *g, uint32_t percent)
 {
-    return rd_below(g, 100) < percent;
+    return rd_below(g, 100) >= 100 - percent;
 }
 
 uint64_t rd_u64(Gen *g)

@@ -598,9 +598,12 @@ static void stmt_in_record(Gen *g, uint32_t limit)
     }
 }
 
+/* statements until the gate count reaches limit, or until the function's bytes are
+ * used up (a short input makes a small program rather than one padded with the
+ * all-zero choice) */
 void gen_block(Gen *g, uint32_t limit)
 {
-    while (g->c->ngates < limit && !gen_path_ended(g)) {
+    while (g->c->ngates < limit && !gen_path_ended(g) && g->src.pos < g->src.n) {
         uint32_t before = g->c->ngates;
         stmt(g, limit);
         if (g->c->ngates == before) { /* the statement found nothing to do */
