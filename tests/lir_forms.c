@@ -567,8 +567,10 @@ static void test_parse_mutations(void)
         LirModule m;
         if (lir_parse(a, text, len, targets, 1, &d, &m)) {
             parsed++;
-            for (uint32_t i = 0; i < m.ncodes; i++)
+            for (uint32_t i = 0; i < m.ncodes; i++) {
                 lir_print(sink, m.codes[i]);
+                lir_verify(m.codes[i], sink);
+            }
             CodeBlob blob;
             char err[256];
             encoded += x64_emit(a, m.codes, m.ncodes, &blob, err, sizeof err);
@@ -584,6 +586,62 @@ static void test_parse_mutations(void)
     printf("mutations: %d of 3000 parse, %d of those encode\n", parsed, encoded);
 }
 
+static void expect_verify(const char *what, const Code *c, int problems, const char *needle)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    int got = lir_verify(c, out);
+    fclose(out);
+    CHECK(got == problems, "%s: %d problems, expected %d:\n%s", what, got, problems, buf);
+    CHECK(!needle || strstr(buf, needle), "%s: '%s' lacks '%s'", what, buf, needle);
+    free(buf);
+}
+
+static void test_verify(void)
+{
+    Arena *a = arena_new();
+    const LirTarget *x64 = x64_target();
+    Code *c = lir_code_new(a, x64, "v", 0);
+    LirBlock *b0 = lir_add_block(c, 1), *b1 = lir_add_block(c, 1);
+    Tmp t = lir_new_tmp(c, BANK_GP);
+    lir_append(c, b0, LIR_Move, 2, (Arg[]){ arg_imm(1), arg_tmp(t) });
+    lir_append(c, b0, LIR_Branch64, 3, (Arg[]){ arg_relcond(REL_eq), arg_tmp(t), arg_imm(0) });
+    lir_add_succ(c, b0, 1);
+    lir_add_succ(c, b0, 1);
+    lir_append(c, b1, LIR_RetVoid, 0, NULL);
+    expect_verify("well formed", c, 0, NULL);
+
+    b1->insts[0].op = LIR_Jump;
+    expect_verify("jump without successor", c, 1, "in @v: BB#1: 0 successors, its terminator has 1");
+    lir_add_succ(c, b1, 7);
+    expect_verify("jump out of range", c, 1, "BB#1: successor #7 does not exist");
+    b1->succs[0] = 0;
+    expect_verify("loop back", c, 0, NULL);
+
+    lir_append(c, b1, LIR_Nop, 0, NULL);
+    expect_verify("terminator not last", c, 2, "BB#1: inst 0: Jump ends a block but is not last");
+    b1->ninsts = 1;
+
+    b0->insts[0].args[1] = arg_tmp(tmp_virtual(BANK_GP, 5));
+    expect_verify("unknown tmp", c, 1, "BB#0: inst 0: tmp 5 of bank GP was never created");
+    b0->insts[0].args[1] = arg_tmp(t);
+    b0->insts[0].args[0] = arg_stack(3, 0);
+    expect_verify("unknown slot", c, 1, "stack slot 3 does not exist");
+    b0->insts[0].args[0] = arg_addr(tmp_gp(X64_RAX), 0);
+    b0->insts[0].args[1] = arg_index(tmp_gp(X64_RAX), tmp_gp(X64_RCX), 2, 0);
+    expect_verify("no form", c, 1, "Move: no x86-64 form takes these arguments");
+    b0->insts[0].nargs = 3;
+    expect_verify("no overload", c, 1, "Move has no 3-argument overload");
+    b0->insts[0] = lir_inst(LIR_Move, 2, (Arg[]){ arg_imm(1), arg_tmp(t) });
+
+    LirBlock *b2 = lir_add_block(c, 1);
+    expect_verify("empty block", c, 1, "BB#2: empty block");
+    lir_append(c, b2, LIR_Move, 2, (Arg[]){ arg_imm(1), arg_tmp(t) });
+    expect_verify("falls off the end", c, 1, "BB#2: inst 0: the block does not end with a terminator");
+    arena_free(a);
+}
+
 int main(void)
 {
     test_for_each_arg();
@@ -596,6 +654,7 @@ int main(void)
     test_parse();
     test_parse_errors();
     test_parse_mutations();
+    test_verify();
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
 }

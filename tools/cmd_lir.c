@@ -10,7 +10,8 @@ static const char lir_usage[] =
     "usage: circ lir FILE [--print] [-S | --hex]\n"
     "Read LIR text (what LIR dumps print: `code @f ; x86-64`, blocks `BB#0:`, one\n"
     "instruction a line such as `Add32 $1, %tmp0` or `Move (%rax,%rcx,8), %rdx`).\n"
-    "Every instruction must have an overload and, for the code's target, a form.\n"
+    "Every instruction must have an overload and, for the code's target, a form;\n"
+    "every block must end with its one terminator and have its successors.\n"
     "  --print  print the parsed code (parse -> print is stable)\n"
     "  -S       encode the module for x86-64 (registers and stack slots assigned)\n"
     "           and print a Capstone listing with traps, relocations and gate marks\n"
@@ -80,6 +81,25 @@ static int encode(const LirModule *m, const char *path, bool listing, Arena *are
     return x64_listing(stdout, &blob, names, NULL, NULL) ? EXIT_OK : EXIT_FAIL;
 }
 
+/* lir_verify's problems as FILE: error: in @f: BB#b inst i: ... */
+static int verify_code(const Code *c, const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *msgs = open_memstream(&text, &len);
+    int problems = msgs ? lir_verify(c, msgs) : lir_verify(c, NULL);
+    if (msgs)
+        fclose(msgs);
+    for (char *line = text, *nl; line && *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (!nl)
+            break;
+        fprintf(stderr, "%s: error: %.*s\n", path, (int)(nl - line), line);
+    }
+    free(text);
+    return problems ? EXIT_FAIL : EXIT_OK;
+}
+
 int cmd_lir(int argc, char **argv)
 {
     if (wants_help(argc, argv, lir_usage))
@@ -115,6 +135,8 @@ int cmd_lir(int argc, char **argv)
     diag_init(&d, path, stderr);
     LirModule m;
     int status = lir_parse(arena, src, len, targets, 1, &d, &m) ? EXIT_OK : EXIT_FAIL;
+    for (uint32_t i = 0; status == EXIT_OK && i < m.ncodes; i++)
+        status = verify_code(m.codes[i], path);
     for (uint32_t i = 0; status == EXIT_OK && print && i < m.ncodes; i++)
         lir_print(stdout, m.codes[i]);
     if (status == EXIT_OK && (listing || hex))

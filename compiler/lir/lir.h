@@ -169,6 +169,7 @@ enum {
     LF_TRAP = 1 << 3,   /* may trap: recorded in the trap table */
     LF_EFFECT = 1 << 4, /* has an effect beyond its defs: never removed */
     LF_MOVE = 1 << 5,   /* copies argument 0 to argument 1 (coalescable when both are tmps) */
+    LF_JUMP = 1 << 6,   /* ends its block with one successor */
 };
 
 enum { LIR_MAX_ARGS = 5 };
@@ -328,6 +329,13 @@ bool lir_is_move(const Inst *inst);
 bool lir_admits_stack(const LirTarget *t, const Inst *inst, unsigned i);
 /* does form accept arg i of inst (kind, bank, fixed register, the target's value rules) */
 bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst);
+
+/* ---- verification ------------------------------------------------------------------ */
+/* structural checks of a Code: every block ends with its only terminator, successor
+ * counts match it (branch 2, jump 1, others 0) and are in range, every instruction has
+ * an overload (and a form, with a target), tmps and slots exist.  Each problem is
+ * printed to out (if not NULL) as "in @f: BB#b inst i: ..."; returns their number. */
+int lir_verify(const Code *c, FILE *out);
 
 /* ---- printing --------------------------------------------------------------------- */
 void lir_print_arg(FILE *out, const Code *c, const Arg *a);
