@@ -3,12 +3,15 @@
  * the naive schedule, and check that the interpreter of the scheduled form gives the
  * graph interpreter's outcome on every generated run; then rewire a few inputs of a
  * copy at random and schedule that too (refused or scheduled, never a crash).
- * usage: sched_gen [FIRST_SEED [COUNT [SIZE]]]  (defaults 1 300 120) */
+ * usage: sched_gen [FIRST_SEED [COUNT [SIZE [traps]]]]  (defaults 1 300 120; `traps`
+ * weights the generator towards trapping divisions, stores, calls and exits, where the
+ * order of traps and effects is easiest to get wrong) */
 #include "fuzz/gen.h"
 #include "oracle/interp_cfg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { RUNS = 4 };
 
@@ -91,6 +94,15 @@ int main(int argc, char **argv)
     uint64_t count = argc > 2 ? strtoull(argv[2], NULL, 0) : 300;
     uint32_t size = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 0) : 120;
     GenOptions go = {.size = size, .swarm = true};
+    if (argc > 4 && !strcmp(argv[4], "traps")) {
+        go.has_weights = true;
+        gen_default_weights(go.weight);
+        go.weight[GF_DIV0] = 12;
+        go.weight[GF_DIV] = 10;
+        go.weight[GF_STORE] = 14;
+        go.weight[GF_CALL] = 10;
+        go.weight[GF_EXIT] = 6;
+    }
     size_t len = gen_bytes_for_size(size);
     uint8_t *bytes = malloc(len);
     unsigned failures = 0, compared = 0, mutants_valid = 0;
