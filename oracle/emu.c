@@ -18,6 +18,11 @@
 #define CODE_CHUNK (1u << 20)        /* the code region grows in steps of this */
 #define STACK_CUSHION 256u           /* unused bytes above the first stack argument */
 #define MAX_PARAMS 1024u
+/* Unicorn 2.0.1 never reclaims the space of invalidated translations (its code
+ * buffer only fills, up to 1 GiB); a fresh engine after this much loading bounds
+ * the memory an Emu holds in a long campaign */
+#define RECYCLE_LOADS 16384u
+#define RECYCLE_BYTES (16u << 20)
 
 typedef enum { STOP_NONE, STOP_BUDGET, STOP_WALL, STOP_STACK, STOP_TRAP, STOP_THROW } StopReason;
 
@@ -42,6 +47,9 @@ struct Emu {
     uint8_t *stack;    /* host memory behind the guest stack */
     uint8_t *heap;     /* host memory behind the harness buffer */
     uint8_t heap_pattern[HEAP_SIZE];
+    uint32_t loads;        /* blobs loaded into this engine ... */
+    uint64_t loaded_bytes; /* ... and their code bytes */
+    uint32_t recycle_loads;
     uint64_t code_cap; /* bytes mapped at EMU_CODE_ADDR */
     uint32_t code_size;/* bytes of the loaded code (0: nothing ever loaded) */
     bool loaded;
@@ -401,7 +409,8 @@ static void host_zero(uint8_t *mem, size_t size)
 
 static bool map_host(Emu *e, uint64_t addr, uint8_t **mem, size_t size)
 {
-    *mem = host_alloc(size);
+    if (!*mem)
+        *mem = host_alloc(size); /* kept when the engine is recycled */
     if (!*mem)
         return fail(e, "out of memory");
     uc_err err = uc_mem_map_ptr(e->uc, addr, size, UC_PROT_READ | UC_PROT_WRITE, *mem);
@@ -452,6 +461,9 @@ static bool engine_setup(Emu *e)
     if (err != UC_ERR_OK)
         return fail(e, "engine setup: %s", uc_strerror(err));
     e->code_cap = CODE_CHUNK;
+    e->code_size = 0;
+    e->loads = 0;
+    e->loaded_bytes = 0;
     return map_filled(e, EMU_SENTINEL_ADDR, EMU_PAGE, UC_PROT_READ | UC_PROT_EXEC) &&
            map_stubs(e) &&
            map_filled(e, EMU_CODE_ADDR, e->code_cap, UC_PROT_READ | UC_PROT_EXEC) &&
@@ -471,6 +483,7 @@ Emu *emu_new(Isa isa)
     e->isa = d;
     e->junk_args = true;
     e->abi_check = true;
+    e->recycle_loads = RECYCLE_LOADS;
     e->wall_us = EMU_DEFAULT_WALL_US;
     e->unicorn_timer = true;
     heap_fill_pattern(e->heap_pattern);
@@ -481,14 +494,33 @@ Emu *emu_new(Isa isa)
     return e;
 }
 
-void emu_free(Emu *e)
+static void engine_close(Emu *e)
 {
-    if (!e)
-        return;
     if (e->pristine)
         uc_context_free(e->pristine);
     if (e->uc)
         uc_close(e->uc); /* before the host memory it maps goes */
+    e->pristine = NULL;
+    e->uc = NULL;
+}
+
+/* a fresh engine with the same memory map and hooks: frees the old translations */
+static bool engine_recycle(Emu *e)
+{
+    engine_close(e);
+    return engine_setup(e);
+}
+
+void emu_set_recycle_loads(Emu *e, uint32_t loads)
+{
+    e->recycle_loads = loads ? loads : RECYCLE_LOADS;
+}
+
+void emu_free(Emu *e)
+{
+    if (!e)
+        return;
+    engine_close(e);
     if (e->stack)
         munmap(e->stack, EMU_STACK_SIZE);
     if (e->heap)
@@ -584,7 +616,17 @@ bool emu_load(Emu *e, const CodeBlob *b)
 {
     e->loaded = false;
     e->error[0] = 0;
-    if (!blob_check(e, b) || !grow_code(e, b->size))
+    if (!blob_check(e, b))
+        return false;
+    if (!e->uc || e->loads >= e->recycle_loads || e->loaded_bytes >= RECYCLE_BYTES) {
+        if (!engine_recycle(e)) {
+            engine_close(e); /* no half-built engine; the next load tries again */
+            return false;
+        }
+    }
+    e->loads++;
+    e->loaded_bytes += b->size;
+    if (!grow_code(e, b->size))
         return false;
     /* the new code, then fillers over whatever the old code covered beyond it */
     uint32_t span = b->size > e->code_size ? b->size : e->code_size;

@@ -115,6 +115,13 @@ void emu_set_abi_check(Emu *e, bool on);
  * 2.0.1 starts and joins a thread per uc_emu_start). */
 void emu_set_wall_timeout(Emu *e, uint64_t usec, bool unicorn_timer);
 
+/* Unicorn 2.0.1 keeps the space of every translation until its 1 GiB code buffer is
+ * full, so an Emu replaces its engine (same map and hooks, fresh translation cache,
+ * about 10 ms) at the load after this many loads (default 16384) or 16 MiB of
+ * loaded code, keeping its memory bounded in long campaigns; 0 restores the
+ * default */
+void emu_set_recycle_loads(Emu *e, uint32_t loads);
+
 /* guest address of a helper's stub */
 uint64_t emu_helper_addr(Helper h);
 /* the ISA's name: "x86-64" or "arm64" */

@@ -463,6 +463,19 @@ static void test_reload(Tally *t, Emu *e, Outcome *o)
         ok = ok && is_return(o, TY_I32, round);
     }
     expect(t, ok, "reloading code that changed on a later page runs the new code", o);
+    emu_set_recycle_loads(e, 7); /* a fresh engine every 7 loads */
+    ok = true;
+    for (unsigned round = 1; round <= 40 && ok; round++) {
+        one_blob(&a, round, 0);
+        CodeBlob rb = asm_blob(&a);
+        ok = emu_load(e, &rb);
+        for (int k = 0; k < 3 && ok; k++) {
+            emu_call(e, 0, NULL, 0, NULL, TY_I32, 0, o);
+            ok = is_return(o, TY_I32, round);
+        }
+    }
+    expect(t, ok, "loads and runs across engine recycling", o);
+    emu_set_recycle_loads(e, 0);
     /* a blob bigger than the initial code region: the region grows */
     one_blob(&a, 0, 0);
     static uint8_t big[3u << 20];
