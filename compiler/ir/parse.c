@@ -496,8 +496,8 @@ static void parse_gate(Parser *ps, Body *b)
 static void resolve_body(Parser *ps, Body *b)
 {
     Circuit *c = ps->f->circ;
-    GateId *buf = NULL;
-    size_t cap = 0;
+    size_t cap = 16;
+    GateId *buf = xrealloc(NULL, cap * sizeof *buf); /* never NULL: buf + 0 is taken below */
     for (size_t i = 0; i < b->ngates; i++) {
         GateRefs *gr = &b->gates[i];
         if (c->gates[gr->gate].dead)
