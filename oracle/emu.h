@@ -1,8 +1,9 @@
 /* emu.h — the Unicorn runner: loads a CodeBlob (compiler/blob.h) into an emulated
  * x86-64 or ARM64 machine, calls one of its functions with the platform ABI and
  * reports the Outcome (oracle/outcome.h).  One Emu per ISA holds one Unicorn engine,
- * created once and reused for every load and run; an Emu is not shared between
- * threads, but any number of them run side by side.
+ * created once and reused for every load and run (replaced only after many loads,
+ * see emu_set_recycle_loads); an Emu is not shared between threads, but any number
+ * of them run side by side.
  *
  * Guest memory map (both ISAs):
  *   EMU_SENTINEL_ADDR  one page, R+X: the return address handed to the callee;
@@ -62,7 +63,9 @@
  * A run that executes more translated blocks than its budget is OUT_TIMEOUT; so is
  * one that exceeds the wall-clock safety net, and one that runs out of stack (an
  * access within EMU_STACK_GUARD below the stack: runaway recursion, which the
- * interpreter reports as a timeout by its call-depth limit).  Outcome.steps = blocks executed. */
+ * interpreter reports as a timeout by its call-depth limit).
+ * Outcome.steps = translated blocks executed; Outcome.heap = the harness buffer at
+ * the end of the run, whatever its outcome. */
 #ifndef CIRC_EMU_H
 #define CIRC_EMU_H
 
@@ -111,8 +114,8 @@ void emu_set_abi_check(Emu *e, bool on);
 /* wall-clock safety net per run in microseconds, 0 = none (default EMU_DEFAULT_WALL_US,
  * Unicorn timer on).  The block hook checks the clock every 65,536 blocks; with
  * unicorn_timer the limit also goes to uc_emu_start, whose timer thread bounds even
- * a run whose hooks never fire, at a cost of about half a millisecond a run (Unicorn
- * 2.0.1 starts and joins a thread per uc_emu_start). */
+ * a run whose hooks never fire, at a cost of 0.1 to 1 ms a run (Unicorn 2.0.1
+ * starts and joins a thread per uc_emu_start, polling in sleeps). */
 void emu_set_wall_timeout(Emu *e, uint64_t usec, bool unicorn_timer);
 
 /* Unicorn 2.0.1 keeps the space of every translation until its 1 GiB code buffer is
