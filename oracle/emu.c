@@ -176,8 +176,10 @@ static void record_fault(Emu *e, uc_mem_type type, const char *what, uint64_t ad
     if (r->stop != STOP_NONE)
         return;
     uint64_t pc = read_pc(e);
-    if (type != UC_MEM_FETCH_UNMAPPED && addr < EMU_STACK_ADDR && addr >= EMU_STACK_ADDR - EMU_STACK_GUARD) {
-        r->stop = STOP_STACK; /* runaway recursion: out of resources, like the interpreter's depth limit */
+    bool below_stack = addr < EMU_STACK_ADDR && addr >= EMU_STACK_ADDR - EMU_STACK_GUARD;
+    if (type != UC_MEM_FETCH_UNMAPPED && below_stack) {
+        /* runaway recursion: out of resources, like the interpreter's depth limit */
+        r->stop = STOP_STACK;
         snprintf(r->reason, sizeof r->reason, "stack exhausted (%s at 0x%llx)", what, (unsigned long long)addr);
         return;
     }
