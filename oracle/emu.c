@@ -538,8 +538,9 @@ static bool blob_check(Emu *e, const CodeBlob *b)
 {
     if (b->isa != (e->isa == &emu_isa_x64 ? ISA_X64 : ISA_A64))
         return fail(e, "blob is for %s, engine is %s", emu_isa_name(b->isa), e->isa->name);
-    if (b->size && !b->code)
-        return fail(e, "blob has %u code bytes but no code", b->size);
+    if ((b->size && !b->code) || (b->nfuncs && !b->entry) || (b->nrelocs && !b->relocs) ||
+        (b->ntraps && !b->traps))
+        return fail(e, "blob has counts without the arrays they count");
     if (b->size > 0x40000000u)
         return fail(e, "blob code too large (%u bytes)", b->size);
     for (uint32_t i = 0; i < b->nfuncs; i++)

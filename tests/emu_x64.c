@@ -457,6 +457,12 @@ static void test_reload(Tally *t, Emu *e, Outcome *o)
     }
     emu_call(e, 0, NULL, 0, NULL, TY_I32, 0, o);
     expect(t, o->kind == OUT_INVALID, "nothing runnable after a failed load", o);
+    CodeBlob hollow = {.isa = ISA_X64, .size = 4, .nfuncs = 1};
+    t->checks++;
+    if (emu_load(e, &hollow) || !strstr(emu_error(e), "without the arrays")) {
+        t->failures++;
+        fprintf(stderr, "FAIL a blob with counts but no arrays was accepted (%s)\n", emu_error(e));
+    }
     one_blob(&a, 9);
     a.relocs[0] = (Reloc){.offset = 2, .kind = RELOC_ABS64, .target = TARGET_FUNC, .index = 5};
     a.nrelocs = 1;
