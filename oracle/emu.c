@@ -744,8 +744,13 @@ static void set_invalid(Outcome *out, const char *fmt, ...)
     va_end(ap);
 }
 
-static bool call_check(Emu *e, uint32_t func, const Type *types, uint32_t n, Type ret, Outcome *out)
+static bool call_check(Emu *e, uint32_t func, const Type *types, uint32_t n, const uint64_t *args,
+                       Type ret, Outcome *out)
 {
+    if (n && (!types || !args)) {
+        set_invalid(out, "%s: %u arguments without their types or values", e->isa->name, n);
+        return false;
+    }
     if (!e->loaded) {
         set_invalid(out, "%s: no code loaded", e->isa->name);
         return false;
@@ -890,7 +895,7 @@ void emu_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const 
     out->reason[0] = 0;
     memcpy(e->heap, e->heap_pattern, HEAP_SIZE);
     memcpy(out->heap, e->heap, HEAP_SIZE);
-    if (!call_check(e, func, types, nparams, ret, out))
+    if (!call_check(e, func, types, nparams, args, ret, out))
         return;
     memset(&e->run, 0, sizeof e->run);
     e->run.budget = block_budget ? block_budget : EMU_DEFAULT_BLOCKS;
