@@ -1,6 +1,7 @@
 # opt.cmake — tests of the middle end (compiler/opt): golden text tests per pass
 # (tests/opt/*.circ -> *.expected), outcome preservation of every pass and pipeline
-# on the examples and every .circ under tests/, a deliberately wrong pass that the
+# on the examples, every .circ under tests/ and corpus/regress, and on generated
+# programs; a deliberately wrong pass that the
 # preservation check must catch, and the `circ opt` command line.
 add_executable(opt_preserve ${CMAKE_CURRENT_SOURCE_DIR}/opt_preserve.c)
 target_link_libraries(opt_preserve PRIVATE ${CIRC_LIBS})
@@ -10,7 +11,7 @@ if(TARGET circ_fuzz)
   set_tests_properties(opt_preserve_generated PROPERTIES TIMEOUT 300)
 endif()
 add_test(NAME opt_preserve
-         COMMAND opt_preserve ${CIRC_EXAMPLES} ${CMAKE_SOURCE_DIR}/tests ${CMAKE_SOURCE_DIR}/corpus)
+         COMMAND opt_preserve ${CIRC_EXAMPLES} ${CMAKE_SOURCE_DIR}/tests ${CMAKE_SOURCE_DIR}/corpus/regress)
 set_tests_properties(opt_preserve PROPERTIES TIMEOUT 300)
 add_test(NAME opt_wrong_pass_caught
          COMMAND opt_preserve --wrong-pass ${CIRC_EXAMPLES} ${CMAKE_CURRENT_SOURCE_DIR}/opt)

@@ -60,21 +60,36 @@ static Module *reparse(const Module *m, const char *file)
     return r;
 }
 
-/* run every run line on both modules; number of differences */
-static int compare_runs(const Module *orig, const Module *opt, const char *file, const char *what, Stats *st)
+/* the original's outcome of every run line, computed once per module */
+static Outcome *original_outcomes(const Module *m, Stats *st)
+{
+    Outcome *o = calloc(m->nruns ? m->nruns : 1, sizeof *o);
+    for (uint32_t i = 0; i < m->nruns; i++) {
+        uint64_t args[64] = {0};
+        if (m->runs[i].nargs > 64) {
+            o[i].kind = OUT_INVALID;
+            continue;
+        }
+        runline_args(&m->runs[i], args);
+        interp_run(m, m->runs[i].func, args, NULL, &o[i]);
+        st->runs++;
+    }
+    return o;
+}
+
+/* run every run line on the optimized module; number of differences */
+static int compare_runs(const Module *orig, const Outcome *before, const Module *opt, const char *file,
+                        const char *what, Stats *st)
 {
     int diffs = 0;
-    Outcome *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    Outcome *b = malloc(sizeof *b);
     for (uint32_t i = 0; i < orig->nruns; i++) {
         const RunLine *r = &orig->runs[i];
-        uint64_t args[64] = {0};
-        if (r->nargs > 64)
-            continue;
-        runline_args(r, args);
-        interp_run(orig, r->func, args, NULL, a);
-        st->runs++;
+        const Outcome *a = &before[i];
         if (a->kind == OUT_INVALID || a->kind == OUT_TIMEOUT)
             continue;
+        uint64_t args[64] = {0};
+        runline_args(r, args);
         interp_run(opt, r->func, args, NULL, b);
         st->compared++;
         char why[300], fa[300], fb[300];
@@ -87,14 +102,13 @@ static int compare_runs(const Module *orig, const Module *opt, const char *file,
             diffs++;
         }
     }
-    free(a);
     free(b);
     return diffs;
 }
 
 /* one pipeline on a copy of m; number of problems found */
-static int check_pipeline(const Module *m, const char *file, const char *what, int level, const char *passes,
-                          Stats *st)
+static int check_pipeline(const Module *m, const Outcome *before, const char *file, const char *what, int level,
+                          const char *passes, Stats *st)
 {
     Module *copy = module_clone(m);
     PassOptions po = {.verify_each = true, .bisect_limit = -1};
@@ -116,7 +130,7 @@ static int check_pipeline(const Module *m, const char *file, const char *what, i
             fprintf(stderr, "%s: the text printed after %s does not parse\n", file, what);
             problems++;
         } else {
-            problems += compare_runs(m, again, file, what, st);
+            problems += compare_runs(m, before, again, file, what, st);
             module_free(again);
         }
     }
@@ -130,14 +144,16 @@ static const char *const single_passes[] = {"fold", "gvn", "dce", "simplify-cfg"
 static int check_module(const Module *m, const char *path, Stats *st)
 {
     int problems = 0;
+    Outcome *before = original_outcomes(m, st);
     if (st->wrong_pass) {
-        problems += check_pipeline(m, path, "swap-sub", 0, "swap-sub", st);
+        problems += check_pipeline(m, before, path, "swap-sub", 0, "swap-sub", st);
     } else {
         for (size_t i = 0; i < sizeof single_passes / sizeof *single_passes; i++)
-            problems += check_pipeline(m, path, single_passes[i], 0, single_passes[i], st);
-        problems += check_pipeline(m, path, "-O1", 1, NULL, st);
-        problems += check_pipeline(m, path, "-O2", 2, NULL, st);
+            problems += check_pipeline(m, before, path, single_passes[i], 0, single_passes[i], st);
+        problems += check_pipeline(m, before, path, "-O1", 1, NULL, st);
+        problems += check_pipeline(m, before, path, "-O2", 2, NULL, st);
     }
+    free(before);
     return problems;
 }
 
