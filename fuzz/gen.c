@@ -222,7 +222,8 @@ static uint64_t interesting_f64(Gen *g)
     if (k < sizeof special / sizeof special[0])
         return special[k];
     if (k < 20) {
-        double d = (double)((int)rd_below(g, 201) - 100) / (double)(1 + rd_below(g, 8));
+        int num = (int)rd_below(g, 201) - 100;
+        double d = (double)num / (double)(1 + rd_below(g, 8));
         uint64_t b;
         memcpy(&b, &d, 8);
         return b;
@@ -241,7 +242,8 @@ static uint64_t interesting_f32(Gen *g)
     if (k < sizeof special / sizeof special[0])
         return special[k];
     if (k < 20) {
-        float f = (float)((int)rd_below(g, 201) - 100) / (float)(1 + rd_below(g, 8));
+        int num = (int)rd_below(g, 201) - 100;
+        float f = (float)num / (float)(1 + rd_below(g, 8));
         uint32_t b;
         memcpy(&b, &f, 4);
         return b;

@@ -207,22 +207,37 @@ static void stmt_if(Gen *g, uint32_t limit)
     join_arms(g, arms, 2, arm_budget, &plan);
 }
 
+/* Every helper that reads bytes or adds gates is called in its own statement (or as
+ * the only such argument of a call): C leaves the order of argument evaluation open,
+ * and the program must not depend on the compiler that built the generator. */
+static GateId masked(Gen *g, Type t, GateId v, uint64_t mask)
+{
+    GateId k = cnst(g, t, mask);
+    return bin(g, OP_AND, t, v, k);
+}
+
+static GateId add_const(Gen *g, Type t, GateId v, int64_t k)
+{
+    GateId c = cnst(g, t, (uint64_t)k);
+    return bin(g, OP_ADD, t, v, c);
+}
+
 /* the value switched on: often brought near the case values so cases are taken */
 static GateId switch_value(Gen *g, Type t, int64_t base)
 {
     GateId v = val_of(g, t);
     switch (rd_below(g, 4)) {
     case 0:
-        return bin(g, OP_ADD, t, bin(g, OP_AND, t, v, cnst(g, t, 7)), cnst(g, t, (uint64_t)base));
+        return add_const(g, t, masked(g, t, v, 7), base);
     case 1:
         if (g->nloops) {
             LoopInfo *l = &g->loops[g->nloops - 1];
             GateId i = convert_to(g, l->counter, t);
-            return bin(g, OP_ADD, t, i, cnst(g, t, (uint64_t)base));
+            return add_const(g, t, i, base);
         }
         return v;
     case 2:
-        return bin(g, OP_ADD, t, bin(g, OP_AND, t, v, cnst(g, t, 31)), cnst(g, t, (uint64_t)base));
+        return add_const(g, t, masked(g, t, v, 31), base);
     default:
         return v;
     }
@@ -276,7 +291,8 @@ static void stmt_exit(Gen *g)
         c = cmp(g, OP_ICMP, ICMP_eq, l->counter, cnst(g, l->type, rd_below(g, 12)));
     } else if (!entry || rd_chance(g, 70)) { /* rarely true */
         Type t = rand_int_type(g);
-        c = cmp(g, OP_ICMP, ICMP_eq, val_of(g, t), cnst(g, t, rd_u64(g) | 0x40));
+        GateId v = val_of(g, t);
+        c = cmp(g, OP_ICMP, ICMP_eq, v, cnst(g, t, rd_u64(g) | 0x40));
     } else {
         c = make_cond(g);
     }
@@ -311,13 +327,15 @@ static void stmt_guarded_access(Gen *g, bool is_load)
     if (!p)
         return;
     uint64_t span = p->size - width;
-    GateId off = bin(g, OP_AND, TY_I64, i64_value(g), cnst(g, TY_I64, mask_below(2 * span + 1)));
+    GateId off = masked(g, TY_I64, i64_value(g), mask_below(2 * span + 1));
     GateId ok = rd_chance(g, 50) ? cmp(g, OP_ICMP, ICMP_ult, off, cnst(g, TY_I64, span + 1))
                                  : cmp(g, OP_ICMP, ICMP_ule, off, cnst(g, TY_I64, span));
     GateId other = is_load ? val_of(g, t) : NO_GATE;
     GateId v = is_load ? NO_GATE : val_of(g, t);
     GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &ok, 1);
-    GateId ends[2] = {state1(g, OP_IF_TRUE, 0, br), state1(g, OP_IF_FALSE, 0, br)};
+    GateId ends[2];
+    ends[0] = state1(g, OP_IF_TRUE, 0, br);
+    ends[1] = state1(g, OP_IF_FALSE, 0, br);
     GateId dep0 = g->dep;
     GateId in_arm = relay(g, ends[0], dep0);
     GateId addr = bin(g, OP_ADD, TY_I64, p->base, off);
@@ -355,7 +373,7 @@ static Counted plan_counter(Gen *g, uint64_t maxtrip)
     if (rd_chance(g, 40))
         k.trip = cnst(g, k.type, (k.form == 1 ? 1 : 0) + rd_below(g, (uint32_t)maxtrip));
     else {
-        k.trip = bin(g, OP_AND, k.type, val_of(g, k.type), cnst(g, k.type, mask));
+        k.trip = masked(g, k.type, val_of(g, k.type), mask);
         if (k.form == 1)
             k.trip = bin(g, OP_OR, k.type, k.trip, cnst(g, k.type, 1));
     }
@@ -472,7 +490,7 @@ static bool call_args(Gen *g, uint32_t fn, GateId *args, GateId depth)
         } else if ((int)p == s->depth_param) {
             args[p] = depth != NO_GATE ? depth
                     : rd_chance(g, 50) ? cnst(g, TY_I32, rd_below(g, 4))
-                                       : bin(g, OP_AND, TY_I32, val_of(g, TY_I32), cnst(g, TY_I32, 3));
+                                       : masked(g, TY_I32, val_of(g, TY_I32), 3);
         } else {
             args[p] = val_of(g, s->params[p]);
         }

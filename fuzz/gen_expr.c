@@ -118,19 +118,22 @@ void stmt_convert(Gen *g)
     case 1: { /* ZEXT / SEXT */
         Type to = (Type)(TY_I8 + rd_below(g, 4));
         Type from = narrower_int(g, to);
-        pool_add(g, un(g, rd_chance(g, 50) ? OP_SEXT : OP_ZEXT, to, val_of(g, from)));
+        Opcode op = rd_chance(g, 50) ? OP_SEXT : OP_ZEXT;
+        pool_add(g, un(g, op, to, val_of(g, from)));
         return;
     }
     case 2: case 3: { /* SITOFP / UITOFP */
         Type from = rand_int_type(g);
         Type to = rd_chance(g, 50) ? TY_F64 : TY_F32;
-        pool_add(g, un(g, rd_chance(g, 50) ? OP_SITOFP : OP_UITOFP, to, val_of(g, from)));
+        Opcode op = rd_chance(g, 50) ? OP_SITOFP : OP_UITOFP;
+        pool_add(g, un(g, op, to, val_of(g, from)));
         return;
     }
     case 4: case 5: { /* FPTOSI / FPTOUI (saturating) */
         Type from = rd_chance(g, 50) ? TY_F64 : TY_F32;
         Type to = rand_int_type(g);
-        pool_add(g, un(g, rd_chance(g, 50) ? OP_FPTOSI : OP_FPTOUI, to, val_of(g, from)));
+        Opcode op = rd_chance(g, 50) ? OP_FPTOSI : OP_FPTOUI;
+        pool_add(g, un(g, op, to, val_of(g, from)));
         return;
     }
     case 6:
@@ -150,7 +153,8 @@ static GateId new_compare(Gen *g)
     if (rd_chance(g, 35)) {
         Type t = rd_chance(g, 50) ? TY_F64 : TY_F32;
         GateId a = val_of(g, t);
-        return cmp(g, OP_FCMP, (int)rd_below(g, 16), a, val_of(g, t));
+        int cond = (int)rd_below(g, 16);
+        return cmp(g, OP_FCMP, cond, a, val_of(g, t));
     }
     Type t = rd_chance(g, 10) ? TY_I1 : rand_int_type(g);
     int cond = icmp_codes[rd_below(g, 10)];
@@ -209,6 +213,13 @@ GateId i64_value(Gen *g)
     return t == TY_I64 ? v : un(g, rd_chance(g, 50) ? OP_ZEXT : OP_SEXT, TY_I64, v);
 }
 
+/* v & mask; the constant is made first (see gen_ctrl.c on evaluation order) */
+static GateId masked64(Gen *g, GateId v, uint64_t mask)
+{
+    GateId k = cnst(g, TY_I64, mask);
+    return bin(g, OP_AND, TY_I64, v, k);
+}
+
 /* offset in [0, span] (span = slot size - access width) */
 static GateId offset_in(Gen *g, uint64_t span)
 {
@@ -216,12 +227,14 @@ static GateId offset_in(Gen *g, uint64_t span)
     case 0: case 1:
         return cnst(g, TY_I64, rd_below(g, (uint32_t)span + 1));
     case 2: case 3:
-        return bin(g, OP_AND, TY_I64, i64_value(g), cnst(g, TY_I64, mask_below(span)));
-    case 4:
-        return bin(g, OP_UREM, TY_I64, i64_value(g), cnst(g, TY_I64, span + 1));
+        return masked64(g, i64_value(g), mask_below(span));
+    case 4: {
+        GateId v = i64_value(g);
+        return bin(g, OP_UREM, TY_I64, v, cnst(g, TY_I64, span + 1));
+    }
     default: {
         if (!g->nloops)
-            return bin(g, OP_AND, TY_I64, i64_value(g), cnst(g, TY_I64, mask_below(span)));
+            return masked64(g, i64_value(g), mask_below(span));
         LoopInfo *l = &g->loops[g->nloops - 1 - rd_below(g, g->nloops)];
         GateId i = l->type == TY_I64 ? l->counter : un(g, OP_ZEXT, TY_I64, l->counter);
         GateId scaled = bin(g, OP_MUL, TY_I64, i, cnst(g, TY_I64, 1 + rd_below(g, 8)));
