@@ -1,6 +1,6 @@
 # x64.cmake — LIR and x86-64 backend tests: overload/forms unit tests, the Capstone
 # round trip of every form of the x86-64 forms table, and whole-module emission
-# (layout, tables) run under Unicorn.
+# (layout, tables) and the meaning of the fused compare forms, run under Unicorn.
 add_executable(test_lir_forms ${CMAKE_SOURCE_DIR}/tests/lir_forms.c)
 target_link_libraries(test_lir_forms circ_x64)
 add_test(NAME lir_forms COMMAND test_lir_forms)
@@ -16,3 +16,8 @@ add_test(NAME x64_emit COMMAND test_x64_emit)
 
 add_test(NAME lir_cli
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/lir_cli.sh $<TARGET_FILE:circ> ${CMAKE_SOURCE_DIR}/tests/lir_sample.lir)
+
+add_executable(test_x64_exec ${CMAKE_SOURCE_DIR}/tests/x64_exec.c)
+target_include_directories(test_x64_exec PRIVATE ${UNICORN_INCLUDE_DIR})
+target_link_libraries(test_x64_exec circ_x64 ${UNICORN_LIBRARY})
+add_test(NAME x64_exec COMMAND test_x64_exec)
