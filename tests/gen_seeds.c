@@ -3,7 +3,8 @@
  * interpreter ends in return, trap or throw (never invalid; no timeout), the printed
  * file parses back and its run lines pass, and together the programs contain every
  * opcode with every type it accepts, every condition code and merge widths 2..6, with
- * a median of at least one loop and one memory effect per program (default size).
+ * a median of at least one loop and one memory effect per program (default size);
+ * and a checksum of the decoded modules of fixed seeds is the same in every build.
  * usage: test_gen_seeds [SEEDS]   (default 300) */
 #include "fuzz/gen.h"
 
@@ -84,6 +85,58 @@ static void one_seed(Totals *t, GenStats *st, uint64_t seed, const GenOptions *o
     free(bytes);
 }
 
+/* FNV-1a over the structure of a module (signatures, gates, wires): what the decoder
+ * produced, independent of the printer */
+static uint64_t fnv(uint64_t h, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        h = (h ^ ((v >> (8 * i)) & 0xff)) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t module_hash(uint64_t h, const Module *m)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Func *fn = m->funcs[f];
+        h = fnv(h, fn->ret);
+        for (uint32_t p = 0; p < fn->nparams; p++)
+            h = fnv(h, fn->params[p]);
+        const Circuit *c = fn->circ;
+        for (GateId i = NUM_ROOTS; i < c->ngates; i++) {
+            const Gate *g = &c->gates[i];
+            h = fnv(h, (uint64_t)g->op | (uint64_t)g->type << 16 | (uint64_t)g->cond << 24);
+            h = fnv(h, g->lit);
+            for (uint32_t k = 0; k < gate_nin(g); k++)
+                h = fnv(h, g->in[k]);
+        }
+    }
+    return h;
+}
+
+/* The same bytes give the same module in every build (gcc or clang, optimized or
+ * sanitized): a checksum over fixed seeds.  When the decoding changes on purpose,
+ * put the new value printed on failure here. */
+#define GOLDEN_HASH 0x71ccc2a9f42c09ccull
+
+static bool golden(void)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        GenOptions o = {.size = 150, .swarm = seed & 1};
+        size_t len = gen_bytes_for_size(o.size);
+        uint8_t *bytes = malloc(len);
+        gen_seed_bytes(seed, bytes, len);
+        Module *m = generate(bytes, len, &o);
+        h = module_hash(h, m);
+        module_free(m);
+        free(bytes);
+    }
+    if (h != GOLDEN_HASH)
+        fprintf(stderr, "gen_seeds: decoding checksum 0x%016llx, expected 0x%016llx\n",
+                (unsigned long long)h, (unsigned long long)GOLDEN_HASH);
+    return h == GOLDEN_HASH;
+}
+
 int main(int argc, char **argv)
 {
     long seeds = argc > 1 ? atol(argv[1]) : 300;
@@ -119,6 +172,7 @@ int main(int argc, char **argv)
            t.modules, t.runs, t.lines, t.failures, missing, (unsigned long long)loops,
            (unsigned long long)effects, (unsigned long long)traps);
     bool ok = !t.failures && !missing && loops >= 1 && effects >= 1 && traps * 10 < def.runs;
+    ok &= golden();
     gen_stats_free(&def);
     gen_stats_free(&all);
     return ok ? 0 : 1;
