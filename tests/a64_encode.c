@@ -1354,27 +1354,35 @@ static void check_patch(Ctx *c, const char *what, uint32_t orig, uint32_t direct
                 what, orig, offset, ok, w, direct);
 }
 
+/* from each original offset (few and many field bits set) to each new one */
 static void check_patching(Ctx *c)
 {
     static const int64_t offs[] = {0, 4, -4, 0x7ffc, -0x8000, 0x8000, 0xffffc, -0x100000, 0x100000,
                                    0x7fffffc, -0x8000000, 0x8000000, 6, 1, -1, 0xfffff, 4096, -4096,
                                    0xfffff000, -0x100000000, 0x100000000};
+    static const int64_t origs[] = {8, -4, -4096};
+    for (size_t j = 0; j < sizeof origs / sizeof *origs; j++)
+        for (size_t i = 0; i < sizeof offs / sizeof *offs; i++) {
+            int64_t o = offs[i], f = origs[j];
+            check_patch(c, "b", a64_b(f), a64_b(o), o);
+            check_patch(c, "bl", a64_bl(f), a64_bl(o), o);
+            check_patch(c, "b.cond", a64_b_cond(A64_GT, f), a64_b_cond(A64_GT, o), o);
+            check_patch(c, "cbz", a64_cbz(1, 5, f), a64_cbz(1, 5, o), o);
+            check_patch(c, "cbnz", a64_cbnz(0, 31, f), a64_cbnz(0, 31, o), o);
+            check_patch(c, "tbz", a64_tbz(3, 40, f), a64_tbz(3, 40, o), o);
+            check_patch(c, "tbnz", a64_tbnz(3, 2, f), a64_tbnz(3, 2, o), o);
+            check_patch(c, "adr", a64_adr(9, f + 3), a64_adr(9, o), o);
+            check_patch(c, "adrp", a64_adrp(30, f * 4096), a64_adrp(30, o), o);
+            check_patch(c, "ldr literal", a64_ldr_literal(A64_LDR_D, 4, f), a64_ldr_literal(A64_LDR_D, 4, o), o);
+            check_patch(c, "ldrsw literal", a64_ldr_literal(A64_LDRSW, 4, f), a64_ldr_literal(A64_LDRSW, 4, o), o);
+        }
     for (size_t i = 0; i < sizeof offs / sizeof *offs; i++) {
         int64_t o = offs[i];
-        check_patch(c, "b", a64_b(64), a64_b(o), o);
-        check_patch(c, "bl", a64_bl(-64), a64_bl(o), o);
-        check_patch(c, "b.cond", a64_b_cond(A64_GT, 8), a64_b_cond(A64_GT, o), o);
-        check_patch(c, "cbz", a64_cbz(1, 5, 8), a64_cbz(1, 5, o), o);
-        check_patch(c, "cbnz", a64_cbnz(0, 31, 8), a64_cbnz(0, 31, o), o);
-        check_patch(c, "tbz", a64_tbz(3, 40, 8), a64_tbz(3, 40, o), o);
-        check_patch(c, "tbnz", a64_tbnz(3, 2, -8), a64_tbnz(3, 2, o), o);
-        check_patch(c, "adr", a64_adr(9, 3), a64_adr(9, o), o);
-        check_patch(c, "adrp", a64_adrp(30, -8192), a64_adrp(30, o), o);
-        check_patch(c, "ldr literal", a64_ldr_literal(A64_LDR_D, 4, 16), a64_ldr_literal(A64_LDR_D, 4, o), o);
-        check_patch(c, "ldrsw literal", a64_ldr_literal(A64_LDRSW, 4, 16), a64_ldr_literal(A64_LDRSW, 4, o), o);
         check_patch(c, "add (not a branch)", a64_add_imm(1, 1, 2, 3, 0), A64_BAD, o);
         check_patch(c, "br (no offset)", a64_br(3), A64_BAD, o);
         check_patch(c, "ldr imm (no offset)", a64_ldst_uimm(A64_LDR_X, 1, 2, 8), A64_BAD, o);
+        check_patch(c, "ldr unscaled (no offset)", a64_ldst_unscaled(A64_LDR_X, 1, 2, -1), A64_BAD, o);
+        check_patch(c, "movz (no offset)", a64_movz(1, 1, 0xffff, 3), A64_BAD, o);
     }
 }
 
