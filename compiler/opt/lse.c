@@ -5,7 +5,8 @@
  * the value of a store to its bytes (bitcast or truncated and shifted as needed), of
  * an earlier load of them, or zero from an untouched ALLOCA at DEPEND_ENTRY.  Two
  * loads of one address on one dependency become one.  Stores into an ALLOCA that no
- * load can read go.  Users of a removed load's
+ * load can read go, and so does a store overwritten by a later store on its chain
+ * with only (quiet) stores between.  Users of a removed load's
  * dependency output move to the load's own dependency input.  A load may skip a
  * store only if every place that demanded the load still demands that store.
  * Needs: optutil's demand points and cone checks. */
@@ -238,6 +239,67 @@ static bool drop_unread_stores(Circuit *c)
     return changed;
 }
 
+/* ---- stores overwritten before anything reads them ---- */
+
+/* the single gate using g's dependency output, or NO_GATE */
+static GateId only_dep_user(const Circuit *c, GateId g)
+{
+    const Gate *gt = &c->gates[g];
+    GateId user = NO_GATE;
+    for (uint32_t i = 0; i < gt->nuses; i++) {
+        Use u = gt->uses[i];
+        if (c->gates[u.user].dead)
+            continue;
+        if (user != NO_GATE || slot_kind(&c->gates[u.user], u.index) != 1)
+            return NO_GATE;
+        user = u.user;
+    }
+    return user;
+}
+
+static bool store_quiet(const Circuit *c, GateId st)
+{
+    const Gate *gt = &c->gates[st];
+    return cone_quiet(c, gate_data(gt, 0), true) && cone_quiet(c, gate_data(gt, 1), true);
+}
+
+/* st is followed, along a chain of stores each demanded only by the next, by a store
+ * that writes all of its bytes; nothing can read st's bytes in between, and no trap
+ * can happen there (every store on the way is quiet) */
+static bool overwritten(const Circuit *c, GateId st)
+{
+    const Gate *gt = &c->gates[st];
+    Addr a = decompose(c, gate_data(gt, 1));
+    int64_t w = width((Type)c->gates[gate_data(gt, 0)].type);
+    GateId cur = st;
+    for (int steps = 0; steps < MAX_WALK; steps++) {
+        cur = only_dep_user(c, cur);
+        if (cur == NO_GATE || c->gates[cur].op != OP_STORE || !store_quiet(c, cur))
+            return false;
+        const Gate *nt = &c->gates[cur];
+        Addr b = decompose(c, gate_data(nt, 1));
+        int64_t bw = width((Type)c->gates[gate_data(nt, 0)].type);
+        if (b.base == a.base && b.off <= a.off && a.off + w <= b.off + bw)
+            return true;
+    }
+    return false;
+}
+
+static bool drop_overwritten_stores(Circuit *c)
+{
+    bool changed = false;
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+        const Gate *gt = &c->gates[g];
+        if (gt->dead || gt->op != OP_STORE || gt->ndep != 1 || gt->ndata != 2 || !store_quiet(c, g) ||
+            !overwritten(c, g))
+            continue;
+        circ_replace_uses(c, g, gate_dep(gt, 0));
+        opt_kill_unused(c, g);
+        changed = true;
+    }
+    return changed;
+}
+
 bool opt_lse(PassContext *ctx, Func *f)
 {
     (void)ctx;
@@ -250,6 +312,7 @@ bool opt_lse(PassContext *ctx, Func *f)
             if (gate_live(c, g) && c->gates[g].op == OP_LOAD && c->gates[g].ndep == 1 && c->gates[g].ndata == 1)
                 any |= eliminate(c, g);
         any |= drop_unread_stores(c);
+        any |= drop_overwritten_stores(c);
         changed |= any;
         if (!any)
             break;
