@@ -3,7 +3,8 @@
  * it stay valid) and the other arms are deleted with everything only they reach
  * (MERGE and selector inputs dropped; a LOOP_BEGIN whose back edge dies becomes a
  * MERGE); a MERGE with one input, a selector whose inputs are all one value (or
- * itself), and an ORDINARY_BLOCK without relays disappear.  A live selector runs its
+ * itself), and an ORDINARY_BLOCK without relays disappear; a relay on the block that
+ * entry leads to is its dependency.  A live selector runs its
  * input when its join is entered, so it is replaced by that input only when the
  * input's cone is quiet (delaying it loses no trap or effect).
  * Needs: optutil's reachability, state removal and cone checks. */
@@ -173,6 +174,20 @@ static bool fold_block(Circuit *c, GateId b)
     return true;
 }
 
+/* a relay on the block entry leads to: control passes it once, before anything can
+ * demand the relay, so the relay is its dependency */
+static bool fold_relay(Circuit *c, GateId r)
+{
+    const Gate *rt = &c->gates[r];
+    if (rt->nstate != 1 || rt->ndep != 1 || !gate_live(c, rt->in[0]))
+        return false;
+    const Gate *st = &c->gates[rt->in[0]];
+    if (st->op != OP_ORDINARY_BLOCK || st->nstate != 1 || st->in[0] != ROOT_STATE_ENTRY)
+        return false;
+    opt_replace(c, r, gate_dep(rt, 0));
+    return true;
+}
+
 static bool simplify_gate(Circuit *c, GateId g)
 {
     switch (c->gates[g].op) {
@@ -180,6 +195,7 @@ static bool simplify_gate(Circuit *c, GateId g)
     case OP_MERGE: return fold_merge(c, g);
     case OP_ORDINARY_BLOCK: return fold_block(c, g);
     case OP_VALUE_SELECTOR: case OP_DEPEND_SELECTOR: return fold_selector(c, g);
+    case OP_DEPEND_RELAY: return fold_relay(c, g);
     default: return false;
     }
 }
