@@ -7,6 +7,8 @@ add_test(NAME oracle_examples COMMAND circ test ${_examples})
 
 file(GLOB _semantics CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/semantics/*.circ)
 add_test(NAME oracle_semantics COMMAND circ test ${_semantics})
+# the same run lines after the -O2 pipeline: every pass must keep every outcome
+add_test(NAME oracle_semantics_O2 COMMAND circ test ${_semantics} ${_examples} -O2)
 
 add_executable(semantics_mirror ${CMAKE_SOURCE_DIR}/tests/semantics/mirror.c)
 target_link_libraries(semantics_mirror PRIVATE m)

@@ -41,7 +41,9 @@ expect test-fail 1 "$tmp/t.circ:$line: @fact(4): expected return 25, got return 
 expect test-summary 1 "passed, 1 failed" -- "$circ" test "$tmp/t.circ"
 expect test-pass 0 "0 failed" -- "$circ" test "$ex" --target interp -O0
 expect test-target 2 "unknown target" -- "$circ" test "$ex" --target z80
-expect test-olevel 2 "does not support -O2" -- "$circ" test "$ex" -O2
+expect test-olevel 2 "unknown option '-O3'" -- "$circ" test "$ex" -O3
+expect test-O2 0 "0 failed" -- "$circ" test "$ex" -O2
+expect test-sched 0 "0 failed" -- "$circ" test "$ex" --target sched
 expect test-help 0 "usage: circ test" -- "$circ" test --help
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
