@@ -25,7 +25,7 @@ static GateId straight_line_return(const Func *callee)
         const Gate *gt = &cc->gates[g];
         if (gt->dead)
             continue;
-        if (++count > MAX_CALLEE_GATES)
+        if (++count > MAX_CALLEE_GATES || gate_nin(gt) > 64)
             return NO_GATE;
         if (gt->op == OP_RETURN && ret == NO_GATE && gt->in[0] == ROOT_STATE_ENTRY)
             ret = g;

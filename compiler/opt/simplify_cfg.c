@@ -28,9 +28,9 @@ static uint32_t successors(const Circuit *c, GateId g, GateId *out, uint32_t max
 /* replace branch br by its arm `taken`; false if removing the other arms is unsound */
 static bool fold_to_arm(Circuit *c, GateId br, GateId taken)
 {
-    enum { MAX_ARMS = 4096 };
-    GateId *arms = opt_calloc(MAX_ARMS, sizeof(GateId));
-    uint32_t n = successors(c, br, arms, MAX_ARMS);
+    uint32_t cap = c->gates[br].nuses + 1;
+    GateId *arms = opt_calloc(cap, sizeof(GateId));
+    uint32_t n = successors(c, br, arms, cap);
     uint8_t *blocked = opt_calloc(c->ngates, 1);
     for (uint32_t i = 0; i < n; i++)
         blocked[arms[i]] = arms[i] != taken;
