@@ -809,8 +809,13 @@ static bool run_activation(Interp *in, uint32_t func, uint32_t entry_tok, uint32
 {
     if (in->depth >= in->max_depth)
         return fail(in, OUT_TIMEOUT, "call depth beyond %u", in->max_depth);
+    const Func *f = in->m->funcs[func];
+    if (in->info[func] && in->info[func]->n != f->circ->ngates) { /* the circuit grew */
+        funcinfo_free(in->info[func]);
+        in->info[func] = NULL;
+    }
     if (!in->info[func])
-        in->info[func] = funcinfo_new(in->m->funcs[func]);
+        in->info[func] = funcinfo_new(f);
     Frame *fr = &in->frames[in->depth];
     frame_prepare(in, fr, in->info[func], call_inst);
     Slot *entry = &fr->slots[ROOT_DEPEND_ENTRY];
