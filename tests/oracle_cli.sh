@@ -32,6 +32,8 @@ expect arity 2 "takes 2 arguments" -- "$circ" run "$ex" @bump heap
 expect badarg 2 "not a i64 argument" -- "$circ" run "$ex" @fact 1.5
 expect nofunc 2 "no function @nope" -- "$circ" run "$ex" @nope
 expect help 0 "usage: circ run" -- "$circ" run --help
+expect badopt 2 "bad option '--steps'" -- "$circ" run "$ex" @fact 5 --steps many
+expect negative-arg 0 "return -14" -- "$circ" run "$ex" @call_divider -7
 
 # circ test: a failing expectation is reported with file, line, call, expected and got
 cp "$ex" "$tmp/t.circ"

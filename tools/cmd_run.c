@@ -224,7 +224,10 @@ int cmd_run(int argc, char **argv)
             heap = true;
         else if (!strcmp(argv[i], "--steps") && i + 1 < argc && lit_parse_int(argv[i + 1], strlen(argv[i + 1]), &steps))
             i++;
-        else if (!file)
+        else if (!strncmp(argv[i], "--", 2)) {
+            fprintf(stderr, "circ run: bad option '%s'\n%s", argv[i], run_usage);
+            return EXIT_USAGE;
+        } else if (!file)
             file = argv[i];
         else if (!fname)
             fname = argv[i];
