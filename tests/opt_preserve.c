@@ -6,7 +6,8 @@
  *
  *   opt_preserve PATH...                        exit 0 if every pipeline preserves
  *   opt_preserve --gen SEED COUNT SIZE [--swarm]  the same on COUNT generated programs
- *       (fuzz/gen.h) of about SIZE gates, seeds SEED..SEED+COUNT-1; a failing
+ *       (fuzz/gen.h) of about SIZE gates, seeds SEED..SEED+COUNT-1, plus one random
+ *       pass order per program; a failing
  *       program is written to opt_gen_SEED.circ
  *   opt_preserve --wrong-pass PATH...           installs the deliberately wrong pass
  *       `swap-sub` (SUB x, y -> SUB y, x) through pass_register and exits 0 only if
@@ -158,6 +159,21 @@ static int check_module(const Module *m, const char *path, Stats *st)
 }
 
 #ifdef OPT_HAVE_GEN
+/* a pass order drawn from the seed: ten passes, repeats allowed */
+static void random_order(uint64_t seed, char *buf, size_t n)
+{
+    uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 10; i++) {
+        x ^= x >> 31, x *= 0xbf58476d1ce4e5b9ull, x ^= x >> 27;
+        const char *p = single_passes[x % (sizeof single_passes / sizeof *single_passes)];
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "," : "", p);
+        if (k >= n)
+            break;
+    }
+}
+
 static int check_generated(uint64_t seed, uint64_t count, uint32_t size, bool swarm, Stats *st)
 {
     GenOptions go = {.size = size, .swarm = swarm};
@@ -172,6 +188,11 @@ static int check_generated(uint64_t seed, uint64_t count, uint32_t size, bool sw
         snprintf(name, sizeof name, "opt_gen_%llu.circ", (unsigned long long)s);
         st->files++;
         int p = check_module(m, name, st);
+        char order[200];
+        random_order(s, order, sizeof order);
+        Outcome *before = original_outcomes(m, st);
+        p += check_pipeline(m, before, name, order, 0, order, st);
+        free(before);
         if (p) {
             FILE *f = fopen(name, "w");
             if (f) {

@@ -6,7 +6,8 @@
  * an earlier load of them, or zero from an untouched ALLOCA at DEPEND_ENTRY.  Two
  * loads of one address on one dependency become one.  Stores into an ALLOCA that no
  * load can read go, and so does a store overwritten by a later store on its chain
- * with only (quiet) stores between.  Users of a removed load's
+ * with only (quiet) stores between; a load whose value nobody reads leaves the
+ * chain.  Users of a removed load's
  * dependency output move to the load's own dependency input.  A load may skip a
  * store only if every place that demanded the load still demands that store.
  * Needs: optutil's demand points and cone checks. */
@@ -239,6 +240,32 @@ static bool drop_unread_stores(Circuit *c)
     return changed;
 }
 
+/* ---- loads nobody reads ---- */
+
+/* a LOAD whose value is unused only orders effects: its dependency users can take
+ * its dependency input (its address must be quiet: it is no longer computed) */
+static bool drop_unused_loads(Circuit *c)
+{
+    bool changed = false;
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+        const Gate *gt = &c->gates[g];
+        if (gt->dead || gt->op != OP_LOAD || gt->ndep != 1 || gt->ndata != 1 ||
+            !cone_quiet(c, gate_data(gt, 0), true))
+            continue;
+        bool value_used = false;
+        for (uint32_t i = 0; i < gt->nuses && !value_used; i++) {
+            const Gate *user = &c->gates[gt->uses[i].user];
+            value_used = !user->dead && slot_kind(user, gt->uses[i].index) == 2;
+        }
+        if (value_used)
+            continue;
+        circ_replace_uses(c, g, gate_dep(gt, 0));
+        opt_kill_unused(c, g);
+        changed = true;
+    }
+    return changed;
+}
+
 /* ---- stores overwritten before anything reads them ---- */
 
 /* the single gate using g's dependency output, or NO_GATE */
@@ -313,6 +340,7 @@ bool opt_lse(PassContext *ctx, Func *f)
                 any |= eliminate(c, g);
         any |= drop_unread_stores(c);
         any |= drop_overwritten_stores(c);
+        any |= drop_unused_loads(c);
         changed |= any;
         if (!any)
             break;

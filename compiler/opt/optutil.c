@@ -185,12 +185,10 @@ static bool state_demands(const Circuit *c, GateId t, GateId sel)
     return found;
 }
 
-GateId join_terminator(const Circuit *c, GateId sel)
+/* the one state gate control goes to from s, or NO_GATE */
+static GateId only_successor(const Circuit *c, GateId s)
 {
-    const Gate *sg = &c->gates[sel];
-    if (!op_is_selector(sg->op) || sg->nstate != 1 || !gate_live(c, sg->in[0]))
-        return NO_GATE;
-    const Gate *jg = &c->gates[sg->in[0]];
+    const Gate *jg = &c->gates[s];
     GateId next = NO_GATE;
     for (uint32_t i = 0; i < jg->nuses; i++) {
         Use u = jg->uses[i];
@@ -201,6 +199,18 @@ GateId join_terminator(const Circuit *c, GateId sel)
             return NO_GATE;
         next = u.user;
     }
+    return next;
+}
+
+GateId join_terminator(const Circuit *c, GateId sel)
+{
+    const Gate *sg = &c->gates[sel];
+    if (!op_is_selector(sg->op) || sg->nstate != 1 || !gate_live(c, sg->in[0]))
+        return NO_GATE;
+    GateId next = only_successor(c, sg->in[0]);
+    /* ORDINARY_BLOCKs between change nothing: they demand nothing and cannot branch */
+    for (int steps = 0; next != NO_GATE && c->gates[next].op == OP_ORDINARY_BLOCK && steps < 64; steps++)
+        next = only_successor(c, next);
     if (next == NO_GATE || !op_has(c->gates[next].op, F_TERM) || !state_demands(c, next, sel))
         return NO_GATE;
     return next;

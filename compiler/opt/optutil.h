@@ -53,8 +53,9 @@ enum { USE_VALUE = 1, USE_DEP = 2, USE_ANY = 3 };
 typedef struct { uint64_t *v; uint32_t n, cap; } Points;
 void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, bool need, Points *out);
 bool points_subset(const Points *a, const Points *b);
-/* the terminator that control reaches right after sel's join (its only successor)
- * when that terminator demands sel, else NO_GATE: a demand of sel is then one of it */
+/* the terminator that control reaches right after sel's join (its only successor,
+ * possibly through ORDINARY_BLOCKs) when that terminator demands sel, else NO_GATE:
+ * a demand of sel is then one of it */
 GateId join_terminator(const Circuit *c, GateId sel);
 void points_free(Points *p);
 
