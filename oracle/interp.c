@@ -294,6 +294,8 @@ Interp *interp_new(const Module *m, const InterpOptions *opt)
     if (in->max_steps > 0x7fffffffu)
         in->max_steps = 0x7fffffffu; /* keeps activation epochs within 32 bits */
     in->max_depth = opt && opt->max_depth ? opt->max_depth : 256;
+    if (in->max_depth > 4096)
+        in->max_depth = 4096; /* each level of calls is a few C frames deep */
     in->info = xcalloc(m->nfuncs, sizeof *in->info);
     in->mem = mem_new(m);
     in->frames = xcalloc(in->max_depth, sizeof *in->frames);
