@@ -409,63 +409,81 @@ static GateId carried_next(Gen *g, GateId sel, Type t)
     return bin(g, ops[rd_below(g, 4)], t, sel, v);
 }
 
-static void stmt_loop(Gen *g, uint32_t limit)
-{
-    uint64_t maxtrip = GEN_LOOP_MULT_MAX / g->mult;
-    if (maxtrip > 16)
-        maxtrip = 16;
-    maxtrip = 2 + rd_below(g, (uint32_t)maxtrip - 1);
-    Counted k = plan_counter(g, maxtrip);
+/* a loop being built: its header gates and what closing it needs */
+typedef struct {
+    Counted k;
     SelPlan plan;
-    plan_selectors(g, &plan);
-    GateId init[3];
-    for (uint32_t s = 0; s < plan.nsel; s++)
-        init[s] = val_of(g, plan.type[s]);
-    uint32_t budget = room(g, limit) * (1 + rd_below(g, 3)) / 6;
+    uint64_t maxtrip;
+    GateId init[3];  /* the carried values' values on entry */
+    GateId lb, counter, dsel, sel[3];
+} Loop;
 
+/* LOOP_BEGIN [pre, -] with the counter, the chain's DEPEND_SELECTOR and the carried
+ * values' selectors (back inputs filled in by loop_close); enters the body */
+static void loop_open(Gen *g, Loop *L)
+{
     GateId pre[2] = {g->state, NO_GATE};
-    GateId lb = add_gate(g, OP_LOOP_BEGIN, TY_NONE, 0, 0, pre, 2, NULL, 0, NULL, 0);
-    GateId cin[2] = {k.start, NO_GATE};
-    g->mult *= maxtrip;
-    GateId i = add_gate(g, OP_VALUE_SELECTOR, k.type, 0, 0, &lb, 1, NULL, 0, cin, 2);
+    L->lb = add_gate(g, OP_LOOP_BEGIN, TY_NONE, 0, 0, pre, 2, NULL, 0, NULL, 0);
+    g->mult *= L->maxtrip;
+    GateId cin[2] = {L->k.start, NO_GATE};
+    L->counter = add_gate(g, OP_VALUE_SELECTOR, L->k.type, 0, 0, &L->lb, 1, NULL, 0, cin, 2);
     GateId din[2] = {g->dep, NO_GATE};
-    GateId dsel = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &lb, 1, din, 2, NULL, 0);
-    GateId sel[3];
+    L->dsel = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &L->lb, 1, din, 2, NULL, 0);
     scope_push(g);
-    for (uint32_t s = 0; s < plan.nsel; s++) {
-        GateId in[2] = {init[s], NO_GATE};
-        sel[s] = add_gate(g, OP_VALUE_SELECTOR, plan.type[s], 0, 0, &lb, 1, NULL, 0, in, 2);
-        pool_add(g, sel[s]);
+    for (uint32_t s = 0; s < L->plan.nsel; s++) {
+        GateId in[2] = {L->init[s], NO_GATE};
+        L->sel[s] = add_gate(g, OP_VALUE_SELECTOR, L->plan.type[s], 0, 0, &L->lb, 1, NULL, 0, in, 2);
+        pool_add(g, L->sel[s]);
     }
-    pool_add(g, i);
-    g->loops[g->nloops++] = (LoopInfo){i, k.type};
+    pool_add(g, L->counter);
+    g->loops[g->nloops++] = (LoopInfo){L->counter, L->k.type};
     g->nest++;
-    g->state = lb;
-    g->dep = dsel;
-    gen_block(g, g->c->ngates + budget);
+    g->state = L->lb;
+    g->dep = L->dsel;
+}
 
-    for (uint32_t s = 0; s < plan.nsel; s++)
-        circ_set_input(g->c, sel[s], 2, carried_next(g, sel[s], plan.type[s]));
+/* the back inputs of the selectors, the exit test, LOOP_BACK; continues at the exit */
+static void loop_close(Gen *g, Loop *L)
+{
+    for (uint32_t s = 0; s < L->plan.nsel; s++)
+        circ_set_input(g->c, L->sel[s], 2, carried_next(g, L->sel[s], L->plan.type[s]));
     GateId next;
-    GateId more = counter_step(g, &k, i, &next);
+    GateId more = counter_step(g, &L->k, L->counter, &next);
     if (rd_chance(g, 15)) /* and a data-dependent early end of the loop */
         more = bin(g, OP_AND, TY_I1, more, make_cond(g));
-    circ_set_input(g->c, i, 2, next);
+    circ_set_input(g->c, L->counter, 2, next);
     bool back_on_true = rd_chance(g, 75); /* else branch on "done" and go back on false */
     if (!back_on_true)
         more = bin(g, OP_XOR, TY_I1, more, cnst(g, TY_I1, 1));
     GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &more, 1);
     GateId body = state1(g, back_on_true ? OP_IF_TRUE : OP_IF_FALSE, 0, br);
     GateId back = state1(g, OP_LOOP_BACK, 0, body);
-    circ_set_input(g->c, lb, 1, back);
-    circ_set_input(g->c, dsel, 2, g->dep);
+    circ_set_input(g->c, L->lb, 1, back);
+    circ_set_input(g->c, L->dsel, 2, g->dep);
     GateId exit = state1(g, back_on_true ? OP_IF_FALSE : OP_IF_TRUE, 0, br);
     g->nest--;
     g->nloops--;
-    g->mult /= maxtrip;
+    g->mult /= L->maxtrip;
     g->state = exit;
     g->dep = relay(g, exit, g->dep);
     scope_keep(g); /* the body dominates the exit: its values stay usable */
+}
+
+static void stmt_loop(Gen *g, uint32_t limit)
+{
+    Loop L;
+    L.maxtrip = GEN_LOOP_MULT_MAX / g->mult;
+    if (L.maxtrip > 16)
+        L.maxtrip = 16;
+    L.maxtrip = 2 + rd_below(g, (uint32_t)L.maxtrip - 1);
+    L.k = plan_counter(g, L.maxtrip);
+    plan_selectors(g, &L.plan);
+    for (uint32_t s = 0; s < L.plan.nsel; s++)
+        L.init[s] = val_of(g, L.plan.type[s]);
+    uint32_t budget = room(g, limit) * (1 + rd_below(g, 3)) / 6;
+    loop_open(g, &L);
+    gen_block(g, g->c->ngates + budget);
+    loop_close(g, &L);
 }
 
 /* ---- calls ------------------------------------------------------------------------ */
