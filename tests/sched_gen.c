@@ -1,11 +1,13 @@
 /* sched_gen.c — differential test of the scheduler on generated programs: for each
  * seed, generate a module (fuzz/gen), schedule it with global code motion and with
  * the naive schedule, and check that the interpreter of the scheduled form gives the
- * graph interpreter's outcome on every generated run; then rewire a few inputs of a
+ * graph interpreter's outcome on every generated run, also after the -O2 pipeline of
+ * the middle end (other circuit shapes); then rewire a few inputs of a
  * copy at random and schedule that too (refused or scheduled, never a crash).
  * usage: sched_gen [FIRST_SEED [COUNT [SIZE [traps]]]]  (defaults 1 300 120; `traps`
  * weights the generator towards trapping divisions, stores, calls and exits, where the
  * order of traps and effects is easiest to get wrong) */
+#include "compiler/opt/opt.h"
 #include "fuzz/gen.h"
 #include "oracle/interp_cfg.h"
 
@@ -107,6 +109,22 @@ static int check_mutant(const Module *orig, uint64_t seed, unsigned *compared, u
     return bad;
 }
 
+/* the same after the middle end's -O2 pipeline (graph and scheduled form of the
+ * optimized module must agree; whether optimizing kept the meaning is opt's test) */
+static int check_optimized(const Module *orig, uint64_t seed, PassManager *pm, unsigned *compared)
+{
+    Module *m = module_clone(orig);
+    FILE *sink = fopen("/dev/null", "w");
+    Diag d;
+    diag_init(&d, "optimized", sink);
+    int bad = 0;
+    if (pm_run(pm, m) == 0 && verify_module(m, &d) == 0)
+        bad = check_module(m, seed, false, compared, NULL);
+    fclose(sink);
+    module_free(m);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t first = argc > 1 ? strtoull(argv[1], NULL, 0) : 1;
@@ -125,16 +143,23 @@ int main(int argc, char **argv)
     size_t len = gen_bytes_for_size(size);
     uint8_t *bytes = malloc(len);
     unsigned failures = 0, compared = 0, mutants_valid = 0, refusals = 0;
+    FILE *optlog = fopen("/dev/null", "w");
+    PassOptions po = {.bisect_limit = -1, .log = optlog};
+    PassManager *pm = pm_new(&po);
+    pm_set_level(pm, 2);
     for (uint64_t seed = first; seed < first + count; seed++) {
         gen_seed_bytes(seed, bytes, len);
         Module *m = generate(bytes, len, &go);
         gen_add_runlines(m, bytes, len, RUNS, NULL, NULL);
         failures += check_module(m, seed, false, &compared, NULL);
         failures += check_module(m, seed, true, &compared, NULL);
+        failures += check_optimized(m, seed, pm, &compared);
         failures += check_mutant(m, seed, &compared, &mutants_valid, &refusals);
         module_free(m);
     }
     free(bytes);
+    pm_free(pm);
+    fclose(optlog);
     printf("%llu programs (+%u valid mutants, %u refused), %u runs compared, %u failures\n",
            (unsigned long long)count, mutants_valid, refusals, compared, failures);
     return failures ? 1 : 0;
