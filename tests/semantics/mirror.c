@@ -667,6 +667,19 @@ static void gen_bitcast(void)
         run1(f, "bitcast_i64_f64", "i64", v64[i], "f64", back);
         run1(f, "bitcast_f64_i64", "f64", v64[i], "i64", back);
     }
+    /* same-width, same-kind casts are identities */
+    const char *same[] = {"i8", "i16", "i32", "i64", "f32", "f64"};
+    uint64_t pats[] = {0x5a5a5a5a5a5a5a5aull, 0x8000000000000001ull, 0x7ff4000000000001ull, 0xffffffff7fa00001ull};
+    char fn[64];
+    for (size_t k = 0; k < 6; k++) {
+        snprintf(fn, sizeof fn, "bitcast_%s_%s", same[k], same[k]);
+        func_unary(f, fn, "BITCAST", same[k], same[k]);
+        int bits = k < 4 ? 8 << k : (k == 4 ? 32 : 64);
+        for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
+            uint64_t v = pats[i] & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+            run1(f, fn, same[k], v, same[k], v);
+        }
+    }
     fclose(f);
 }
 
