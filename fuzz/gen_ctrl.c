@@ -135,14 +135,57 @@ static GateId arm_result(Gen *g, Type t)
     return val_of(g, t);
 }
 
+/* the surviving arms of a branch or switch, and what they hand to the join */
+typedef struct {
+    GateId ends[8], deps[8], vals[3][8], ptrs[8];
+    uint32_t live, ptr_size;
+    bool ptr_sel; /* also join a pointer chosen by the path taken */
+} Join;
+
+/* an arm that goes on: its state, chain tip, selector inputs and pointer */
+static void join_add(Gen *g, Join *J, const SelPlan *plan)
+{
+    J->ends[J->live] = g->state;
+    J->deps[J->live] = g->dep;
+    for (uint32_t s = 0; s < plan->nsel; s++)
+        J->vals[s][J->live] = arm_result(g, plan->type[s]);
+    if (J->ptr_sel) {
+        Ptr *p = pick_ptr(g, 1);
+        J->ptr_sel = p != NULL;
+        J->ptrs[J->live] = p ? p->base : NO_GATE;
+        J->ptr_size = p && p->size < J->ptr_size ? p->size : J->ptr_size;
+    }
+    J->live++;
+}
+
+/* MERGE the surviving arms with their selectors (one survivor: just go on in it) */
+static void join_finish(Gen *g, Join *J, const SelPlan *plan)
+{
+    if (J->live == 1) { /* the only way on: its values dominate what follows */
+        g->state = J->ends[0];
+        g->dep = J->deps[0];
+        for (uint32_t s = 0; s < plan->nsel; s++)
+            pool_add(g, J->vals[s][0]);
+        return;
+    }
+    GateId m = add_gate(g, OP_MERGE, TY_NONE, 0, 0, J->ends, J->live, NULL, 0, NULL, 0);
+    g->state = m;
+    g->dep = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, J->deps, J->live, NULL, 0);
+    for (uint32_t s = 0; s < plan->nsel; s++)
+        pool_add(g, add_gate(g, OP_VALUE_SELECTOR, plan->type[s], 0, 0, &m, 1, NULL, 0, J->vals[s], J->live));
+    if (J->ptr_sel && g->nptrs < GEN_MAX_PTRS) {
+        GateId sel = add_gate(g, OP_VALUE_SELECTOR, TY_I64, 0, 0, &m, 1, NULL, 0, J->ptrs, J->live);
+        g->ptrs[g->nptrs++] = (Ptr){sel, J->ptr_size};
+    }
+}
+
 /* generate each arm (a state with one output) and join the survivors; an arm may end
  * in an early THROW / RETURN, but never the last one, so the path always goes on */
 static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_budget, const SelPlan *plan)
 {
     GateId dep0 = g->dep;
-    GateId ends[8], deps[8], vals[3][8], ptrs[8];
-    uint32_t live = 0, ptr_size = UINT32_MAX;
-    bool ptr_sel = g->nptrs && rd_chance(g, 20); /* a pointer chosen by the path taken */
+    Join J = {.live = 0, .ptr_size = UINT32_MAX};
+    J.ptr_sel = g->nptrs && rd_chance(g, 20);
     g->nest++;
     for (uint32_t i = 0; i < narms; i++) {
         scope_push(g);
@@ -151,42 +194,17 @@ static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_b
         if (feat(g, GF_BLOCK) && rd_chance(g, 10))
             g->state = state1(g, OP_ORDINARY_BLOCK, 0, g->state);
         gen_block(g, g->c->ngates + arm_budget);
-        bool last = i + 1 == narms && live == 0;
+        bool last = i + 1 == narms && J.live == 0;
         if (!last && g->fidx + 1 == g->nfuncs && may_exit(g) && rd_chance(g, 5)) {
             g->exits++;
             end_path(g, rd_chance(g, 60));
         } else {
-            ends[live] = g->state;
-            deps[live] = g->dep;
-            for (uint32_t s = 0; s < plan->nsel; s++)
-                vals[s][live] = arm_result(g, plan->type[s]);
-            if (ptr_sel) {
-                Ptr *p = pick_ptr(g, 1);
-                ptr_sel = p != NULL;
-                ptrs[live] = p ? p->base : NO_GATE;
-                ptr_size = p && p->size < ptr_size ? p->size : ptr_size;
-            }
-            live++;
+            join_add(g, &J, plan);
         }
         scope_pop(g);
     }
     g->nest--;
-    if (live == 1) { /* the only way on: its values dominate what follows */
-        g->state = ends[0];
-        g->dep = deps[0];
-        for (uint32_t s = 0; s < plan->nsel; s++)
-            pool_add(g, vals[s][0]);
-        return;
-    }
-    GateId m = add_gate(g, OP_MERGE, TY_NONE, 0, 0, ends, live, NULL, 0, NULL, 0);
-    g->state = m;
-    g->dep = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, deps, live, NULL, 0);
-    for (uint32_t s = 0; s < plan->nsel; s++)
-        pool_add(g, add_gate(g, OP_VALUE_SELECTOR, plan->type[s], 0, 0, &m, 1, NULL, 0, vals[s], live));
-    if (ptr_sel && g->nptrs < GEN_MAX_PTRS) {
-        GateId sel = add_gate(g, OP_VALUE_SELECTOR, TY_I64, 0, 0, &m, 1, NULL, 0, ptrs, live);
-        g->ptrs[g->nptrs++] = (Ptr){sel, ptr_size};
-    }
+    join_finish(g, &J, plan);
 }
 
 static void stmt_if(Gen *g, uint32_t limit)
