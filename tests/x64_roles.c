@@ -3,7 +3,10 @@
  * and afterwards
  *   - every register that changed is an argument lir_for_each_arg calls a def,
  *   - a 32-bit ZDef/UseZDef register has its upper 32 bits zero,
- *   - memory changed only where a memory argument is a def, and only within its width.
+ *   - memory changed only where a memory argument is a def, and only within its width;
+ * and it is run again with everything it does not use re-randomized (registers it
+ * does not read, the bits of used registers above the use's width, memory outside a
+ * used argument's width): the low `width` bits of every def must come out the same.
  * Register allocation and spilling rely on exactly these facts. */
 #include "compiler/x64/x64.h"
 
@@ -68,19 +71,40 @@ static void state_read(uc_engine *uc, State *st)
 /* ---- what lir_for_each_arg says ---------------------------------------------------------- */
 typedef struct {
     bool def[2][16];       /* register defined, per bank */
+    unsigned def_width[2][16];
     bool zdef32[16];       /* GP register defined with zero extension from 32 bits */
     bool mem_def;
     unsigned mem_width;
+    unsigned use_width[2][16]; /* bits of a register read (0: not read) */
+    unsigned mem_use_width;
 } Defs;
+
+static void note_use(Defs *d, Arg *a, Role role, Width width)
+{
+    if (a->kind == ARG_TMP) {
+        unsigned *w = &d->use_width[tmp_bank(a->base)][tmp_reg_number(a->base)];
+        if (width > *w)
+            *w = role == ROLE_USE_ADDR ? 64 : width;
+    } else if (a->kind == ARG_ADDR) {
+        d->use_width[BANK_GP][tmp_reg_number(a->base)] = 64;
+        if (role != ROLE_USE_ADDR && width > d->mem_use_width)
+            d->mem_use_width = width;
+    }
+}
 
 static void note_def(void *ctx, Arg *a, Role role, Bank bank, Width width)
 {
     Defs *d = ctx;
+    if (a->kind == ARG_ADDR)          /* address components are always read */
+        d->use_width[BANK_GP][tmp_reg_number(a->base)] = 64;
+    if (role_is_use(role))
+        note_use(d, a, role, width);
     if (!role_is_def(role))
         return;
     if (a->kind == ARG_TMP) {
         unsigned r = tmp_reg_number(a->base);
         d->def[tmp_bank(a->base)][r] = true;
+        d->def_width[tmp_bank(a->base)][r] = role_is_zdef(role) ? 64 : width;
         if (role_is_zdef(role) && width == 32 && bank == BANK_GP)
             d->zdef32[r] = true;
     } else if (arg_is_memory(a)) {
@@ -188,6 +212,51 @@ static void compare_states(const Inst *in, const Defs *d, const State *before, c
           outside - MEM_OFFSET, lo - MEM_OFFSET, hi - MEM_OFFSET);
 }
 
+static uint64_t low_mask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+
+/* st with everything d does not read re-randomized (rsp kept) */
+static void rerandomize_unused(State *st, const Defs *d, uint64_t *seed, long mem_lo)
+{
+    for (int r = 0; r < 16; r++) {
+        uint64_t keep = low_mask(d->use_width[BANK_GP][r]);
+        if (!d->use_width[BANK_GP][r])
+            keep = 0;
+        if (r != X64_RSP)
+            st->gp[r] = (st->gp[r] & keep) | (rng(seed) & ~keep);
+        unsigned fw = d->use_width[BANK_FP][r];
+        uint64_t fkeep = fw ? low_mask(fw) : 0;
+        st->xmm[r][0] = (st->xmm[r][0] & fkeep) | (rng(seed) & ~fkeep);
+        st->xmm[r][1] = rng(seed);
+    }
+    for (long i = 0; i < DATA_SIZE; i++)
+        if (i < mem_lo || i >= mem_lo + (long)d->mem_use_width / 8)
+            st->data[i] = (uint8_t)rng(seed);
+}
+
+static void compare_defs(const Inst *in, const Defs *d, const State *a, const State *b, long mem_lo)
+{
+    const char *name = lir_op_name((LirOp)in->op);
+    for (unsigned r = 0; r < 16; r++) {
+        uint64_t m = low_mask(d->def_width[BANK_GP][r]);
+        CHECK(!d->def[BANK_GP][r] || ((a->gp[r] ^ b->gp[r]) & m) == 0,
+              "%s/%u: GP register %u depends on something it does not use", name, in->nargs, r);
+        m = low_mask(d->def_width[BANK_FP][r]);
+        CHECK(!d->def[BANK_FP][r] || ((a->xmm[r][0] ^ b->xmm[r][0]) & m) == 0,
+              "%s/%u: xmm%u depends on something it does not use", name, in->nargs, r);
+    }
+    if (d->mem_def)
+        CHECK(memcmp(a->data + mem_lo, b->data + mem_lo, d->mem_width / 8) == 0,
+              "%s/%u: the stored value depends on something it does not use", name, in->nargs);
+}
+
+static void run_state(uc_engine *uc, const X64Asm *as, const State *in, State *out, const char *name)
+{
+    state_write(uc, in);
+    uc_err err = uc_emu_start(uc, CODE_ADDR, CODE_ADDR + as->size, 0, 10);
+    CHECK(err == UC_ERR_OK, "%s ran: %s", name, uc_strerror(err));
+    state_read(uc, out);
+}
+
 static bool run_once(uc_engine *uc, const LirForm *f, unsigned round, uint64_t *seed, Arena *arena)
 {
     Inst in;
@@ -201,13 +270,10 @@ static bool run_once(uc_engine *uc, const LirForm *f, unsigned round, uint64_t *
     bool ok = x64_encode_inst(&as, code, b, &in);
     CHECK(ok, "encode %s: %s", lir_op_name((LirOp)in.op), as.err);
     if (ok) {
-        State before, after;
+        State before, after, before2, after2;
         random_state(&before, seed, base_reg);
         uc_mem_write(uc, CODE_ADDR, as.code, as.size);
-        state_write(uc, &before);
-        uc_err err = uc_emu_start(uc, CODE_ADDR, CODE_ADDR + as.size, 0, 10);
-        CHECK(err == UC_ERR_OK, "%s ran: %s", lir_op_name((LirOp)in.op), uc_strerror(err));
-        state_read(uc, &after);
+        run_state(uc, &as, &before, &after, lir_op_name((LirOp)in.op));
         Defs d = { 0 };
         lir_for_each_arg(&in, note_def, &d);
         const Arg *mem = NULL;
@@ -215,6 +281,11 @@ static bool run_once(uc_engine *uc, const LirForm *f, unsigned round, uint64_t *
             if (arg_is_memory(&in.args[i]))
                 mem = &in.args[i];
         compare_states(&in, &d, &before, &after, mem);
+        long mem_lo = mem ? MEM_OFFSET + mem->value : 0;
+        before2 = before;
+        rerandomize_unused(&before2, &d, seed, mem_lo);
+        run_state(uc, &as, &before2, &after2, lir_op_name((LirOp)in.op));
+        compare_defs(&in, &d, &after, &after2, mem_lo);
     }
     x64_asm_free(&as);
     return true;
