@@ -179,16 +179,18 @@ bool mem_ordered(const Mem *mem, uint32_t before, uint32_t after)
 {
     if (before == 0 || before == after)
         return true;
-    /* before, and the CALL instances it ran inside: any of them an ancestor of after */
-    uint32_t cand[64];
-    uint32_t nc = 0;
-    for (uint32_t c = before; c != 0 && nc < 64; c = mem->insts[c].call)
-        cand[nc++] = c;
-    uint32_t lowest = cand[nc - 1];
-    for (uint32_t x = after; x >= lowest && x != 0; x = mem->insts[x].pred)
-        for (uint32_t i = 0; i < nc; i++)
-            if (cand[i] == x)
-                return true;
+    /* is one of before, call(before), call(call(before)), ... an ancestor of after?
+     * Both chains have strictly decreasing numbers (a CALL's instance precedes its
+     * callee's, a dependency precedes its user), so walk them like a merge. */
+    uint32_t c = before, x = after;
+    while (c && x) {
+        if (x == c)
+            return true;
+        if (x > c)
+            x = mem->insts[x].pred;
+        else
+            c = mem->insts[c].call;
+    }
     return false;
 }
 
