@@ -236,7 +236,7 @@ int cmd_run(int argc, char **argv)
         else
             npos++;
     }
-    if (!file || !fname || fname[0] != '@') {
+    if (!file || !fname || fname[0] != '@' || npos > 256) {
         fputs(run_usage, stderr);
         return EXIT_USAGE;
     }
@@ -302,6 +302,11 @@ static void test_file(const char *path, const Target *t, int opt_level, Outcome 
     for (uint32_t i = 0; i < m->nruns; i++) {
         const RunLine *r = &m->runs[i];
         uint64_t args[256] = {0};
+        if (r->nargs > 256) {
+            printf("%s:%u: more than 256 arguments\n", path, r->line);
+            tally->failed++;
+            continue;
+        }
         runline_args(r, args);
         t->run(ctx, r->func, args, o);
         if (outcome_matches(o, &r->expect)) {
