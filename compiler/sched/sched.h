@@ -10,11 +10,15 @@
  *   2. dominators (dom.c, Cooper-Harvey-Kennedy) and the loop nesting forest
  *      (loops.c: natural loops of the back edges, LOOP_BACK -> LOOP_BEGIN).
  *   3. global code motion (gcm.c, Click 1995): schedule early, schedule late, pick
- *      the block of least loop depth between them; possibly-trapping gates and
- *      effects are never speculated (see gcm.c); then an order inside each block.
+ *      the block of least loop depth between them.  Gates that may trap, effects,
+ *      relays and gates reading them are never speculated: they run where the
+ *      reference interpreter first demands them (see gcm.c).  Inside a block:
+ *      operands first, dependencies before data, the terminator's trapping or
+ *      memory-touching operands before gates placed there for later blocks.
  *
- * The result is read-only data owned by the Schedule (one arena); the circuit is not
- * changed.  Consumers (the CFG interpreter, LIR lowering) read it as follows:
+ * The input is a function that verifies (verify_func); anything else is refused
+ * with a diagnostic or scheduled, never a crash.  The result is read-only data owned
+ * by the Schedule (one arena); the circuit is not changed.  Consumers (the CFG interpreter, LIR lowering) read it as follows:
  *
  *   for each block b in order (blocks[0] is the entry):
  *     b->params: the live selectors of b's join (VALUE_SELECTOR and DEPEND_SELECTOR);
@@ -108,7 +112,9 @@ typedef struct Schedule {
 } Schedule;
 
 typedef struct {
-    bool no_motion;      /* naive schedule: every gate at its latest legal block (no hoisting) */
+    bool no_motion;      /* naive schedule: every pure gate at its latest legal block (no
+                            hoisting); gates that must not be speculated go where
+                            they always go */
 } SchedOptions;
 
 /* Schedule one function; NULL after reporting through d (diag_gate) if it cannot be
@@ -128,7 +134,6 @@ bool sched_loop_contains(const Schedule *s, int32_t l, BlockId b);
 void sched_print(FILE *out, const Schedule *s);
 
 /* ---- internal steps (one file each), exposed for the unit tests ---------------- */
-typedef struct SchedBuild SchedBuild;
 bool sched_build_blocks(Schedule *s, Diag *d);  /* cfg.c */
 void sched_dominators(Schedule *s);             /* dom.c */
 bool sched_find_loops(Schedule *s, Diag *d);    /* loops.c */
