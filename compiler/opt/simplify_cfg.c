@@ -3,7 +3,8 @@
  * it stay valid) and the other arms are deleted with everything only they reach
  * (MERGE and selector inputs dropped; a LOOP_BEGIN whose back edge dies becomes a
  * MERGE); a MERGE with one input, a selector whose inputs are all one value (or
- * itself), and an ORDINARY_BLOCK without relays disappear; a relay on the block that
+ * itself), an ORDINARY_BLOCK without relays, and a branch whose two arms meet at once
+ * in a MERGE without selectors disappear; a relay on the block that
  * entry leads to is its dependency.  A live selector runs its
  * input when its join is entered, so it is replaced by that input only when the
  * input's cone is quiet (delaying it loses no trap or effect).
@@ -136,6 +137,50 @@ static bool fold_merge(Circuit *c, GateId m)
     return ok;
 }
 
+/* the only gate using state s (nothing else: no relay, no second successor) */
+static GateId sole_user(const Circuit *c, GateId s)
+{
+    const Gate *st = &c->gates[s];
+    GateId user = NO_GATE;
+    for (uint32_t i = 0; i < st->nuses; i++) {
+        if (c->gates[st->uses[i].user].dead)
+            continue;
+        if (user != NO_GATE)
+            return NO_GATE;
+        user = st->uses[i].user;
+    }
+    return user;
+}
+
+/* IF_BRANCH -> IF_TRUE, IF_FALSE -> MERGE with no selectors and nothing else on the
+ * arms: control goes from the branch's input straight on (the condition, no longer
+ * evaluated, must be quiet) */
+static bool fold_empty_diamond(Circuit *c, GateId m)
+{
+    const Gate *mt = &c->gates[m];
+    if (mt->nstate != 2 || !gate_live(c, mt->in[0]) || !gate_live(c, mt->in[1]))
+        return false;
+    GateId a = mt->in[0], b = mt->in[1];
+    const Gate *at = &c->gates[a], *bt = &c->gates[b];
+    if (!((at->op == OP_IF_TRUE && bt->op == OP_IF_FALSE) || (at->op == OP_IF_FALSE && bt->op == OP_IF_TRUE)) ||
+        at->in[0] != bt->in[0] || sole_user(c, a) != m || sole_user(c, b) != m)
+        return false;
+    GateId br = at->in[0];
+    for (uint32_t i = 0; i < mt->nuses; i++)
+        if (!c->gates[mt->uses[i].user].dead && op_is_selector(c->gates[mt->uses[i].user].op))
+            return false;
+    GateId cond = gate_data(&c->gates[br], 0), from = c->gates[br].in[0];
+    if (!cone_quiet(c, cond, true))
+        return false;
+    circ_replace_uses(c, m, from);
+    circ_kill(c, m);
+    circ_kill(c, a);
+    circ_kill(c, b);
+    circ_kill(c, br);
+    opt_kill_unused(c, cond);
+    return true;
+}
+
 /* a selector whose inputs are one value v (or itself, around a loop) is v */
 static bool fold_selector(Circuit *c, GateId s)
 {
@@ -192,7 +237,7 @@ static bool simplify_gate(Circuit *c, GateId g)
 {
     switch (c->gates[g].op) {
     case OP_IF_BRANCH: case OP_SWITCH_BRANCH: return fold_branch(c, g);
-    case OP_MERGE: return fold_merge(c, g);
+    case OP_MERGE: return fold_merge(c, g) || fold_empty_diamond(c, g);
     case OP_ORDINARY_BLOCK: return fold_block(c, g);
     case OP_VALUE_SELECTOR: case OP_DEPEND_SELECTOR: return fold_selector(c, g);
     case OP_DEPEND_RELAY: return fold_relay(c, g);
