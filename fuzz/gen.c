@@ -296,8 +296,8 @@ void pool_add(Gen *g, GateId v)
         vec_push(&g->pool[t], v);
 }
 
-/* a scope remembers the pool lengths and the pointer count (the last slot) */
-enum { SCOPE_SLOTS = TY_COUNT + 1 };
+/* a scope remembers the pool lengths, the pointer count and the pending count */
+enum { SCOPE_SLOTS = TY_COUNT + 2 };
 
 void scope_push(Gen *g)
 {
@@ -310,6 +310,7 @@ void scope_push(Gen *g)
     for (int t = 0; t < TY_COUNT; t++)
         g->marks[g->nmarks++] = g->pool[t].n;
     g->marks[g->nmarks++] = g->nptrs;
+    g->marks[g->nmarks++] = g->npending;
 }
 
 void scope_pop(Gen *g)
@@ -318,6 +319,27 @@ void scope_pop(Gen *g)
     for (int t = 0; t < TY_COUNT; t++)
         g->pool[t].n = g->marks[g->nmarks + t];
     g->nptrs = g->marks[g->nmarks + TY_COUNT];
+    g->npending = g->marks[g->nmarks + TY_COUNT + 1];
+}
+
+void pending_add(Gen *g, GateId v)
+{
+    if (g->npending < sizeof g->pending / sizeof g->pending[0]) {
+        g->consumed[g->npending] = 0;
+        g->pending[g->npending++] = v;
+    }
+}
+
+GateId pending_take(Gen *g, Type t)
+{
+    for (uint32_t i = g->npending; i-- > 0;) {
+        GateId v = g->pending[i];
+        if (!g->consumed[i] && (t == TY_NONE || g->c->gates[v].type == t)) {
+            g->consumed[i] = 1;
+            return v;
+        }
+    }
+    return NO_GATE;
 }
 
 void scope_keep(Gen *g)

@@ -84,6 +84,7 @@ typedef struct {
     uint64_t outcomes[5];             /* by OutcomeKind */
     uint64_t trap_kinds[8];           /* OUT_TRAP runs by TrapKind */
     uint64_t runs;
+    uint64_t steps, max_steps;        /* interpreter steps over all runs, and the most in one */
 } GenStats;
 
 void gen_stats_init(GenStats *s);

@@ -50,6 +50,9 @@ static GateId fold_in(Gen *g, GateId acc, GateId v, Type t)
 /* the most recent value of the pools nothing uses yet (NO_GATE if none) */
 static GateId unused_value(Gen *g, uint32_t *scanned)
 {
+    GateId r = pending_take(g, TY_NONE); /* results of loops and joins first */
+    if (r != NO_GATE)
+        return r;
     for (; *scanned < 64; ++*scanned) {
         Type t = (Type)(TY_I1 + *scanned % 7);
         IdVec *p = &g->pool[t];
@@ -126,6 +129,9 @@ static void plan_selectors(Gen *g, SelPlan *p)
 static GateId arm_result(Gen *g, Type t)
 {
     IdVec *p = &g->pool[t];
+    GateId r = pending_take(g, t);
+    if (r != NO_GATE)
+        return r;
     if (rd_chance(g, 70))
         for (uint32_t back = 0; back < 8 && back < p->n; back++) {
             GateId v = p->v[p->n - 1 - back];
@@ -133,6 +139,20 @@ static GateId arm_result(Gen *g, Type t)
                 return v;
         }
     return val_of(g, t);
+}
+
+/* the first selector of a join carries what the arm's loops and joins computed,
+ * folded into one value of its type, so nested results flow on to the terminator */
+static GateId arm_summary(Gen *g, Type t)
+{
+    GateId acc = arm_result(g, t);
+    for (int i = 0; i < 3; i++) {
+        GateId v = pending_take(g, TY_NONE);
+        if (v == NO_GATE)
+            break;
+        acc = fold_in(g, acc, v, t);
+    }
+    return acc;
 }
 
 /* the surviving arms of a branch or switch, and what they hand to the join */
@@ -148,7 +168,7 @@ static void join_add(Gen *g, Join *J, const SelPlan *plan)
     J->ends[J->live] = g->state;
     J->deps[J->live] = g->dep;
     for (uint32_t s = 0; s < plan->nsel; s++)
-        J->vals[s][J->live] = arm_result(g, plan->type[s]);
+        J->vals[s][J->live] = s == 0 ? arm_summary(g, plan->type[0]) : arm_result(g, plan->type[s]);
     if (J->ptr_sel) {
         Ptr *p = pick_ptr(g, 1);
         J->ptr_sel = p != NULL;
@@ -171,8 +191,11 @@ static void join_finish(Gen *g, Join *J, const SelPlan *plan)
     GateId m = add_gate(g, OP_MERGE, TY_NONE, 0, 0, J->ends, J->live, NULL, 0, NULL, 0);
     g->state = m;
     g->dep = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, J->deps, J->live, NULL, 0);
-    for (uint32_t s = 0; s < plan->nsel; s++)
-        pool_add(g, add_gate(g, OP_VALUE_SELECTOR, plan->type[s], 0, 0, &m, 1, NULL, 0, J->vals[s], J->live));
+    for (uint32_t s = 0; s < plan->nsel; s++) {
+        GateId v = add_gate(g, OP_VALUE_SELECTOR, plan->type[s], 0, 0, &m, 1, NULL, 0, J->vals[s], J->live);
+        pool_add(g, v);
+        pending_add(g, v);
+    }
     if (J->ptr_sel && g->nptrs < GEN_MAX_PTRS) {
         GateId sel = add_gate(g, OP_VALUE_SELECTOR, TY_I64, 0, 0, &m, 1, NULL, 0, J->ptrs, J->live);
         g->ptrs[g->nptrs++] = (Ptr){sel, J->ptr_size};
@@ -377,7 +400,7 @@ static void stmt_guarded_access(Gen *g, bool is_load)
 /* ---- loops ----------------------------------------------------------------------- */
 
 typedef struct {
-    int form;          /* 0: up, i+1 <u/<s trip; 1: up, i+1 != trip (trip >= 1); 2: down, i-1 >s 0 */
+    int form;          /* 0: up, i+1 <u/<s trip; 1: up, i+1 != trip; 2: down, i-1 >s 0 (trip >= 1) */
     GateId trip, start;
     Type type;
 } Counted;
@@ -387,13 +410,14 @@ static Counted plan_counter(Gen *g, uint64_t maxtrip)
     Counted k;
     k.type = rand_int_type(g);
     k.form = (int)rd_below(g, 3);
-    uint64_t mask = mask_below(maxtrip);
-    if (rd_chance(g, 40))
-        k.trip = cnst(g, k.type, (k.form == 1 ? 1 : 0) + rd_below(g, (uint32_t)maxtrip));
-    else {
+    uint64_t mask = mask_below(maxtrip); /* >= 1: maxtrip >= 2 */
+    /* trip counts in the upper half of the bound, so loops do loop: a constant, or a
+     * value of the program (so runs differ) masked and with the half bit set */
+    if (rd_chance(g, 40)) {
+        k.trip = cnst(g, k.type, maxtrip / 2 + rd_below(g, (uint32_t)(maxtrip / 2 + 1)));
+    } else {
         k.trip = masked(g, k.type, val_of(g, k.type), mask);
-        if (k.form == 1)
-            k.trip = bin(g, OP_OR, k.type, k.trip, cnst(g, k.type, 1));
+        k.trip = bin(g, OP_OR, k.type, k.trip, cnst(g, k.type, (mask + 1) / 2));
     }
     k.start = k.form == 2 ? k.trip : cnst(g, k.type, 0);
     return k;
@@ -416,9 +440,17 @@ static GateId counter_step(Gen *g, const Counted *k, GateId i, GateId *next)
 }
 
 /* the value a carried selector takes around the back edge: it depends on itself */
-static GateId carried_next(Gen *g, GateId sel, Type t)
+static GateId carried_next(Gen *g, GateId sel, Type t, uint32_t *scanned)
 {
     GateId v = val_of(g, t);
+    /* and results of the body nothing uses yet, so the body is demanded each time */
+    uint32_t extra = rd_below(g, 4);
+    for (uint32_t i = 0; i < extra; i++) {
+        GateId u = unused_value(g, scanned);
+        if (u == NO_GATE)
+            break;
+        v = fold_in(g, v, u, t);
+    }
     if (t == TY_I1)
         return bin(g, OP_XOR, t, sel, v);
     if (ty_is_float(t))
@@ -463,8 +495,9 @@ static void loop_open(Gen *g, Loop *L)
 /* the back inputs of the selectors, the exit test, LOOP_BACK; continues at the exit */
 static void loop_close(Gen *g, Loop *L)
 {
+    uint32_t scanned = 0;
     for (uint32_t s = 0; s < L->plan.nsel; s++)
-        circ_set_input(g->c, L->sel[s], 2, carried_next(g, L->sel[s], L->plan.type[s]));
+        circ_set_input(g->c, L->sel[s], 2, carried_next(g, L->sel[s], L->plan.type[s], &scanned));
     GateId next;
     GateId more = counter_step(g, &L->k, L->counter, &next);
     if (rd_chance(g, 15)) /* and a data-dependent early end of the loop */
@@ -485,6 +518,8 @@ static void loop_close(Gen *g, Loop *L)
     g->state = exit;
     g->dep = relay(g, exit, g->dep);
     scope_keep(g); /* the body dominates the exit: its values stay usable */
+    for (uint32_t s = 0; s < L->plan.nsel; s++)
+        pending_add(g, L->sel[s]);
 }
 
 static void stmt_loop(Gen *g, uint32_t limit)
@@ -496,6 +531,8 @@ static void stmt_loop(Gen *g, uint32_t limit)
     L.maxtrip = 2 + rd_below(g, (uint32_t)L.maxtrip - 1);
     L.k = plan_counter(g, L.maxtrip);
     plan_selectors(g, &L.plan);
+    if (!L.plan.nsel) /* at least one value carried around: the body's result */
+        L.plan.type[L.plan.nsel++] = rand_value_type(g);
     for (uint32_t s = 0; s < L.plan.nsel; s++)
         L.init[s] = val_of(g, L.plan.type[s]);
     uint32_t budget = room(g, limit) * (1 + rd_below(g, 3)) / 6;
@@ -701,6 +738,7 @@ static void reset_function(Gen *g)
         g->pool[t].n = 0;
     g->nmarks = 0;
     g->nptrs = 0;
+    g->npending = 0;
     for (uint32_t i = 0; i < GEN_MAX_FUNCS; i++)
         g->sym[i] = NO_GATE;
     g->depth_left = NO_GATE;

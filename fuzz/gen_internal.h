@@ -70,6 +70,9 @@ typedef struct Gen {
     IdVec pool[TY_COUNT];    /* values usable here, by type (scoped) */
     uint32_t *marks;         /* scope stack: pool lengths and pointer count per scope */
     uint32_t nmarks, capmarks;
+    GateId pending[64];      /* results of loops and joins nothing consumes yet (scoped) */
+    uint8_t consumed[64];
+    uint32_t npending;
     Ptr ptrs[GEN_MAX_PTRS];  /* usable here (scoped like the pools) */
     uint32_t nptrs;
     GateId sym[GEN_MAX_FUNCS];
@@ -109,6 +112,9 @@ GateId convert_to(Gen *g, GateId v, Type to);
 void scope_push(Gen *g);
 void scope_pop(Gen *g);                   /* drop values and pointers defined in the scope */
 void scope_keep(Gen *g);                  /* end the scope, keeping its values */
+void pending_add(Gen *g, GateId v);       /* a result that should flow on */
+GateId pending_take(Gen *g, Type t);      /* the latest unconsumed one (of type t, or any if
+                                             TY_NONE); NO_GATE if none */
 Type rand_int_type(Gen *g);               /* i8..i64 */
 Type rand_value_type(Gen *g);             /* any value type */
 Type rand_mem_type(Gen *g);               /* any type but i1 */

@@ -118,6 +118,8 @@ void gen_stats_outcome(GenStats *s, const Outcome *o)
         s->outcomes[o->kind]++;
     if (o->kind == OUT_TRAP && o->trap < 8)
         s->trap_kinds[o->trap]++;
+    s->steps += o->steps;
+    s->max_steps = o->steps > s->max_steps ? o->steps : s->max_steps;
     s->runs++;
 }
 
@@ -266,6 +268,8 @@ static void print_outcomes(FILE *out, const GenStats *s)
                             (unsigned long long)s->trap_kinds[t], pct(s->trap_kinds[t], s->runs));
     }
     fprintf(out, "%-16s %10llu\n", "total", (unsigned long long)s->runs);
+    fprintf(out, "interpreter steps per run: mean %.0f, max %llu\n",
+            s->runs ? (double)s->steps / (double)s->runs : 0.0, (unsigned long long)s->max_steps);
 }
 
 void gen_stats_print(FILE *out, const GenStats *s)
