@@ -9,8 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "oracle/emu_isa.h"
 
@@ -59,6 +63,8 @@ struct Emu {
     uint32_t ntraps;
     bool junk_args;
     bool abi_check;
+    bool isolate;      /* each run in a forked child */
+    Outcome *shared;   /* MAP_SHARED: where that child leaves its Outcome */
     uint64_t wall_us;
     bool unicorn_timer;
     RunState run;
@@ -523,6 +529,8 @@ void emu_free(Emu *e)
     if (!e)
         return;
     engine_close(e);
+    if (e->shared)
+        munmap(e->shared, sizeof(Outcome));
     if (e->stack)
         munmap(e->stack, EMU_STACK_SIZE);
     if (e->heap)
@@ -884,8 +892,8 @@ static void finish(Emu *e, uc_err err, Type ret, Outcome *out)
     memcpy(out->reason, r->reason, sizeof out->reason);
 }
 
-void emu_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const uint64_t *args,
-              Type ret, uint64_t block_budget, Outcome *out)
+static void run_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const uint64_t *args,
+                     Type ret, uint64_t block_budget, Outcome *out)
 {
     out->kind = OUT_INVALID;
     out->trap = TRAP_NONE;
@@ -913,6 +921,73 @@ void emu_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const 
     finish(e, err, ret, out);
     out->steps = e->run.blocks;
     memcpy(out->heap, e->heap, HEAP_SIZE);
+}
+
+/* the child the run happened in died: Unicorn 2.0.1 aborts translating a few
+ * invalid x86 encodings that real hardware rejects with #UD */
+static void died(Outcome *out, int status)
+{
+    out->kind = OUT_TRAP;
+    out->trap = TRAP_ILLEGAL;
+    out->type = TY_NONE;
+    out->bits = 0;
+    out->steps = 0;
+    if (WIFSIGNALED(status))
+        snprintf(out->reason, sizeof out->reason,
+                 "the emulator died (signal %d) on this code: an encoding Unicorn cannot translate",
+                 WTERMSIG(status));
+    else
+        snprintf(out->reason, sizeof out->reason, "the emulator exited (status %d) on this code",
+                 WEXITSTATUS(status));
+    heap_fill_pattern(out->heap); /* unknown: as before the run */
+}
+
+/* the run in a forked child that writes its Outcome to shared memory: a crash of
+ * the engine becomes an outcome and the engine in this process stays as it was */
+static bool run_isolated(Emu *e, uint32_t func, const Type *types, uint32_t nparams,
+                         const uint64_t *args, Type ret, uint64_t block_budget, Outcome *out)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return false;
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0)
+            dup2(devnull, 2); /* Unicorn's dying words are not ours to print */
+        run_call(e, func, types, nparams, args, ret, block_budget, e->shared);
+        _exit(0);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            status = 0;
+            break;
+        }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        memcpy(out, e->shared, sizeof *out);
+    else
+        died(out, status);
+    return true;
+}
+
+bool emu_set_isolation(Emu *e, bool on)
+{
+    if (on && !e->shared) {
+        void *p = mmap(NULL, sizeof(Outcome), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return false;
+        e->shared = p;
+    }
+    e->isolate = on;
+    return true;
+}
+
+void emu_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const uint64_t *args,
+              Type ret, uint64_t block_budget, Outcome *out)
+{
+    if (e->isolate && e->loaded && run_isolated(e, func, types, nparams, args, ret, block_budget, out))
+        return;
+    run_call(e, func, types, nparams, args, ret, block_budget, out);
 }
 
 void emu_call_func(Emu *e, const Func *f, const uint64_t *args, uint64_t block_budget, Outcome *out)

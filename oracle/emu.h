@@ -125,6 +125,14 @@ void emu_set_wall_timeout(Emu *e, uint64_t usec, bool unicorn_timer);
  * default */
 void emu_set_recycle_loads(Emu *e, uint32_t loads);
 
+/* Unicorn 2.0.1 aborts the whole process on a few invalid x86 encodings (a lock
+ * prefix on cmp, far call/jmp through a register: upstream issue #1716 and kin)
+ * that compiled code reaches only by jumping into the middle of instructions.
+ * With isolation on, each run happens in a forked child (about 1.5 ms more per
+ * run); a child that dies gives OUT_TRAP TRAP_ILLEGAL ("the emulator died") and the
+ * harness buffer as before the run.  Off by default; false if it cannot be set up. */
+bool emu_set_isolation(Emu *e, bool on);
+
 /* guest address of a helper's stub */
 uint64_t emu_helper_addr(Helper h);
 /* the ISA's name: "x86-64" or "arm64" */

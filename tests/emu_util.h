@@ -144,7 +144,7 @@ static inline void listing(const Asm *a, uint32_t from, uint32_t to, char *buf, 
         covered += insn[i].size;
     }
     if (covered != to - from && used < n)
-        snprintf(buf + used, n - used, "; (undecodable bytes)");
+        snprintf(buf + used, n - used, "%s(undecodable bytes)", used ? "; " : "");
     cs_free(insn, count);
     cs_close(&h);
 }

@@ -9,7 +9,7 @@ typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, ud2_mapped, ud2_free, idiv, load,
         store, jump, loop, smash, hlt, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller,
         code_ptr, set_rbx, get_rbx, div_rz, div_d, echo, idiv32, recurse, pop_extra, int3_mapped,
-        int80, sys, fmod_misaligned;
+        int80, sys, fmod_misaligned, lock_cmp, far_call_reg;
 } Funcs;
 
 static void mov_r10_heap(Asm *a)
@@ -91,6 +91,10 @@ static void build_traps(Asm *a, Funcs *f)
     X86(a, 0x48, 0xC7, 0x04, 0x24, 0x34, 0x12, 0x00, 0x00, 0xC3);
     f->hlt = asm_func(a);
     X86(a, 0xF4);
+    f->lock_cmp = asm_func(a); /* #UD on hardware; kills Unicorn 2.0.1: run isolated only */
+    X86(a, 0xF0, 0x83, 0x38, 0x01, 0xC3);
+    f->far_call_reg = asm_func(a); /* FF /3 with a register operand: the same */
+    X86(a, 0xFF, 0xD8, 0xC3);
     f->recurse = asm_func(a); /* call itself forever */
     X86(a, 0xE8, 0xFB, 0xFF, 0xFF, 0xFF);
 }
@@ -168,6 +172,8 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
     check_listing(t, a, f->loop, "jmp 0");
     check_listing(t, a, f->smash, "mov qword ptr [rsp], 0x1234; ret");
     check_listing(t, a, f->hlt, "hlt");
+    check_listing(t, a, f->lock_cmp, "(undecodable bytes)"); /* invalid encodings */
+    check_listing(t, a, f->far_call_reg, "(undecodable bytes)");
     check_listing(t, a, f->recurse, "call 0");
     check_listing(t, a, f->fmod_d, "sub rsp, 8; movabs rax, 0; call rax; add rsp, 8; ret");
     check_listing(t, a, f->fmod_misaligned, "movabs rax, 0; call rax; ret");
@@ -488,6 +494,47 @@ static void test_wall(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     emu_set_wall_timeout(e, EMU_DEFAULT_WALL_US, true);
 }
 
+/* runs in a forked child give the same outcomes; encodings that kill Unicorn
+ * become an illegal trap there, and the engine here is unharmed */
+static void test_isolation(Tally *t, Emu *e, const Funcs *f, Outcome *o)
+{
+    static Outcome here;
+    const Type i64[] = {TY_I64};
+    uint64_t addr = 0x1000;
+    struct { uint32_t f; uint32_t n; const Type *ty; uint64_t a, b; Type ret; uint64_t budget; } cases[] = {
+        {f->add, 2, I64x2, 40, 2, TY_I64, 0},
+        {f->store, 2, I64x2, HEAP_ADDR + 16, 0x1122334455667788ull, TY_NONE, 0},
+        {f->idiv, 2, I64x2, 1, 0, TY_I64, 0},
+        {f->load, 1, i64, addr, 0, TY_I64, 0},
+        {f->loop, 0, NULL, 0, 0, TY_NONE, 1000},
+        {f->fmod_d, 2, F64x2, f64_bits(7.5), f64_bits(2.0), TY_F64, 0},
+        {f->thrower, 1, i64, 5, 0, TY_I64, 0},
+    };
+    if (!emu_set_isolation(e, true)) {
+        t->checks++, t->failures++;
+        fprintf(stderr, "FAIL isolation cannot be set up\n");
+        return;
+    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t args[2] = {cases[i].a, cases[i].b};
+        emu_set_isolation(e, false);
+        emu_call(e, cases[i].f, cases[i].ty, cases[i].n, args, cases[i].ret, cases[i].budget, &here);
+        emu_set_isolation(e, true);
+        emu_call(e, cases[i].f, cases[i].ty, cases[i].n, args, cases[i].ret, cases[i].budget, o);
+        expect(t, outcome_equal(&here, o, NULL, 0) && here.steps == o->steps && here.kind == o->kind,
+               "isolated run: same outcome, steps and heap", o);
+    }
+    emu_call(e, f->lock_cmp, NULL, 0, NULL, TY_I64, 0, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL) && strstr(o->reason, "emulator died") && heap_is_pattern(o, 0, 0),
+           "lock cmp (kills Unicorn 2.0.1) -> illegal when isolated", o);
+    emu_call(e, f->far_call_reg, NULL, 0, NULL, TY_I64, 0, o);
+    expect(t, is_trap(o, TRAP_ILLEGAL) && strstr(o->reason, "emulator died"),
+           "call far through a register (kills Unicorn 2.0.1) -> illegal when isolated", o);
+    emu_set_isolation(e, false);
+    run2(e, f->add, I64x2, 40, 2, TY_I64, o);
+    expect(t, is_return(o, TY_I64, 42), "the engine in this process still runs", o);
+}
+
 typedef struct {
     uint32_t f;
     uint32_t nargs;
@@ -562,6 +609,7 @@ int main(void)
     test_reset(&t, e, &f, &o);
     test_stack_reset(&t, e, &f, &o);
     test_wall(&t, e, &f, &o);
+    test_isolation(&t, e, &f, &o);
     double rate = test_reuse(&t, e, &f, &o, 1000);
     emu_set_wall_timeout(e, EMU_DEFAULT_WALL_US, false);
     double rate_nowall = test_reuse(&t, e, &f, &o, 1000);
