@@ -372,6 +372,16 @@ static bool enc_lea(const Ctx *c)
     return true;
 }
 
+static bool enc_xchg(const Ctx *c)
+{
+    unsigned a, b;
+    if (!reg_arg(c, 0, &a) || !reg_arg(c, 1, &b))
+        return false;
+    Rm rm = { .reg = b };
+    emit_rm(c->as, op_sized(c->form->width, 0x87), a, &rm);
+    return true;
+}
+
 static bool enc_push_pop(const Ctx *c, unsigned base)
 {
     unsigned reg;
@@ -605,6 +615,7 @@ static bool dispatch(const Ctx *c)
     case X64E_ALU: return enc_alu(c);
     case X64E_EXT: return enc_ext(c);
     case X64E_LEA: return enc_lea(c);
+    case X64E_XCHG: return enc_xchg(c);
     case X64E_PUSH: return enc_push_pop(c, 0x50);
     case X64E_POP: return enc_push_pop(c, 0x58);
     case X64E_UNARY: return enc_unary(c);

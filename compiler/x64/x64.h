@@ -19,6 +19,7 @@ typedef enum {
     X64E_ALU,     /* param: group (0 add, 1 or, 4 and, 5 sub, 6 xor, 7 cmp) */
     X64E_EXT,     /* movzx/movsx/movsxd: param opcode (0x0fb6 ...), width: dest */
     X64E_LEA,
+    X64E_XCHG,    /* xchg r/m, r */
     X64E_PUSH,
     X64E_POP,
     X64E_UNARY,   /* param: /digit (2 not, 3 neg) */
