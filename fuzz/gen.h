@@ -4,9 +4,16 @@
  * statistics over many generated programs (`circ gen --stats`).
  *
  * Decoding is total and deterministic: every byte string (empty and truncated ones
- * included; missing bytes read as zero) yields a module, the same bytes always the
- * same module, and choices are read in a stable order so small byte changes give
- * small program changes. */
+ * included; missing bytes read as zero, and zero means "no" to every optional
+ * feature, so the empty string is `return 0`) yields a module, and the same bytes
+ * always the same module, whatever compiler built the generator.  Small byte changes
+ * give small program changes: a 3-byte header (swarm mask, function count), then one
+ * byte region per function (in proportion to its gate budget), inside which every
+ * statement reads its choices from its own 32-byte record in a stable order; a
+ * function ends when its region is used up.
+ *
+ * What the programs are like: see the comments atop gen_ctrl.c (control flow,
+ * effect chains, loops, calls) and gen_expr.c (computations, memory). */
 #ifndef CIRC_GEN_H
 #define CIRC_GEN_H
 
@@ -34,7 +41,8 @@ typedef enum {
 
 typedef struct {
     uint32_t size;             /* target gate count for the whole module; 0: 100 */
-    uint32_t funcs;            /* number of functions; 0: chosen from the bytes (1..4) */
+    uint32_t funcs;            /* number of functions (at most 8); 0: chosen from the bytes,
+                                  1..4 and at most one per ~40 gates of size */
     bool swarm;                /* switch a random subset of features off per program */
     bool has_weights;          /* use weight[] instead of the default weights */
     uint8_t weight[GF_COUNT];
@@ -64,8 +72,8 @@ bool gen_expect_from_outcome(const Outcome *o, RunExpect *e);
 
 /* seed -> bytes with splitmix64 (n bytes into buf) */
 void gen_seed_bytes(uint64_t seed, uint8_t *buf, size_t n);
-/* how many bytes generate() may read for a program of this size (enough that a seed
- * never runs out) */
+/* how many bytes to give generate() for a program of this size from a seed (enough
+ * that no function's region runs out) */
 size_t gen_bytes_for_size(uint32_t size);
 
 /* ---- statistics over many programs ---------------------------------------- */

@@ -1,13 +1,19 @@
 /* gen_ctrl.c — generator statements with control flow and whole functions.
  *
  * One path at a time: g->state is the current state gate and g->dep the tip of the
- * path's single effect chain.  Branch arms start with a DEPEND_RELAY of the chain; a
- * MERGE joins the surviving arms with a DEPEND_SELECTOR and VALUE_SELECTORs (values of
- * an arm reach code after the merge only through them).  Loops are do-while
+ * path's single effect chain (every effect depends on the previous one of its path,
+ * so no program is racy, and every effect reaches a terminator, so each one runs).
+ * Branch arms start with a DEPEND_RELAY of the chain; a MERGE joins the surviving arms
+ * with a DEPEND_SELECTOR and VALUE_SELECTORs (values of an arm reach code after the
+ * merge only through them: scopes drop the rest).  Loops are do-while
  * `LOOP_BEGIN [pre, back]` with a counter selector, a DEPEND_SELECTOR carrying the chain
- * around the back edge, and an exit IF_BRANCH on a bounded trip count.  Calls go to
- * functions generated earlier, or to the function itself behind a depth guard; an
- * estimate of evaluated gates keeps every program far from the interpreter's budget. */
+ * around the back edge (effects in the body hang off it, so they run every iteration),
+ * carried value selectors, and an exit IF_BRANCH on a trip count of at most 16 (64 for
+ * a nest).  An arm or a loop iteration may leave early through THROW or RETURN.  Calls
+ * go to functions generated earlier, or to the function itself behind a depth guard
+ * (at most 3 deep); an estimate of evaluated gates keeps every program far from the
+ * interpreter's budget.  Results of loops and joins are consumed first by what comes
+ * next (the next join, loop or terminator), so little of a program is dead. */
 #include "fuzz/gen_internal.h"
 
 #include <stdio.h>
