@@ -111,6 +111,13 @@ static void test_for_each_arg(void)
     call.call = &ci;
     expect_args("Call", &call, 4, (Role[]){ ROLE_USE, ROLE_USE, ROLE_USE, ROLE_DEF },
                 (Bank[]){ BANK_GP, BANK_GP, BANK_FP, BANK_GP }, (Width[]){ 64, 64, 64, 32 });
+    ci.clobbers[BANK_GP] = 1u << X64_R11;
+    ci.clobbers[BANK_FP] = 0xffff;
+    CHECK(lir_inst_clobbers(&call, BANK_GP) == 1u << X64_R11 && lir_inst_clobbers(&call, BANK_FP) == 0xffff,
+          "a call's clobbers");
+    Inst not_call = add;
+    not_call.call = &ci;
+    CHECK(lir_inst_clobbers(&not_call, BANK_GP) == 0, "only calls clobber");
 
     Inst add3 = lir_inst(LIR_Add32, 3, (Arg[]){ arg_tmp(tmp_gp(0)), arg_imm(2), arg_tmp(tmp_gp(1)) });
     expect_args("Add32 3-arg", &add3, 3, (Role[]){ ROLE_USE, ROLE_USE, ROLE_ZDEF },

@@ -181,3 +181,8 @@ bool lir_admits_stack(const LirTarget *t, const Inst *inst, unsigned i)
     copy.args[i] = arg_stack(0, 0);
     return lir_is_valid_form(t, &copy);
 }
+
+uint64_t lir_inst_clobbers(const Inst *inst, Bank b)
+{
+    return inst->call && (lir_op_flags((LirOp)inst->op) & LF_CALL) ? inst->call->clobbers[b] : 0;
+}

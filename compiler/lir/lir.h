@@ -323,6 +323,9 @@ const LirForm *lir_find_form(const LirTarget *t, const Inst *inst);
 bool lir_is_valid_form(const LirTarget *t, const Inst *inst);
 /* would op with these args be valid (before making an Inst) */
 bool lir_is_valid_args(const LirTarget *t, LirOp op, unsigned nargs, const Arg *args);
+/* registers of bank b the instruction destroys beyond its defs (a call's clobbers),
+ * bit n = register n; they die at the instruction's late point */
+uint64_t lir_inst_clobbers(const Inst *inst, Bank b);
 /* a register-to-register copy (LF_MOVE with two Tmp args of one bank) */
 bool lir_is_move(const Inst *inst);
 /* would inst stay valid with arg i (a Tmp) replaced by a stack slot (spilling)? */
