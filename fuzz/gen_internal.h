@@ -14,7 +14,8 @@ enum {
     GEN_LOOP_MULT_MAX = 64,     /* product of the trip bounds of nested loops */
     GEN_RECURSION = 3,          /* extra activations a self-recursive function makes */
 };
-#define GEN_FUNC_COST_MAX 400000ull /* estimated gate evaluations per call */
+#define GEN_FUNC_COST_MAX 400000ull /* a call is placed only while the caller's estimated
+                                       evaluations (callees included) stay under this */
 
 typedef struct {
     const uint8_t *p;
