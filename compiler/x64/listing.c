@@ -6,17 +6,11 @@
 #include <capstone/capstone.h>
 #include <string.h>
 
-static const char *trap_kind_name(unsigned k)
-{
-    static const char *const names[] = { "none", "div0", "overflow", "fault", "illegal" };
-    return k < sizeof names / sizeof names[0] ? names[k] : "?";
-}
-
 static void annotate(FILE *out, const CodeBlob *blob, uint64_t at, uint32_t size)
 {
     for (uint32_t t = 0; t < blob->ntraps; t++)
         if (blob->traps[t].offset == at)
-            fprintf(out, "  ; trap %s", trap_kind_name(blob->traps[t].kind));
+            fprintf(out, "  ; trap %s", lir_trap_name(blob->traps[t].kind));
     for (uint32_t r = 0; r < blob->nrelocs; r++) {
         const Reloc *rl = &blob->relocs[r];
         if (rl->offset < at || rl->offset >= at + size)
