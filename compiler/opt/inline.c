@@ -100,6 +100,71 @@ static bool value_covered_by_chain(const Circuit *cc, const CalleeCones *k)
     return true;
 }
 
+/* with effects in the callee, the order in which a demand point reads the inlined
+ * value and the inlined chain must not matter: the value may not trap on its own
+ * (no division, no call; loads and stores are ordered by their dependencies, and
+ * their only failure is an invalid access) */
+static bool value_cannot_trap(const Circuit *cc, const CalleeCones *k)
+{
+    for (GateId g = NUM_ROOTS; g < cc->ngates; g++) {
+        const Gate *gt = &cc->gates[g];
+        if (k->value[g] && (gt->op == OP_CALL || (op_has(gt->op, F_TRAPS) && !op_has(gt->op, F_EFFECT))))
+            return false;
+    }
+    return true;
+}
+
+/* the effects the call's dependency input d0 is ordered after (d0 included) */
+static uint8_t *chain_ancestors(const Circuit *c, GateId d0)
+{
+    uint8_t *anc = opt_calloc(c->ngates, 1);
+    GateId *stack = opt_calloc(c->ngates + 1, sizeof(GateId));
+    uint32_t sp = 0;
+    if (gate_is_computation(c, d0)) {
+        anc[d0] = 1;
+        stack[sp++] = d0;
+    }
+    while (sp) {
+        const Gate *gt = &c->gates[stack[--sp]];
+        for (uint32_t i = 0; i < gt->ndep; i++) {
+            GateId d = gate_dep(gt, i);
+            if (gate_is_computation(c, d) && !anc[d]) {
+                anc[d] = 1;
+                stack[sp++] = d;
+            }
+        }
+    }
+    free(stack);
+    return anc;
+}
+
+/* an argument whose cone may only hold quiet gates and loads that ran before the
+ * call (ancestors of its dependency input): reading it later reads a fixed value */
+static bool arg_settled(const Circuit *c, GateId arg, const uint8_t *anc)
+{
+    uint8_t *seen = opt_calloc(c->ngates, 1);
+    GateId *stack = opt_calloc(c->ngates + 1, sizeof(GateId));
+    uint32_t sp = 0;
+    bool ok = true;
+    stack[sp++] = arg;
+    while (sp && ok) {
+        GateId x = stack[--sp];
+        if (!gate_live(c, x) || seen[x])
+            continue;
+        seen[x] = 1;
+        const Gate *gt = &c->gates[x];
+        if (gt->op == OP_LOAD && anc[x])
+            continue;
+        ok = gate_is_computation(c, x) && op_has(gt->op, F_PURE) && !op_has(gt->op, F_TRAPS);
+        for (uint32_t i = 0; i < gt->ndata && ok; i++)
+            if (!seen[gate_data(gt, i)])
+                stack[sp++] = gate_data(gt, i);
+    }
+    free(seen);
+    free(stack);
+    return ok;
+}
+
 /* where the inlined body reads ARG i: 1 chain, 2 value (bits) */
 static int arg_reads(const Circuit *cc, const CalleeCones *k, uint64_t i)
 {
@@ -125,7 +190,14 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
     bool v_in_d = points_subset(&dv_need, &dd), d_in_v = points_subset(&dd_need, &dv);
     bool ok = value_covered_by_chain(cc, &k) || d_in_v;
     if (ok && effects) {
-        ok = v_in_d;
+        /* a CALL runs its arguments before the callee's effects: inlined, an
+         * argument could be computed after some of them (a trap would then see
+         * their writes), so each must already be settled when the call runs */
+        ok = v_in_d && value_cannot_trap(cc, &k);
+        uint8_t *anc = ok ? chain_ancestors(c, d0) : NULL;
+        for (uint32_t i = 1; i < c->gates[call].ndata && ok; i++)
+            ok = arg_settled(c, gate_data(&c->gates[call], i), anc);
+        free(anc);
     } else if (ok && d0 != ROOT_DEPEND_ENTRY) {
         demand_points(c, d0, USE_ANY, call, false, &other);
         for (uint32_t i = 0; i < dv_need.n && ok; i++) {
