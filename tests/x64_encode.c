@@ -358,8 +358,16 @@ static void report(const LirForm *f, const Code *code, const Inst *in, const uin
                    size_t size, cs_insn *insn, size_t ninsn, const char *why)
 {
     fprintf(stderr, "FAIL: form %s/%u (", lir_op_name((LirOp)f->op), f->nargs);
-    for (unsigned i = 0; i < f->nargs; i++)
-        fprintf(stderr, "%s0x%x", i ? ", " : "", f->args[i].kinds);
+    for (unsigned i = 0; i < f->nargs; i++) {
+        fputs(i ? ", " : "", stderr);
+        for (unsigned k = 0, first = 1; k < ARG_KIND_COUNT; k++)
+            if (f->args[i].kinds >> k & 1) {
+                fprintf(stderr, "%s%s", first ? "" : "|", arg_kind_name((ArgKind)k));
+                first = 0;
+            }
+        if (f->args[i].fixed)
+            fprintf(stderr, "=r%u", f->args[i].fixed - 1u);
+    }
     fprintf(stderr, ")\n  instruction: ");
     lir_print_inst(stderr, code, in);
     fprintf(stderr, "\n  bytes:");
