@@ -141,15 +141,15 @@ static void format_float(char *buf, size_t n, Type ty, uint64_t bits)
     } else {
         memcpy(&value, &bits, 8);
     }
+    char text[48];
     for (int p = 1; p <= maxp; p++) {
-        snprintf(buf, n, "%.*g", p, value);
+        snprintf(text, sizeof text, "%.*g", p, value);
         uint64_t back;
-        if (lit_parse_float(buf, strlen(buf), ty, &back) && back == bits)
+        if (lit_parse_float(text, strlen(text), ty, &back) && back == bits)
             break;
     }
     /* make it visibly a float literal */
-    if (!strpbrk(buf, ".eEn"))
-        strncat(buf, ".0", n - strlen(buf) - 1);
+    snprintf(buf, n, "%s%s", text, strpbrk(text, ".eEn") ? "" : ".0");
 }
 
 void lit_format(char *buf, size_t n, Type ty, uint64_t bits)
