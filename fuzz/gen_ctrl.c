@@ -364,6 +364,39 @@ static void stmt_block(Gen *g)
         g->dep = relay(g, g->state, g->dep);
 }
 
+/* IF (b != 0 [&& b != -1]) { a / b }: a division that would trap off the path that
+ * checks its divisor (guarded_div.circ; a compiler must not hoist it) */
+static void stmt_guarded_div(Gen *g)
+{
+    static const Opcode ops[] = {OP_SDIV, OP_SREM, OP_UDIV, OP_UREM};
+    Type t = rand_int_type(g);
+    Opcode op = ops[rd_below(g, 4)];
+    GateId a = val_of(g, t);
+    GateId b = val_of(g, t);
+    GateId other = val_of(g, t);
+    GateId ok = cmp(g, OP_ICMP, ICMP_ne, b, cnst(g, t, 0));
+    if (op == OP_SDIV || op == OP_SREM) { /* and not INT_MIN / -1 */
+        GateId not_m1 = cmp(g, OP_ICMP, ICMP_ne, b, cnst(g, t, ty_mask(t)));
+        ok = bin(g, OP_AND, TY_I1, ok, not_m1);
+    }
+    GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &ok, 1);
+    GateId ends[2];
+    ends[0] = state1(g, OP_IF_TRUE, 0, br);
+    ends[1] = state1(g, OP_IF_FALSE, 0, br);
+    GateId dep0 = g->dep;
+    GateId deps[2];
+    deps[0] = relay(g, ends[0], dep0);
+    deps[1] = relay(g, ends[1], dep0);
+    GateId q = bin(g, op, t, a, b); /* demanded only through the selector's input 0 */
+    GateId m = add_gate(g, OP_MERGE, TY_NONE, 0, 0, ends, 2, NULL, 0, NULL, 0);
+    g->state = m;
+    g->dep = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, deps, 2, NULL, 0);
+    GateId in[2] = {q, other};
+    GateId v = add_gate(g, OP_VALUE_SELECTOR, t, 0, 0, &m, 1, NULL, 0, in, 2);
+    pool_add(g, v);
+    pending_add(g, v);
+}
+
 /* IF (off <u room) { LOAD or STORE at base + off }: an access whose address is in
  * bounds only on the path that checks it (a compiler must not hoist it) */
 static void stmt_guarded_access(Gen *g, bool is_load)
@@ -659,7 +692,12 @@ static void stmt_in_record(Gen *g, uint32_t limit)
         w[GF_CALL] = 0;
     int k = rd_weighted(g, w, GF_COUNT);
     switch (k) {
-    case GF_DIV: stmt_div(g, false); break;
+    case GF_DIV:
+        if (left >= 16 && g->nest < GEN_MAX_NEST && rd_chance(g, 25))
+            stmt_guarded_div(g);
+        else
+            stmt_div(g, false);
+        break;
     case GF_DIV0: /* the division that may trap: at most one per module */
         stmt_div(g, g->unsafe_divs < 1);
         g->unsafe_divs++;
