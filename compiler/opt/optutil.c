@@ -202,6 +202,54 @@ static GateId only_successor(const Circuit *c, GateId s)
     return next;
 }
 
+/* could evaluating input i of g trap (a division or a call in its cone, up to
+ * selectors)?  Loads and stores only fail on invalid accesses. */
+static bool input_may_trap(const Circuit *c, GateId g, uint32_t i)
+{
+    uint8_t *seen = opt_calloc(c->ngates, 1);
+    Stack s = {0};
+    push(&s, c->gates[g].in[i]);
+    bool trap = false;
+    while (s.n && !trap) {
+        GateId x = s.v[--s.n];
+        if (!gate_is_computation(c, x) || seen[x])
+            continue;
+        seen[x] = 1;
+        const Gate *xg = &c->gates[x];
+        trap = xg->op == OP_CALL || (op_has(xg->op, F_TRAPS) && !op_has(xg->op, F_EFFECT));
+        if (!op_is_selector(xg->op))
+            for (uint32_t k = xg->nstate; k < gate_nin(xg); k++)
+                push(&s, xg->in[k]);
+    }
+    free(seen);
+    free(s.v);
+    return trap;
+}
+
+static bool inputs_may_trap(const Circuit *c, GateId g)
+{
+    for (uint32_t i = c->gates[g].nstate; i < gate_nin(&c->gates[g]); i++)
+        if (input_may_trap(c, g, i))
+            return true;
+    return false;
+}
+
+/* nothing that runs on entering join j or at terminator t can trap, so moving an
+ * effect from j's entry to t changes no outcome */
+static bool quiet_passage(const Circuit *c, GateId j, GateId t)
+{
+    if (inputs_may_trap(c, t))
+        return false;
+    const Gate *jg = &c->gates[j];
+    for (uint32_t i = 0; i < jg->nuses; i++) {
+        Use u = jg->uses[i];
+        if (!c->gates[u.user].dead && op_is_selector(c->gates[u.user].op) && u.index == 0 &&
+            inputs_may_trap(c, u.user))
+            return false;
+    }
+    return true;
+}
+
 GateId join_terminator(const Circuit *c, GateId sel)
 {
     const Gate *sg = &c->gates[sel];
@@ -211,7 +259,8 @@ GateId join_terminator(const Circuit *c, GateId sel)
     /* ORDINARY_BLOCKs between change nothing: they demand nothing and cannot branch */
     for (int steps = 0; next != NO_GATE && c->gates[next].op == OP_ORDINARY_BLOCK && steps < 64; steps++)
         next = only_successor(c, next);
-    if (next == NO_GATE || !op_has(c->gates[next].op, F_TERM) || !state_demands(c, next, sel))
+    if (next == NO_GATE || !op_has(c->gates[next].op, F_TERM) || !state_demands(c, next, sel) ||
+        !quiet_passage(c, sg->in[0], next))
         return NO_GATE;
     return next;
 }

@@ -54,8 +54,9 @@ typedef struct { uint64_t *v; uint32_t n, cap; } Points;
 void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, bool need, Points *out);
 bool points_subset(const Points *a, const Points *b);
 /* the terminator that control reaches right after sel's join (its only successor,
- * possibly through ORDINARY_BLOCKs) when that terminator demands sel, else NO_GATE:
- * a demand of sel is then one of it */
+ * possibly through ORDINARY_BLOCKs) when that terminator demands sel and nothing the
+ * join's selectors or the terminator run can trap, else NO_GATE: an effect demanded
+ * on entering the join may then be demanded by the terminator instead */
 GateId join_terminator(const Circuit *c, GateId sel);
 void points_free(Points *p);
 
