@@ -54,7 +54,7 @@ grep -q "open.lir: error: in @f: BB#0: inst 0: the block does not end with a ter
 [ $? = 2 ] || fail "a missing file exits 2"
 "$circ" lir 2>/dev/null
 [ $? = 2 ] || fail "no file exits 2"
-head -c 3000 /dev/urandom >"$tmp/noise.lir"
+head -c 3000 "$circ" >"$tmp/noise.lir"   # binary noise: the driver itself
 "$circ" lir "$tmp/noise.lir" >/dev/null 2>&1
 [ $? = 1 ] || fail "noise is refused with exit 1"
 echo "lir_cli: ok"
