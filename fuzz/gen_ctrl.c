@@ -1,4 +1,5 @@
-/* gen_ctrl.c — generator statements with control flow and whole functions.
+/* gen_ctrl.c — generator statements with control flow: branches, switches, early
+ * exits, guarded divisions and accesses, loops.
  *
  * One path at a time: g->state is the current state gate and g->dep the tip of the
  * path's single effect chain (every effect depends on the previous one of its path,
@@ -9,34 +10,31 @@
  * `LOOP_BEGIN [pre, back]` with a counter selector, a DEPEND_SELECTOR carrying the chain
  * around the back edge (effects in the body hang off it, so they run every iteration),
  * carried value selectors, and an exit IF_BRANCH on a trip count of at most 16 (64 for
- * a nest).  An arm or a loop iteration may leave early through THROW or RETURN.  Calls
- * go to functions generated earlier, or to the function itself behind a depth guard
- * (at most 3 deep); an estimate of evaluated gates keeps every program far from the
- * interpreter's budget.  Results of loops and joins are consumed first by what comes
- * next (the next join, loop or terminator), so little of a program is dead. */
+ * a nest).  An arm or a loop iteration may leave early through THROW or RETURN.
+ * Results of loops and joins are consumed first by what comes next (the next join,
+ * loop or terminator), so little of a program is dead.  Calls, the choice of each
+ * statement and whole functions are in gen_func.c. */
 #include "fuzz/gen_internal.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static void stmt(Gen *g, uint32_t limit);
 
 bool gen_path_ended(const Gen *g)
 {
     return g->state == NO_GATE;
 }
 
-static GateId relay(Gen *g, GateId state, GateId dep)
+GateId relay(Gen *g, GateId state, GateId dep)
 {
     return add_gate(g, OP_DEPEND_RELAY, TY_NONE, 0, 0, &state, 1, &dep, 1, NULL, 0);
 }
 
-static GateId state1(Gen *g, Opcode op, uint64_t lit, GateId in)
+GateId state1(Gen *g, Opcode op, uint64_t lit, GateId in)
 {
     return add_gate(g, op, TY_NONE, 0, lit, &in, 1, NULL, 0, NULL, 0);
 }
 
-static uint32_t room(const Gen *g, uint32_t limit)
+uint32_t room(const Gen *g, uint32_t limit)
 {
     return g->c->ngates < limit ? limit - g->c->ngates : 0;
 }
@@ -95,7 +93,7 @@ static GateId fold_value(Gen *g, Type t)
     return acc;
 }
 
-static void end_path(Gen *g, bool is_throw)
+void end_path(Gen *g, bool is_throw)
 {
     GateId s = g->state, d = g->dep;
     if (is_throw) {
@@ -236,7 +234,7 @@ static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_b
     join_finish(g, &J, plan);
 }
 
-static void stmt_if(Gen *g, uint32_t limit)
+void stmt_if(Gen *g, uint32_t limit)
 {
     GateId c = make_cond(g);
     SelPlan plan;
@@ -257,7 +255,7 @@ static void stmt_if(Gen *g, uint32_t limit)
 /* Every helper that reads bytes or adds gates is called in its own statement (or as
  * the only such argument of a call): C leaves the order of argument evaluation open,
  * and the program must not depend on the compiler that built the generator. */
-static GateId masked(Gen *g, Type t, GateId v, uint64_t mask)
+GateId masked(Gen *g, Type t, GateId v, uint64_t mask)
 {
     GateId k = cnst(g, t, mask);
     return bin(g, OP_AND, t, v, k);
@@ -290,7 +288,7 @@ static GateId switch_value(Gen *g, Type t, int64_t base)
     }
 }
 
-static void stmt_switch(Gen *g, uint32_t limit)
+void stmt_switch(Gen *g, uint32_t limit)
 {
     static const int64_t bases[] = {0, -2, 1, -1, 3, -100, 1000, INT64_MIN, 250};
     static const int64_t strides[] = {1, 1, 2, 3, 7, -1, 100, -5};
@@ -326,7 +324,7 @@ static void stmt_switch(Gen *g, uint32_t limit)
 }
 
 /* IF (cond) { THROW | RETURN } and go on in the other arm */
-static void stmt_exit(Gen *g)
+void stmt_exit(Gen *g)
 {
     if (!may_exit(g))
         return;
@@ -357,7 +355,7 @@ static void stmt_exit(Gen *g)
     g->dep = relay(g, on, dep0);
 }
 
-static void stmt_block(Gen *g)
+void stmt_block(Gen *g)
 {
     g->state = state1(g, OP_ORDINARY_BLOCK, 0, g->state);
     if (rd_chance(g, 50))
@@ -366,7 +364,7 @@ static void stmt_block(Gen *g)
 
 /* IF (b != 0 [&& b != -1]) { a / b }: a division that would trap off the path that
  * checks its divisor (guarded_div.circ; a compiler must not hoist it) */
-static void stmt_guarded_div(Gen *g)
+void stmt_guarded_div(Gen *g)
 {
     static const Opcode ops[] = {OP_SDIV, OP_SREM, OP_UDIV, OP_UREM};
     Type t = rand_int_type(g);
@@ -399,7 +397,7 @@ static void stmt_guarded_div(Gen *g)
 
 /* IF (off <u room) { LOAD or STORE at base + off }: an access whose address is in
  * bounds only on the path that checks it (a compiler must not hoist it) */
-static void stmt_guarded_access(Gen *g, bool is_load)
+void stmt_guarded_access(Gen *g, bool is_load)
 {
     Type t = rand_mem_type(g);
     uint32_t width = (uint32_t)ty_bits(t) / 8;
@@ -561,7 +559,7 @@ static void loop_close(Gen *g, Loop *L)
         pending_add(g, L->sel[s]);
 }
 
-static void stmt_loop(Gen *g, uint32_t limit)
+void stmt_loop(Gen *g, uint32_t limit)
 {
     Loop L;
     L.maxtrip = GEN_LOOP_MULT_MAX / g->mult;
@@ -578,261 +576,4 @@ static void stmt_loop(Gen *g, uint32_t limit)
     loop_open(g, &L);
     gen_block(g, g->c->ngates + budget);
     loop_close(g, &L);
-}
-
-/* ---- calls ------------------------------------------------------------------------ */
-
-static GateId symbol(Gen *g, uint32_t fn)
-{
-    if (g->sym[fn] == NO_GATE)
-        g->sym[fn] = add_gate(g, OP_SYMBOL, TY_I64, 0, fn, NULL, 0, NULL, 0, NULL, 0);
-    return g->sym[fn];
-}
-
-/* arguments for a call of fn; false if a pointer argument cannot be supplied */
-static bool call_args(Gen *g, uint32_t fn, GateId *args, GateId depth)
-{
-    const Sig *s = &g->sigs[fn];
-    for (uint32_t p = 0; p < s->nparams; p++) {
-        if (s->ptr_size[p]) {
-            Ptr *ptr = pick_ptr(g, s->ptr_size[p]);
-            if (!ptr)
-                return false;
-            args[p] = ptr->base;
-        } else if ((int)p == s->depth_param) {
-            args[p] = depth != NO_GATE ? depth
-                    : rd_chance(g, 50) ? cnst(g, TY_I32, rd_below(g, 4))
-                                       : masked(g, TY_I32, val_of(g, TY_I32), 3);
-        } else {
-            args[p] = val_of(g, s->params[p]);
-        }
-    }
-    return true;
-}
-
-static GateId emit_call(Gen *g, uint32_t fn, const GateId *args)
-{
-    const Sig *s = &g->sigs[fn];
-    GateId in[GEN_MAX_PARAMS + 1];
-    in[0] = symbol(g, fn);
-    memcpy(in + 1, args, s->nparams * sizeof *args);
-    GateId call = add_gate(g, OP_CALL, s->ret, 0, 0, NULL, 0, &g->dep, 1, in, s->nparams + 1);
-    g->dep = call;
-    return call;
-}
-
-static void stmt_call(Gen *g)
-{
-    uint32_t cand[GEN_MAX_FUNCS], n = 0;
-    for (uint32_t j = 0; j < g->fidx; j++)
-        if (g->cost + g->mult * g->sigs[j].cost <= GEN_FUNC_COST_MAX)
-            cand[n++] = j;
-    if (!n)
-        return;
-    uint32_t fn = cand[rd_below(g, n)];
-    GateId args[GEN_MAX_PARAMS];
-    if (!call_args(g, fn, args, NO_GATE))
-        return;
-    charge(g, g->sigs[fn].cost);
-    GateId call = emit_call(g, fn, args);
-    if (g->sigs[fn].ret != TY_NONE)
-        pool_add(g, call);
-}
-
-/* IF (depth_left != 0) { CALL self(depth_left - 1) } joined by a MERGE */
-static void stmt_recurse(Gen *g)
-{
-    GateId dl = g->depth_left;
-    GateId args[GEN_MAX_PARAMS];
-    if (!call_args(g, g->fidx, args, bin(g, OP_SUB, TY_I32, dl, cnst(g, TY_I32, 1))))
-        return;
-    g->self_called = true;
-    GateId c = cmp(g, OP_ICMP, ICMP_ne, dl, cnst(g, TY_I32, 0));
-    GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
-    GateId t = state1(g, OP_IF_TRUE, 0, br), f = state1(g, OP_IF_FALSE, 0, br);
-    GateId dep0 = g->dep;
-    GateId other = g->f->ret != TY_NONE ? val_of(g, g->f->ret) : NO_GATE;
-    g->dep = relay(g, t, dep0);
-    GateId call = emit_call(g, g->fidx, args);
-    GateId deps[2] = {call, relay(g, f, dep0)};
-    GateId ends[2] = {t, f};
-    GateId m = add_gate(g, OP_MERGE, TY_NONE, 0, 0, ends, 2, NULL, 0, NULL, 0);
-    g->state = m;
-    g->dep = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, deps, 2, NULL, 0);
-    if (other != NO_GATE) {
-        GateId in[2] = {call, other};
-        pool_add(g, add_gate(g, OP_VALUE_SELECTOR, g->f->ret, 0, 0, &m, 1, NULL, 0, in, 2));
-    }
-}
-
-/* ---- statements ------------------------------------------------------------------- */
-
-static void stmt_in_record(Gen *g, uint32_t limit);
-
-static void stmt(Gen *g, uint32_t limit)
-{
-    Record saved = begin_record(g, GEN_RECORD);
-    stmt_in_record(g, limit);
-    end_record(g, saved);
-}
-
-static void stmt_in_record(Gen *g, uint32_t limit)
-{
-    uint8_t w[GF_COUNT];
-    memcpy(w, g->weight, sizeof w);
-    uint32_t left = room(g, limit);
-    if (g->nest >= GEN_MAX_NEST || left < 16)
-        w[GF_IF] = w[GF_SWITCH] = w[GF_LOOP] = 0;
-    if (g->mult * 2 > GEN_LOOP_MULT_MAX || g->nloops >= GEN_MAX_NEST)
-        w[GF_LOOP] = 0;
-    if (g->nloops && w[GF_EXIT])
-        w[GF_EXIT] = (uint8_t)(w[GF_EXIT] * 2);
-    bool can_recurse = g->depth_left != NO_GATE && !g->self_called && g->mult == 1;
-    if (!g->fidx && !can_recurse)
-        w[GF_CALL] = 0;
-    int k = rd_weighted(g, w, GF_COUNT);
-    switch (k) {
-    case GF_DIV:
-        if (left >= 16 && g->nest < GEN_MAX_NEST && rd_chance(g, 25))
-            stmt_guarded_div(g);
-        else
-            stmt_div(g, false);
-        break;
-    case GF_DIV0: /* the division that may trap: at most one per module */
-        stmt_div(g, g->unsafe_divs < 1);
-        g->unsafe_divs++;
-        break;
-    case GF_FLOAT: stmt_float(g); break;
-    case GF_CONVERT: stmt_convert(g); break;
-    case GF_COMPARE:
-        if (g->nptrs && rd_chance(g, 12))
-            stmt_ptr_measure(g);
-        else
-            stmt_compare(g);
-        break;
-    case GF_LOAD: case GF_STORE:
-        if (left >= 16 && rd_chance(g, 15))
-            stmt_guarded_access(g, k == GF_LOAD);
-        else if (k == GF_LOAD)
-            stmt_load(g);
-        else
-            stmt_store(g);
-        break;
-    case GF_CALL:
-        if (can_recurse && (!g->fidx || rd_chance(g, 30)))
-            stmt_recurse(g);
-        else
-            stmt_call(g);
-        break;
-    case GF_IF: stmt_if(g, limit); break;
-    case GF_SWITCH: stmt_switch(g, limit); break;
-    case GF_LOOP: stmt_loop(g, limit); break;
-    case GF_EXIT: stmt_exit(g); break;
-    case GF_BLOCK: stmt_block(g); break;
-    default: stmt_int(g); break;
-    }
-}
-
-/* statements until the gate count reaches limit, or until the function's bytes are
- * used up (a short input makes a small program rather than one padded with the
- * all-zero choice) */
-void gen_block(Gen *g, uint32_t limit)
-{
-    while (g->c->ngates < limit && !gen_path_ended(g) && g->src.pos < g->src.n) {
-        uint32_t before = g->c->ngates;
-        stmt(g, limit);
-        if (g->c->ngates == before) { /* the statement found nothing to do */
-            Record saved = begin_record(g, GEN_RECORD);
-            stmt_int(g);
-            end_record(g, saved);
-        }
-    }
-}
-
-/* ---- functions --------------------------------------------------------------------- */
-
-static void make_signature(Gen *g, uint32_t idx, bool entry)
-{
-    static const uint32_t ptr_sizes[] = {8, 16, 64, 256, 32};
-    Sig *s = &g->sigs[idx];
-    memset(s, 0, sizeof *s);
-    s->depth_param = -1;
-    uint32_t n = rd_below(g, GEN_MAX_PARAMS - 1);
-    if (entry && n == 0 && rd_chance(g, 75))
-        n = 1 + rd_below(g, 3); /* the run lines' arguments keep the entry from folding away */
-    for (uint32_t p = 0; p < n; p++) {
-        if (rd_chance(g, feat(g, GF_LOAD) || feat(g, GF_STORE) ? 20 : 0)) {
-            s->params[p] = TY_I64;
-            s->ptr_size[p] = entry ? HEAP_SIZE : ptr_sizes[rd_below(g, 5)];
-        } else {
-            s->params[p] = rand_value_type(g);
-        }
-    }
-    if (feat(g, GF_CALL) && rd_chance(g, 25)) {
-        s->depth_param = (int)n;
-        s->params[n++] = TY_I32;
-    }
-    s->nparams = n;
-    s->ret = rd_chance(g, entry ? 3 : 10) ? TY_NONE : rand_value_type(g);
-}
-
-static void reset_function(Gen *g)
-{
-    for (int t = 0; t < TY_COUNT; t++)
-        g->pool[t].n = 0;
-    g->nmarks = 0;
-    g->nptrs = 0;
-    g->npending = 0;
-    for (uint32_t i = 0; i < GEN_MAX_FUNCS; i++)
-        g->sym[i] = NO_GATE;
-    g->depth_left = NO_GATE;
-    g->self_called = false;
-    g->mult = 1;
-    g->cost = 0;
-    g->nest = 0;
-    g->nloops = 0;
-    g->state = ROOT_STATE_ENTRY;
-    g->dep = ROOT_DEPEND_ENTRY;
-}
-
-static void make_args(Gen *g, const Sig *s)
-{
-    for (uint32_t p = 0; p < s->nparams; p++) {
-        GateId a = add_gate(g, OP_ARG, s->params[p], 0, p, NULL, 0, NULL, 0, NULL, 0);
-        char name[16];
-        if (s->ptr_size[p]) {
-            snprintf(name, sizeof name, "ptr%u", p);
-            g->ptrs[g->nptrs++] = (Ptr){a, s->ptr_size[p]};
-        } else if ((int)p == s->depth_param) {
-            snprintf(name, sizeof name, "depth");
-            g->depth_left = bin(g, OP_AND, TY_I32, a, cnst(g, TY_I32, GEN_RECURSION));
-        } else {
-            snprintf(name, sizeof name, "a%u", p);
-            pool_add(g, a);
-        }
-        circ_set_name(g->c, a, name, strlen(name));
-    }
-}
-
-void gen_function(Gen *g, uint32_t idx, uint32_t budget)
-{
-    bool entry = idx + 1 == g->nfuncs;
-    Record saved = begin_record(g, GEN_RECORD);
-    make_signature(g, idx, entry);
-    end_record(g, saved);
-    Sig *s = &g->sigs[idx];
-    char name[16];
-    snprintf(name, sizeof name, entry ? "main" : "f%u", idx);
-    g->f = module_add_func(g->m, name, s->params, s->nparams, s->ret);
-    g->c = g->f->circ;
-    g->fidx = idx;
-    reset_function(g);
-    make_args(g, s);
-    scope_push(g);
-    gen_block(g, g->c->ngates + budget);
-    if (!gen_path_ended(g))
-        end_path(g, entry && feat(g, GF_EXIT) && rd_chance(g, 5)); /* a callee that always
-                                                                        threw would hide its callers */
-    scope_pop(g);
-    s->cost = g->cost * (s->depth_param >= 0 ? GEN_RECURSION + 1 : 1) + 16;
 }

@@ -1,6 +1,6 @@
 /* gen_internal.h — the generator's context and the helpers its files share
  * (gen.c: bytes, values, constants, conversions; gen_expr.c: computations and memory;
- * gen_ctrl.c: branches, switches, loops, calls, functions). */
+ * gen_ctrl.c: branches, switches, loops; gen_func.c: calls, statements, functions). */
 #ifndef CIRC_GEN_INTERNAL_H
 #define CIRC_GEN_INTERNAL_H
 
@@ -135,9 +135,23 @@ Ptr *pick_ptr(Gen *g, uint32_t min_size);
 uint64_t mask_below(uint64_t n);          /* largest 2^k - 1 <= n */
 GateId i64_value(Gen *g);                 /* an i64 made from a value of any integer type */
 
-/* gen_ctrl.c: statements with control flow, functions */
-void gen_block(Gen *g, uint32_t limit);   /* statements until the gate count reaches limit */
+/* gen_ctrl.c: statements with control flow, and the pieces gen_func.c shares */
 bool gen_path_ended(const Gen *g);
+GateId relay(Gen *g, GateId state, GateId dep);   /* DEPEND_RELAY [state] {dep} */
+GateId state1(Gen *g, Opcode op, uint64_t lit, GateId in); /* a state gate on one input */
+uint32_t room(const Gen *g, uint32_t limit);      /* gates left before limit */
+void end_path(Gen *g, bool is_throw);             /* RETURN or THROW here */
+GateId masked(Gen *g, Type t, GateId v, uint64_t mask);
+void stmt_if(Gen *g, uint32_t limit);
+void stmt_switch(Gen *g, uint32_t limit);
+void stmt_exit(Gen *g);
+void stmt_block(Gen *g);
+void stmt_guarded_div(Gen *g);
+void stmt_guarded_access(Gen *g, bool is_load);
+void stmt_loop(Gen *g, uint32_t limit);
+
+/* gen_func.c: calls, the statement choice, functions */
+void gen_block(Gen *g, uint32_t limit);   /* statements until the gate count reaches limit */
 void gen_function(Gen *g, uint32_t idx, uint32_t budget);
 
 #endif
