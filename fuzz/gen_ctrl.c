@@ -16,9 +16,6 @@
  * statement and whole functions are in gen_func.c. */
 #include "fuzz/gen_internal.h"
 
-#include <stdio.h>
-#include <string.h>
-
 bool gen_path_ended(const Gen *g)
 {
     return g->state == NO_GATE;

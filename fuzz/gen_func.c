@@ -107,21 +107,27 @@ static void stmt(Gen *g, uint32_t limit)
     end_record(g, saved);
 }
 
-static void stmt_in_record(Gen *g, uint32_t limit)
+/* the feature of the next statement: the weights, minus what cannot fit here */
+static int choose_feature(Gen *g, uint32_t left, bool can_recurse)
 {
     uint8_t w[GF_COUNT];
     memcpy(w, g->weight, sizeof w);
-    uint32_t left = room(g, limit);
     if (g->nest >= GEN_MAX_NEST || left < 16)
         w[GF_IF] = w[GF_SWITCH] = w[GF_LOOP] = 0;
     if (g->mult * 2 > GEN_LOOP_MULT_MAX || g->nloops >= GEN_MAX_NEST)
         w[GF_LOOP] = 0;
     if (g->nloops && w[GF_EXIT])
         w[GF_EXIT] = (uint8_t)(w[GF_EXIT] * 2);
-    bool can_recurse = g->depth_left != NO_GATE && !g->self_called && g->mult == 1;
     if (!g->fidx && !can_recurse)
         w[GF_CALL] = 0;
-    int k = rd_weighted(g, w, GF_COUNT);
+    return rd_weighted(g, w, GF_COUNT);
+}
+
+static void stmt_in_record(Gen *g, uint32_t limit)
+{
+    uint32_t left = room(g, limit);
+    bool can_recurse = g->depth_left != NO_GATE && !g->self_called && g->mult == 1;
+    int k = choose_feature(g, left, can_recurse);
     switch (k) {
     case GF_DIV:
         if (left >= 16 && g->nest < GEN_MAX_NEST && rd_chance(g, 25))
