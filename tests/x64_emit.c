@@ -83,8 +83,8 @@ static Code *build_caller(Arena *a)
     return c;
 }
 
-/* f2: addresses of a helper and of f1 (relocations), then f0(7) through a register;
- * the inverted branch (taken successor next) */
+/* f2(x): loads the addresses of a helper and of f1 (relocations), then returns if x
+ * is zero and reaches ud2 if not: an inverted branch (taken successor next) */
 static Code *build_addresses(Arena *a)
 {
     Code *c = lir_code_new(a, x64_target(), "addresses", 2);
@@ -96,6 +96,21 @@ static Code *build_addresses(Arena *a)
     lir_add_succ(c, b0, 2);
     EMIT0(c, b1, RetVoid);
     EMIT(c, b2, Ud2);
+    return c;
+}
+
+/* f3(a) = f1(a, 3) called through a register loaded with f1's address (a relocation),
+ * with the stack realigned by a push */
+static Code *build_indirect(Arena *a)
+{
+    Code *c = lir_code_new(a, x64_target(), "indirect", 3);
+    LirBlock *b = lir_add_block(c, 1);
+    EMIT(c, b, Push, R(RBX));
+    EMIT(c, b, Move, arg_symbol(TARGET_FUNC, 1, 0), R(RBX));
+    EMIT(c, b, Move32, arg_imm(3), R(RSI));
+    EMIT(c, b, Call, R(RBX));
+    EMIT(c, b, Pop, R(RBX));
+    EMIT(c, b, Ret32, R(RAX));
     return c;
 }
 
@@ -123,6 +138,12 @@ static bool run_setup(Run *r, const CodeBlob *blob)
     uint32_t code_size = (blob->size + 0xfff) & ~0xfffu;
     uc_mem_map(r->uc, CODE_ADDR, code_size, UC_PROT_READ | UC_PROT_EXEC);
     uc_mem_write(r->uc, CODE_ADDR, blob->code, blob->size);
+    for (uint32_t i = 0; i < blob->nrelocs; i++) {   /* functions: their address; helpers: unused */
+        const Reloc *rl = &blob->relocs[i];
+        uint64_t addr = rl->target == TARGET_FUNC ? CODE_ADDR + blob->entry[rl->index] + (uint64_t)rl->addend
+                                                  : 0xdead0000ull;
+        uc_mem_write(r->uc, CODE_ADDR + rl->offset, &addr, 8);
+    }
     uc_mem_map(r->uc, STACK_ADDR, STACK_SIZE, UC_PROT_READ | UC_PROT_WRITE);
     uc_mem_map(r->uc, SENTINEL, 0x1000, UC_PROT_READ | UC_PROT_EXEC);
     uc_hook h;
@@ -165,6 +186,8 @@ static void test_runs(const CodeBlob *blob)
     }
     uint64_t ret = 0;
     CHECK(run_call(&r, blob, 0, (uint64_t)-5, 0, &ret) && (uint32_t)ret == 1, "sign(-5) = %u", (uint32_t)ret);
+    CHECK(run_call(&r, blob, 3, 10, 0, &ret) && (uint32_t)ret == 203, "indirect(10) = %d", (int32_t)ret);
+    CHECK(run_call(&r, blob, 3, (uint64_t)-9, 0, &ret) && (uint32_t)ret == 97, "indirect(-9) = %d", (int32_t)ret);
     CHECK(run_call(&r, blob, 0, 5, 0, &ret) && (uint32_t)ret == 2, "sign(5) = %u", (uint32_t)ret);
     CHECK(run_call(&r, blob, 0, 0x80000000u, 0, &ret) && (uint32_t)ret == 1, "sign(INT_MIN) = %u",
           (uint32_t)ret);
@@ -185,7 +208,7 @@ static void test_runs(const CodeBlob *blob)
 /* ---- the blob's tables ------------------------------------------------------------------ */
 static void test_tables(const CodeBlob *blob)
 {
-    CHECK(blob->isa == ISA_X64 && blob->nfuncs == 3, "isa and function count");
+    CHECK(blob->isa == ISA_X64 && blob->nfuncs == 4, "isa and function count");
     CHECK(blob->entry[0] == 0, "first entry at 0");
     for (uint32_t f = 1; f < blob->nfuncs; f++)
         CHECK(blob->entry[f] % 16 == 0 && blob->entry[f] > blob->entry[f - 1], "entry %u aligned", f);
@@ -197,8 +220,8 @@ static void test_tables(const CodeBlob *blob)
     CHECK(blob->ntraps >= 1 && blob->traps[0].kind == TRAP_OVERFLOW, "Ud2 keeps its trap kind");
     CHECK(blob->nmarks == 2 && blob->marks[0].gate == GATE_MUL && blob->marks[1].gate == GATE_DIV &&
               blob->marks[0].func == 1, "source marks: one per run of a gate");
-    CHECK(blob->nrelocs == 2, "two relocations: %u", blob->nrelocs);
-    if (blob->nrelocs == 2) {
+    CHECK(blob->nrelocs == 3, "three relocations: %u", blob->nrelocs);
+    if (blob->nrelocs == 3) {
         const Reloc *r = blob->relocs;
         CHECK(r[0].offset == blob->entry[2] + 2 && r[0].target == TARGET_HELPER &&
                   r[0].index == HELPER_FEXP_F64 && r[0].kind == RELOC_ABS64, "helper relocation");
@@ -297,10 +320,10 @@ static void test_refusals(void)
 int main(void)
 {
     Arena *a = arena_new();
-    Code *funcs[3] = { build_sign(a), build_caller(a), build_addresses(a) };
+    Code *funcs[4] = { build_sign(a), build_caller(a), build_addresses(a), build_indirect(a) };
     CodeBlob blob;
     char err[256];
-    bool ok = x64_emit(a, funcs, 3, &blob, err, sizeof err);
+    bool ok = x64_emit(a, funcs, 4, &blob, err, sizeof err);
     CHECK(ok, "x64_emit: %s", err);
     if (ok) {
         test_tables(&blob);
