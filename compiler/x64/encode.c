@@ -645,10 +645,13 @@ bool x64_encode_inst(X64Asm *as, const Code *code, const LirBlock *block, const 
         return fail(as, "%s: no x86-64 form takes these arguments",
                     lir_op_name((LirOp)inst->op));
     Ctx c = { as, code, block, inst, form };
-    uint32_t start = as->size;
-    if (!dispatch(&c)) {
-        as->size = start;
+    uint32_t size = as->size, nfixups = as->nfixups, nrelocs = as->nrelocs, ntraps = as->ntraps;
+    if (!dispatch(&c) || as->failed) {   /* leave nothing of a refused instruction */
+        as->size = size;
+        as->nfixups = nfixups;
+        as->nrelocs = nrelocs;
+        as->ntraps = ntraps;
         return false;
     }
-    return !as->failed;
+    return true;
 }
