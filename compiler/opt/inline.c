@@ -187,7 +187,7 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
     demand_points(c, call, USE_DEP, NO_GATE, false, &dd);
     demand_points(c, call, USE_VALUE, NO_GATE, true, &dv_need);
     demand_points(c, call, USE_DEP, NO_GATE, true, &dd_need);
-    bool v_in_d = points_subset(&dv_need, &dd), d_in_v = points_subset(&dd_need, &dv);
+    bool v_in_d = points_cover(c, &dv_need, &dd, NULL), d_in_v = points_cover(c, &dd_need, &dv, NULL);
     bool ok = value_covered_by_chain(cc, &k) || d_in_v;
     if (ok && effects) {
         /* a CALL runs its arguments before the callee's effects: inlined, an
@@ -200,10 +200,7 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
         free(anc);
     } else if (ok && d0 != ROOT_DEPEND_ENTRY) {
         demand_points(c, d0, USE_ANY, call, false, &other);
-        for (uint32_t i = 0; i < dv_need.n && ok; i++) {
-            Points one = {&dv_need.v[i], 1, 1};
-            ok = points_subset(&one, &dd) || points_subset(&one, &other);
-        }
+        ok = points_cover(c, &dv_need, &dd, &other);
     }
     const Gate *ct = &c->gates[call];
     for (uint32_t i = 1; i < ct->ndata && ok; i++) {

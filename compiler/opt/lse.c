@@ -135,11 +135,7 @@ static bool chain_still_demanded(const Circuit *c, GateId load)
     demand_points(c, load, USE_VALUE, NO_GATE, true, &need);
     demand_points(c, dep, USE_ANY, load, false, &via_dep);
     demand_points(c, load, USE_DEP, NO_GATE, false, &via_out);
-    bool ok = true;
-    for (uint32_t i = 0; i < need.n && ok; i++) {
-        Points one = {&need.v[i], 1, 1};
-        ok = points_subset(&one, &via_dep) || points_subset(&one, &via_out);
-    }
+    bool ok = points_cover(c, &need, &via_dep, &via_out);
     points_free(&need);
     points_free(&via_dep);
     points_free(&via_out);

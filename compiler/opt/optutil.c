@@ -140,6 +140,9 @@ bool cone_speculatable(const Circuit *c, GateId g)
 
 /* ---- demand points ---- */
 
+static bool input_may_trap(const Circuit *c, GateId g, uint32_t i);
+static bool inputs_may_trap(const Circuit *c, GateId g);
+
 static void points_add(Points *p, uint64_t key)
 {
     if (p->n == p->cap) {
@@ -272,7 +275,7 @@ static void follow_use(const Circuit *c, Use u, bool need, uint8_t *seen, Stack 
         return;
     GateId term = need && op_is_selector(ug->op) ? join_terminator(c, u.user) : NO_GATE;
     if (op_has(ug->op, F_STATE))
-        points_add(out, (uint64_t)u.user << 32);
+        points_add(out, (uint64_t)u.user << 32 | (!need && slot_kind(ug, u.index) == 1 ? VIA_DEP : 0));
     else if (term != NO_GATE) /* entering the join leads straight to term, which reads the selector */
         points_add(out, (uint64_t)term << 32);
     else if (op_is_selector(ug->op))
@@ -309,6 +312,43 @@ void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, bool
         if (k == 0 || out->v[k - 1] != out->v[i])
             out->v[k++] = out->v[i];
     out->n = k;
+}
+
+static bool points_has(const Points *p, uint64_t key)
+{
+    uint32_t lo = 0, hi = p->n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (p->v[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->n && p->v[lo] == key;
+}
+
+/* is the requirement `key` met by a guarantee in have?  A state gate evaluates its
+ * dependency inputs before its data: a guarantee through a dependency input runs the
+ * effects no later than the requirement did; through a data input only when nothing
+ * the gate evaluates can trap (then the order does not matter).  A selector input
+ * likewise needs the same input and nothing there that can trap. */
+static bool point_covered(const Circuit *c, uint64_t key, const Points *have)
+{
+    if (!have)
+        return false;
+    GateId g = (GateId)(key >> 32);
+    uint32_t low = (uint32_t)key;
+    if (low == 0)
+        return points_has(have, key | VIA_DEP) || (points_has(have, key) && !inputs_may_trap(c, g));
+    return points_has(have, key) && !input_may_trap(c, g, low - 1);
+}
+
+bool points_cover(const Circuit *c, const Points *need, const Points *have1, const Points *have2)
+{
+    for (uint32_t i = 0; i < need->n; i++)
+        if (!point_covered(c, need->v[i], have1) && !point_covered(c, need->v[i], have2))
+            return false;
+    return true;
 }
 
 bool points_subset(const Points *a, const Points *b)

@@ -48,11 +48,16 @@ bool cone_speculatable(const Circuit *c, GateId g);
  * that force a gate to run, found by walking its uses forward through computation
  * gates.  which: the outputs of the start gate to follow.  need: the set is a
  * requirement (a selector input whose join leads straight to a terminator that reads
- * the selector counts as that terminator); otherwise it is a guarantee (exact). */
+ * the selector counts as that terminator); otherwise it is a guarantee (exact, and a
+ * state gate reached through its dependency input is marked VIA_DEP). */
 enum { USE_VALUE = 1, USE_DEP = 2, USE_ANY = 3 };
+#define VIA_DEP 0x80000000u /* guarantee key bit: reached through a dependency input */
 typedef struct { uint64_t *v; uint32_t n, cap; } Points;
 void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, bool need, Points *out);
 bool points_subset(const Points *a, const Points *b);
+/* every requirement in need is met, with no change in the order of effects and
+ * traps, by a guarantee in have1 or have2 (either may be NULL) */
+bool points_cover(const Circuit *c, const Points *need, const Points *have1, const Points *have2);
 /* the terminator that control reaches right after sel's join (its only successor,
  * possibly through ORDINARY_BLOCKs) when that terminator demands sel and nothing the
  * join's selectors or the terminator run can trap, else NO_GATE: an effect demanded
