@@ -41,6 +41,10 @@ typedef struct {       /* what the hooks saw during one run */
     uint8_t trap;      /* TrapKind, for STOP_TRAP */
     uint8_t throw_type;
     uint64_t throw_bits;
+    const char *fault_what; /* a data access fault, described once the PC is known */
+    uint64_t last_pc;       /* the instruction hook of locate_fault: last one started */
+    uint64_t fault_addr;
+    int fault_size;
     char reason[200];
 } RunState;
 
@@ -181,7 +185,6 @@ static void record_fault(Emu *e, uc_mem_type type, const char *what, uint64_t ad
     RunState *r = &e->run;
     if (r->stop != STOP_NONE)
         return;
-    uint64_t pc = read_pc(e);
     bool below_stack = addr < EMU_STACK_ADDR && addr >= EMU_STACK_ADDR - EMU_STACK_GUARD;
     if (type != UC_MEM_FETCH_UNMAPPED && below_stack) {
         /* runaway recursion: out of resources, like the interpreter's depth limit */
@@ -191,14 +194,27 @@ static void record_fault(Emu *e, uc_mem_type type, const char *what, uint64_t ad
     }
     r->stop = STOP_TRAP;
     r->trap = TRAP_FAULT;
-    if (type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT)
+    if (type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT) {
         snprintf(r->reason, sizeof r->reason, "%s at 0x%llx", what, (unsigned long long)addr);
-    else if (in_code(e, pc))
+        return;
+    }
+    /* inside the hook the PC may still be the block's start; Unicorn restores the
+     * faulting instruction's address on the way out of uc_emu_start */
+    r->fault_what = what;
+    r->fault_addr = addr;
+    r->fault_size = size;
+}
+
+static void fault_reason(Emu *e, uint64_t pc)
+{
+    RunState *r = &e->run;
+    if (in_code(e, pc))
         snprintf(r->reason, sizeof r->reason, "%s of %d bytes at 0x%llx (code offset 0x%llx)",
-                 what, size, (unsigned long long)addr, (unsigned long long)(pc - EMU_CODE_ADDR));
+                 r->fault_what, r->fault_size, (unsigned long long)r->fault_addr,
+                 (unsigned long long)(pc - EMU_CODE_ADDR));
     else
-        snprintf(r->reason, sizeof r->reason, "%s of %d bytes at 0x%llx (pc 0x%llx)", what,
-                 size, (unsigned long long)addr, (unsigned long long)pc);
+        snprintf(r->reason, sizeof r->reason, "%s of %d bytes at 0x%llx (pc 0x%llx)", r->fault_what,
+                 r->fault_size, (unsigned long long)r->fault_addr, (unsigned long long)pc);
 }
 
 static const char *mem_access_name(uc_mem_type type)
@@ -864,12 +880,13 @@ static void finish_unstopped(Emu *e, uint64_t pc, Type ret, Outcome *out)
     }
 }
 
-static void finish(Emu *e, uc_err err, Type ret, Outcome *out)
+static void finish(Emu *e, uc_err err, uint64_t pc, Type ret, Outcome *out)
 {
     RunState *r = &e->run;
-    uint64_t pc = read_pc(e);
     if (r->stop == STOP_NONE && err != UC_ERR_OK)
         classify_error(e, err, pc);
+    if (r->fault_what)
+        fault_reason(e, pc);
     switch (r->stop) {
     case STOP_NONE:
         finish_unstopped(e, pc, ret, out);
@@ -892,35 +909,90 @@ static void finish(Emu *e, uc_err err, Type ret, Outcome *out)
     memcpy(out->reason, r->reason, sizeof out->reason);
 }
 
+typedef struct {
+    uint32_t func;
+    const Type *types;
+    uint32_t nparams;
+    const uint64_t *args;
+    uint64_t budget;
+} Call;
+
+/* memory, registers and arguments as every run starts; false (out invalid) if the
+ * engine refuses them */
+static bool setup_run(Emu *e, const Call *c, Outcome *out)
+{
+    memcpy(e->heap, e->heap_pattern, HEAP_SIZE);
+    memset(&e->run, 0, sizeof e->run);
+    e->run.budget = c->budget ? c->budget : EMU_DEFAULT_BLOCKS;
+    e->run.deadline_ns = e->wall_us ? now_ns() + e->wall_us * 1000ull : 0;
+    host_zero(e->stack, EMU_STACK_SIZE);
+    uc_err err = reset_cpu(e);
+    if (err == UC_ERR_OK)
+        err = set_args(e, c->types, c->nparams, c->args);
+    if (err != UC_ERR_OK)
+        set_invalid(out, "%s: setting up the call: %s", e->isa->name, uc_strerror(err));
+    return err == UC_ERR_OK;
+}
+
+static uc_err go(Emu *e, const Call *c)
+{
+    return uc_emu_start(e->uc, EMU_CODE_ADDR + e->entry[c->func], EMU_SENTINEL_ADDR,
+                        e->unicorn_timer ? e->wall_us : 0, 0);
+}
+
+static void on_step(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)uc, (void)size;
+    ((Emu *)user)->run.last_pc = addr;
+}
+
+/* After a data fault Unicorn 2.0.1 leaves the PC at the start of the translated
+ * block (or of a chain of them).  Faults are rare, so the call runs again with an
+ * instruction hook that names the faulting instruction; the first run's state
+ * stays.  Falls back to block_pc if the rerun does not fault the same way. */
+static uint64_t locate_fault(Emu *e, const Call *c, uint64_t block_pc)
+{
+    static const Outcome blank;
+    Outcome scratch = blank;
+    RunState first = e->run;
+    uint64_t pc = block_pc;
+    uc_hook h;
+    if (!e->code_size || uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)on_step, e, EMU_CODE_ADDR,
+                                     EMU_CODE_ADDR + e->code_size - 1) != UC_ERR_OK)
+        return pc;
+    /* cached blocks were translated without the hook; afterwards, drop the hooked ones */
+    uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_size);
+    if (setup_run(e, c, &scratch)) {
+        go(e, c);
+        if (e->run.fault_what == first.fault_what && e->run.fault_addr == first.fault_addr && e->run.last_pc)
+            pc = e->run.last_pc;
+    }
+    uc_hook_del(e->uc, h);
+    uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_size);
+    e->run = first;
+    return pc;
+}
+
 static void run_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const uint64_t *args,
                      Type ret, uint64_t block_budget, Outcome *out)
 {
+    Call c = {func, types, nparams, args, block_budget};
     out->kind = OUT_INVALID;
     out->trap = TRAP_NONE;
     out->type = TY_NONE;
     out->bits = 0;
     out->steps = 0;
     out->reason[0] = 0;
-    memcpy(e->heap, e->heap_pattern, HEAP_SIZE);
+    memcpy(out->heap, e->heap_pattern, HEAP_SIZE);
+    if (!call_check(e, func, types, nparams, args, ret, out) || !setup_run(e, &c, out))
+        return;
+    uc_err err = go(e, &c);
+    uint64_t pc = read_pc(e);
     memcpy(out->heap, e->heap, HEAP_SIZE);
-    if (!call_check(e, func, types, nparams, args, ret, out))
-        return;
-    memset(&e->run, 0, sizeof e->run);
-    e->run.budget = block_budget ? block_budget : EMU_DEFAULT_BLOCKS;
-    e->run.deadline_ns = e->wall_us ? now_ns() + e->wall_us * 1000ull : 0;
-    host_zero(e->stack, EMU_STACK_SIZE);
-    uc_err err = reset_cpu(e);
-    if (err == UC_ERR_OK)
-        err = set_args(e, types, nparams, args);
-    if (err != UC_ERR_OK) {
-        set_invalid(out, "%s: setting up the call: %s", e->isa->name, uc_strerror(err));
-        return;
-    }
-    err = uc_emu_start(e->uc, EMU_CODE_ADDR + e->entry[func], EMU_SENTINEL_ADDR,
-                       e->unicorn_timer ? e->wall_us : 0, 0);
-    finish(e, err, ret, out);
     out->steps = e->run.blocks;
-    memcpy(out->heap, e->heap, HEAP_SIZE);
+    if (e->run.fault_what)
+        pc = locate_fault(e, &c, pc);
+    finish(e, err, pc, ret, out);
 }
 
 /* the child the run happened in died: Unicorn 2.0.1 aborts translating a few

@@ -36,7 +36,7 @@ typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, brk_mapped, brk_free, udf, sdiv, load,
         store, jump, loop, smash, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller, code_ptr,
         set_x19, get_x19, div_rz, div_d, echo, recurse, pop_extra, set_d8, svc_mapped,
-        fmod_misaligned;
+        fmod_misaligned, load_late;
 } Funcs;
 
 static void w(Asm *a, uint32_t insn)
@@ -114,6 +114,11 @@ static void build_traps(Asm *a, Funcs *f)
     asm_trap(a, TRAP_DIV0);
     w(a, brk(0x3E8));
     f->load = asm_func(a);
+    w(a, ldr_x(0, 0, 0));
+    w(a, RET);
+    f->load_late = asm_func(a); /* the load is the third instruction of its block */
+    w(a, NOP);
+    w(a, 0x91000421u); /* add x1, x1, #1 */
     w(a, ldr_x(0, 0, 0));
     w(a, RET);
     f->store = asm_func(a);
@@ -206,6 +211,7 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
     check_listing(t, a, f->svc_mapped, "nop; svc #0; ret");
     check_listing(t, a, f->sdiv, "cbz x1, #0xc; sdiv x0, x0, x1; ret; brk #0x3e8");
     check_listing(t, a, f->load, "ldr x0, [x0]; ret");
+    check_listing(t, a, f->load_late, "nop; add x1, x1, #1; ldr x0, [x0]; ret");
     check_listing(t, a, f->store, "str x1, [x0]; ret");
     check_listing(t, a, f->jump, "br x0");
     check_listing(t, a, f->loop, "b #0");
@@ -299,7 +305,7 @@ static void test_args_heap(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     expect(t, o->kind == OUT_RETURN && heap_is_pattern(o, 0, 0), "heap refilled before the next run", o);
 }
 
-static void test_traps(Tally *t, Emu *e, const Funcs *f, Outcome *o)
+static void test_traps(Tally *t, Emu *e, const Asm *a, const Funcs *f, Outcome *o)
 {
     for (int i = 0; i < 3; i++) {
         emu_call(e, f->brk_mapped, NULL, 0, NULL, TY_I32, 0, o);
@@ -319,6 +325,12 @@ static void test_traps(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     uint64_t addr = 0x1000;
     emu_call(e, f->load, i64, 1, &addr, TY_I64, 0, o);
     expect(t, is_trap(o, TRAP_FAULT), "load from an unmapped page -> fault", o);
+    char where[64];
+    snprintf(where, sizeof where, "code offset 0x%x)", a->entry[f->load_late] + 8);
+    for (int i = 0; i < 2; i++) {
+        emu_call(e, f->load_late, i64, 1, &addr, TY_I64, 0, o);
+        expect(t, is_trap(o, TRAP_FAULT) && strstr(o->reason, where), "a fault names its instruction, every run", o);
+    }
     addr = HEAP_ADDR + HEAP_SIZE;
     emu_call(e, f->load, i64, 1, &addr, TY_I64, 0, o);
     expect(t, is_trap(o, TRAP_FAULT), "load just past the heap -> fault", o);
@@ -584,7 +596,7 @@ int main(void)
     Emu *e = load_or_die(ISA_A64, &a);
     test_values(&t, e, &f, &o);
     test_args_heap(&t, e, &f, &o);
-    test_traps(&t, e, &f, &o);
+    test_traps(&t, e, &a, &f, &o);
     test_helpers(&t, e, &a, &f, &o);
     test_reset(&t, e, &f, &o);
     test_stack_reset(&t, e, &f, &o);

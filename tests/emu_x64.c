@@ -9,7 +9,7 @@ typedef struct {
     uint32_t konst, add, fadd_d, fadd_s, args9, mixed, ud2_mapped, ud2_free, idiv, load,
         store, jump, loop, smash, hlt, fmod_d, fmod_s, fexp_d, fexp_s, thrower, caller,
         code_ptr, set_rbx, get_rbx, div_rz, div_d, echo, idiv32, recurse, pop_extra, int3_mapped,
-        int80, sys, fmod_misaligned, lock_cmp, far_call_reg;
+        int80, sys, fmod_misaligned, lock_cmp, far_call_reg, load_late;
 } Funcs;
 
 static void mov_r10_heap(Asm *a)
@@ -81,6 +81,8 @@ static void build_traps(Asm *a, Funcs *f)
     X86(a, 0xF7, 0xFE, 0xC3);
     f->load = asm_func(a); /* return [rdi] */
     X86(a, 0x48, 0x8B, 0x07, 0xC3);
+    f->load_late = asm_func(a); /* the load is the third instruction of its block */
+    X86(a, 0x90, 0x48, 0x83, 0xC0, 0x01, 0x48, 0x8B, 0x07, 0xC3);
     f->store = asm_func(a); /* [rdi] = rsi */
     X86(a, 0x48, 0x89, 0x37, 0xC3);
     f->jump = asm_func(a); /* jmp rdi */
@@ -167,6 +169,7 @@ static void check_listings(Tally *t, const Asm *a, const Funcs *f)
     check_listing(t, a, f->idiv, "mov rax, rdi; cqo; idiv rsi; ret");
     check_listing(t, a, f->idiv32, "mov eax, edi; cdq; idiv esi; ret");
     check_listing(t, a, f->load, "mov rax, qword ptr [rdi]; ret");
+    check_listing(t, a, f->load_late, "nop; add rax, 1; mov rax, qword ptr [rdi]; ret");
     check_listing(t, a, f->store, "mov qword ptr [rdi], rsi; ret");
     check_listing(t, a, f->jump, "jmp rdi");
     check_listing(t, a, f->loop, "jmp 0");
@@ -265,7 +268,7 @@ static void test_args_heap(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     expect(t, o->kind == OUT_RETURN && heap_is_pattern(o, 0, 0), "heap refilled before the next run", o);
 }
 
-static void test_traps(Tally *t, Emu *e, const Funcs *f, Outcome *o)
+static void test_traps(Tally *t, Emu *e, const Asm *a, const Funcs *f, Outcome *o)
 {
     emu_call(e, f->ud2_mapped, NULL, 0, NULL, TY_I32, 0, o);
     expect(t, is_trap(o, TRAP_OVERFLOW), "ud2 at a trap-table offset -> its kind", o);
@@ -294,6 +297,12 @@ static void test_traps(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     uint64_t addr = 0x1000;
     emu_call(e, f->load, i64, 1, &addr, TY_I64, 0, o);
     expect(t, is_trap(o, TRAP_FAULT), "load from an unmapped page -> fault", o);
+    char where[64];
+    snprintf(where, sizeof where, "code offset 0x%x)", a->entry[f->load_late] + 5);
+    for (int i = 0; i < 2; i++) {
+        emu_call(e, f->load_late, i64, 1, &addr, TY_I64, 0, o);
+        expect(t, is_trap(o, TRAP_FAULT) && strstr(o->reason, where), "a fault names its instruction, every run", o);
+    }
     addr = HEAP_ADDR + HEAP_SIZE;
     emu_call(e, f->load, i64, 1, &addr, TY_I64, 0, o);
     expect(t, is_trap(o, TRAP_FAULT), "load just past the heap -> fault", o);
@@ -603,7 +612,7 @@ int main(void)
     test_values(&t, e, &f, &o);
     test_junk(&t, e, &f, &o);
     test_args_heap(&t, e, &f, &o);
-    test_traps(&t, e, &f, &o);
+    test_traps(&t, e, &a, &f, &o);
     test_helpers(&t, e, &f, &o);
     test_addend(&t, e, &a, &f, &o);
     test_reset(&t, e, &f, &o);
