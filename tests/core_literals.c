@@ -96,6 +96,9 @@ int main(void)
     float_case("bits(0x7ff0000000000001)", TY_F64, true, 0x7ff0000000000001ull);
     float_case("bits(0x100000000)", TY_F32, false, 0);
     float_case("nan(1)", TY_F64, false, 0);
+    float_case("1e39", TY_F32, false, 0);   /* too large: an error, not a silent inf */
+    float_case("1e309", TY_F64, false, 0);
+    float_case("3.4e38", TY_F32, true, 0x7f7fc99eu);
     float_case("1.5 ", TY_F64, false, 0);
     /* f32 literals round once, straight to binary32 (no double rounding) */
     float_case("1.00000005960464477539062500000000001", TY_F32, true, 0x3f800001u);

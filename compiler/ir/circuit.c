@@ -241,8 +241,9 @@ static void clone_circuit(Circuit *dst, const Circuit *src)
     }
     for (uint32_t i = NUM_ROOTS; i < src->ngates; i++) {
         const Gate *s = &src->gates[i];
-        circ_set_inputs(dst, i, s->in, s->nstate, s->in + s->nstate, s->ndep,
-                        s->in + s->nstate + s->ndep, s->ndata);
+        if (gate_nin(s))
+            circ_set_inputs(dst, i, s->in, s->nstate, s->in + s->nstate, s->ndep,
+                            s->in + s->nstate + s->ndep, s->ndata);
     }
 }
 

@@ -116,13 +116,13 @@ bool lit_parse_float(const char *s, size_t n, Type ty, uint64_t *bits)
     errno = 0;
     if (ty == TY_F32) {
         float f = strtof(buf, &end);
-        if (end != buf + n)
-            return false;
+        if (end != buf + n || isinf(f))
+            return false; /* malformed, or too large for binary32 */
         *bits = f32_bits(f);
     } else {
         double d = strtod(buf, &end);
-        if (end != buf + n)
-            return false;
+        if (end != buf + n || isinf(d))
+            return false; /* malformed, or too large for binary64 */
         *bits = f64_bits(d);
     }
     return true;

@@ -43,6 +43,8 @@ typedef struct {
     PendingRun *runs;
     size_t nruns, capruns;
     Func *f; /* function being parsed */
+    const char *err_name; /* name defined by a gate line that had an error */
+    size_t err_n;
     /* per-function name table */
     GateId *slots;
     size_t nslots;
@@ -336,6 +338,8 @@ static void parse_gate(Parser *ps, Body *b)
     if (ps->t.tok == T_GATE) {
         gname = ps->t.s;
         gn = ps->t.n;
+        ps->err_name = gname; /* until the line is accepted */
+        ps->err_n = gn;
         next(ps);
         if (ps->t.tok != T_EQ) {
             expected(ps, "'='", gname, gn);
@@ -467,6 +471,7 @@ static void parse_gate(Parser *ps, Body *b)
         b->nrefs = first;
         return;
     }
+    ps->err_name = NULL;
     GateId id = circ_add(c, (Opcode)op, ty, cond, lit, NULL, 0, NULL, 0, NULL, 0);
     Gate *g = &c->gates[id];
     g->line = line;
@@ -527,7 +532,9 @@ static void resolve_body(Parser *ps, Body *b)
                     target = grp == 0 ? ROOT_STATE_ENTRY : ROOT_DEPEND_ENTRY;
                 } else {
                     target = *name_slot(ps, r->s, r->n);
-                    if (target == NO_GATE) {
+                    if (target != NO_GATE && c->gates[target].dead) {
+                        ok = false; /* its own line was in error: reported there */
+                    } else if (target == NO_GATE) {
                         const char *gname = c->gates[gr->gate].name;
                         perr(ps, r->line, r->col, gname, gname ? strlen(gname) : 0,
                              "reference to undefined gate %%%.*s", (int)r->n, r->s);
@@ -537,10 +544,34 @@ static void resolve_body(Parser *ps, Body *b)
                 buf[k++] = target;
                 n[grp]++;
             }
+        if (ok && (n[0] > 0xffff || n[1] > 0xffff)) {
+            const Gate *g = &c->gates[gr->gate];
+            perr(ps, g->line, g->col, g->name, g->name ? strlen(g->name) : 0,
+                 "too many %s inputs (%u; at most 65535)", n[0] > 0xffff ? "state" : "dependency",
+                 n[0] > 0xffff ? n[0] : n[1]);
+            ok = false;
+        }
         if (ok)
             circ_set_inputs(c, gr->gate, buf, n[0], buf + n[0], n[1], buf + n[0] + n[1], n[2]);
     }
     free(buf);
+}
+
+/* a name whose defining line had an error: a dead gate holds it, so references to it
+ * are not reported a second time */
+static void poison_name(Parser *ps, Body *b, const char *name, size_t n)
+{
+    if (b->nnames * 2 + 2 > ps->nslots)
+        names_rehash(ps);
+    GateId *slot = name_slot(ps, name, n);
+    if (*slot != NO_GATE)
+        return;
+    Circuit *c = ps->f->circ;
+    GateId id = circ_add(c, OP_ORDINARY_BLOCK, TY_NONE, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+    circ_set_name(c, id, name, n);
+    circ_kill(c, id);
+    *slot = id;
+    b->nnames++;
 }
 
 static void parse_body(Parser *ps)
@@ -558,11 +589,30 @@ static void parse_body(Parser *ps)
             perr(ps, ps->t.line, ps->t.col, NULL, 0, "missing '}' at end of function");
             break;
         }
+        ps->err_name = NULL;
         parse_gate(ps, &b);
+        if (ps->err_name)
+            poison_name(ps, &b, ps->err_name, ps->err_n);
     }
     resolve_body(ps, &b);
     free(b.refs);
     free(b.gates);
+}
+
+/* after a bad function header: skip its body, up to a '}' line, 'func' or the end */
+static void skip_func(Parser *ps)
+{
+    for (;;) {
+        skip_line(ps);
+        while (ps->t.tok == T_NL)
+            next(ps);
+        if (ps->t.tok == T_EOF || tok_is_word(&ps->t, "func"))
+            return;
+        if (ps->t.tok == T_RBRACE) {
+            next(ps);
+            return;
+        }
+    }
 }
 
 /* 'func' '@'name '(' types ')' '->' type|'void' '{' */
@@ -572,7 +622,7 @@ static void parse_func(Parser *ps)
     next(ps);
     if (ps->t.tok != T_FUNC) {
         expected(ps, "a function name '@name'", NULL, 0);
-        skip_line(ps);
+        skip_func(ps);
         return;
     }
     Token name = ps->t;
@@ -581,7 +631,7 @@ static void parse_func(Parser *ps)
     uint32_t np = 0;
     if (ps->t.tok != T_LPAREN) {
         expected(ps, "'('", NULL, 0);
-        skip_line(ps);
+        skip_func(ps);
         return;
     }
     next(ps);
@@ -589,7 +639,7 @@ static void parse_func(Parser *ps)
         Type t = ps->t.tok == T_WORD ? ty_parse(ps->t.s, ps->t.n) : TY_COUNT;
         if (t == TY_COUNT || np == 256) {
             expected(ps, np == 256 ? "at most 256 parameters" : "a parameter type", NULL, 0);
-            skip_line(ps);
+            skip_func(ps);
             return;
         }
         params[np++] = t;
@@ -598,14 +648,14 @@ static void parse_func(Parser *ps)
             next(ps);
         else if (ps->t.tok != T_RPAREN) {
             expected(ps, "',' or ')'", NULL, 0);
-            skip_line(ps);
+            skip_func(ps);
             return;
         }
     }
     next(ps);
     if (ps->t.tok != T_ARROW) {
         expected(ps, "'->'", NULL, 0);
-        skip_line(ps);
+        skip_func(ps);
         return;
     }
     next(ps);
@@ -614,21 +664,20 @@ static void parse_func(Parser *ps)
         ret = TY_NONE;
     if (ret == TY_COUNT) {
         expected(ps, "a return type or 'void'", NULL, 0);
-        skip_line(ps);
+        skip_func(ps);
         return;
     }
     next(ps);
     if (ps->t.tok != T_LBRACE) {
         expected(ps, "'{'", NULL, 0);
-        skip_line(ps);
+        skip_func(ps);
         return;
     }
     next(ps);
     if (module_find(ps->m, name.s, name.n)) {
         diag_error(ps->d, name.line, name.col, "function @%.*s defined twice", (int)name.n, name.s);
     }
-    char nm[256];
-    snprintf(nm, sizeof nm, "%.*s", (int)(name.n > 255 ? 255 : name.n), name.s);
+    char *nm = arena_strndup(ps->m->arena, name.s, name.n);
     Func *f = module_add_func(ps->m, nm, params, np, ret);
     f->line = line;
     f->col = col;

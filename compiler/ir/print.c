@@ -201,6 +201,8 @@ void print_runline(FILE *out, const Module *m, const RunLine *r)
     switch (e->kind) {
     case EX_VALUE:
         lit_format(buf, sizeof buf, f->ret, e->bits);
+        if (!strcmp(buf, "nan")) /* an exact NaN, not `nan` (any NaN) */
+            snprintf(buf, sizeof buf, "bits(0x%llx)", (unsigned long long)e->bits);
         fprintf(out, " == %s", buf);
         break;
     case EX_NAN: fputs(" == nan", out); break;
