@@ -59,7 +59,9 @@
  * x86 #DE means a zero divisor or a quotient that does not fit: at a listed div/idiv
  * with a register divisor the runner reports TRAP_DIV0 or TRAP_OVERFLOW by the
  * divisor's value (a memory divisor: the table's kind).
- * An access to unmapped or protected memory (load, store, fetch) is TRAP_FAULT.
+ * An access to unmapped or protected memory (load, store, fetch) is TRAP_FAULT; the
+ * reason names the access, its address and the faulting instruction's code offset
+ * (found by running the call again with an instruction hook: faults are rare).
  * A run that executes more translated blocks than its budget is OUT_TIMEOUT; so is
  * one that exceeds the wall-clock safety net, and one that runs out of stack (an
  * access within EMU_STACK_GUARD below the stack: runaway recursion, which the
