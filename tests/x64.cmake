@@ -2,6 +2,12 @@
 # round trip of every form of the x86-64 forms table, whole-module emission (layout,
 # tables), the meaning of the fused compare forms, and the roles of every
 # straight-line form (what it writes), run under Unicorn; `circ lir`.
+# Unicorn as cmake/unicorn.cmake finds it (looked up here too, should that change)
+if(NOT UNICORN_LIBRARY OR NOT UNICORN_INCLUDE_DIR)
+  find_path(UNICORN_INCLUDE_DIR unicorn/unicorn.h)
+  find_library(UNICORN_LIBRARY unicorn)
+endif()
+
 add_executable(test_lir_forms ${CMAKE_SOURCE_DIR}/tests/lir_forms.c)
 target_link_libraries(test_lir_forms circ_x64)
 add_test(NAME lir_forms COMMAND test_lir_forms)
