@@ -17,7 +17,7 @@ static const char gen_usage[] =
     "  --seed N        seed of the byte string (splitmix64), default 0\n"
     "  --from-bytes F  decode the bytes of file F instead (a fuzzer input)\n"
     "  --size S        target gate count of the module, default 100\n"
-    "  --funcs F       number of functions (default: chosen from the bytes, 1..4)\n"
+    "  --funcs F       number of functions, 1..8 (default: chosen from the bytes, 1..4)\n"
     "  --swarm         switch a random subset of features off (chosen from the bytes)\n"
     "  --weights LIST  feature weights, e.g. loop=0,call=20 (0 = never); features:\n"
     "                  int div div0 float convert compare load store call if switch loop\n"
