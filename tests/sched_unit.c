@@ -191,6 +191,20 @@ static void test_loop_guarded_div(void)
     module_free(m);
 }
 
+static void test_const_div(void)
+{
+    Module *m = load("const_div.circ");
+    if (!m)
+        return;
+    Schedule *s = sched(m, 0, false);
+    CHECK(block(s, "q") == 0, "division by 7 in b%u, want the entry block", block(s, "q"));
+    /* demanded (through %acc2) at the back edge and after the exit: it runs there */
+    CHECK(!block_has(s, 0, "r") && block_has(s, block(s, "body"), "r") && block_has(s, block(s, "exit"), "r"),
+          "division by -1 runs where it is demanded, not before the loop");
+    schedule_free(s);
+    module_free(m);
+}
+
 static void test_invariant_load(void)
 {
     Module *m = load("invariant_load.circ");
@@ -280,6 +294,7 @@ int main(int argc, char **argv)
     test_guarded_arm();
     test_loop_guarded_div();
     test_invariant_load();
+    test_const_div();
     test_copies();
     test_errors();
     printf("%d checks, %d failed\n", checks, failures);

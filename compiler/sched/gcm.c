@@ -15,20 +15,26 @@
  *     blocks (a relay: also its state's block); late(g): the LCA of its demand points;
  *   - a pure gate that cannot trap goes to the block of least loop depth on the
  *     dominator path from late up to early (the lowest one among equals);
- *   - a gate that may trap (SDIV SREM UDIV UREM LOAD), an effect (LOAD STORE CALL)
- *     and a DEPEND_RELAY is never speculated: it goes to late if the gate is
- *     anticipated there (every path from it to a terminator passes a demand point
- *     before the gate's inputs can change, i.e. before a back edge of a loop that
- *     contains early); an effect also must not sit in a loop that does not contain
- *     early (it would run again with the same inputs), so it moves up out of such
- *     loops first.  If that block is not anticipated, the gate is copied into each
- *     demand block (for an effect only if no demand point can reach another one);
- *     otherwise the function cannot be scheduled without speculation (an error).
+ *   - a gate that may trap (SDIV SREM UDIV UREM LOAD; not a division by a constant
+ *     other than 0 and signed -1), an effect (LOAD STORE CALL), a DEPEND_RELAY, and
+ *     a gate reading one of these ("guarded") is never speculated, and runs where the
+ *     reference interpreter first demands it, so that traps and effects happen in the
+ *     same order (the heap at a trap is part of the outcome): at late if late is a
+ *     demand block; else a copy in each block of first demand (demand blocks that no
+ *     other demand block reaches before the gate's inputs change, i.e. before a back
+ *     edge of a loop containing early), if those cover every path to the others.
+ *     Failing that, a pure gate is copied into every demand block (re-running it is
+ *     harmless), and an effect goes to late if it is anticipated there (demanded on
+ *     every path from it before its inputs change), else the function cannot be
+ *     scheduled without speculation (an error naming the gate).  An effect never
+ *     sits in a loop that does not contain early (it would run again for the same
+ *     instance): it first moves up out of such loops.
  * Order inside a block: a depth-first postorder over inputs (dependencies before data,
- * as the reference interpreter demands them), from the gates not needed by the
- * terminator (effects first, then by gate id), then from the terminator's operands
- * (RETURN/THROW: dependency then value; a branch: its condition; a goto into a join:
- * the live selectors' inputs for that edge). */
+ * as the reference interpreter demands them): first the guarded part of what the
+ * terminator demands (RETURN/THROW: dependency then value; a branch: its condition;
+ * a goto into a join: the live selectors' inputs for that edge, in selector order),
+ * then the gates placed here for later blocks (effects first, then by gate id), then
+ * the rest of the terminator's operands (a compare right before its branch). */
 #include "sched.h"
 
 #include <stdlib.h>
@@ -158,13 +164,31 @@ static bool set_early(Gcm *g, GateId id)
     return true;
 }
 
-static bool is_guarded_op(int op) { return op_has(op, F_TRAPS | F_EFFECT) || op == OP_DEPEND_RELAY; }
+/* a division by a constant that is neither 0 nor (signed) -1 cannot trap */
+static bool division_cannot_trap(const Gcm *g, const Gate *gt)
+{
+    if (gt->ndata != 2 || gate_data(gt, 1) >= g->c->ngates)
+        return false;
+    const Gate *d = gate(g, gate_data(gt, 1));
+    if (d->op != OP_CONSTANT || !ty_is_int((Type)d->type))
+        return false;
+    uint64_t v = d->lit & ty_mask((Type)d->type);
+    bool is_signed = gt->op == OP_SDIV || gt->op == OP_SREM;
+    return v != 0 && !(is_signed && v == ty_mask((Type)d->type));
+}
+
+static bool is_guarded_gate(const Gcm *g, const Gate *gt)
+{
+    if (op_has(gt->op, F_EFFECT) || gt->op == OP_DEPEND_RELAY)
+        return true;
+    return op_has(gt->op, F_TRAPS) && !division_cannot_trap(g, gt);
+}
 
 /* after the inputs of id: does it carry the demand of a gate that must not be speculated? */
 static void set_guarded(Gcm *g, GateId id)
 {
     const Gate *gt = gate(g, id);
-    bool guarded = is_guarded_op(gt->op);
+    bool guarded = is_guarded_gate(g, gt);
     for (uint32_t i = gt->nstate; i < gate_nin(gt) && !guarded; i++) {
         GateId in = gt->in[i];
         guarded = in < g->c->ngates && g->live[in] && !is_selector(gate(g, in)->op) && g->guarded[in];
