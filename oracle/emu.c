@@ -361,8 +361,10 @@ static void on_stub(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
         RunState *r = &e->run;
         r->stop = STOP_TRAP; /* real code would crash in libm's aligned spills */
         r->trap = TRAP_ILLEGAL;
-        snprintf(r->reason, sizeof r->reason, "helper %u called with a misaligned stack (sp 0x%llx)",
-                 (unsigned)h, (unsigned long long)sp);
+        static const char *const names[HELPER_COUNT] = {"fmod f32", "fmod f64", "fexp f32",
+                                                        "fexp f64", "throw"};
+        snprintf(r->reason, sizeof r->reason, "%s helper called with a misaligned stack (sp 0x%llx)",
+                 names[h], (unsigned long long)sp);
         uc_emu_stop(uc);
         return;
     }
