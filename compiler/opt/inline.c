@@ -202,6 +202,13 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
         demand_points(c, d0, USE_ANY, call, false, &other);
         ok = points_cover(c, &dv_need, &dd, &other);
     }
+    if (ok && !effects && !value_cannot_trap(cc, &k)) {
+        /* the callee's own trap must not overtake one in an argument */
+        uint8_t *anc = chain_ancestors(c, d0);
+        for (uint32_t i = 1; i < c->gates[call].ndata && ok; i++)
+            ok = arg_settled(c, gate_data(&c->gates[call], i), anc);
+        free(anc);
+    }
     const Gate *ct = &c->gates[call];
     for (uint32_t i = 1; i < ct->ndata && ok; i++) {
         if (cone_quiet(c, gate_data(ct, i), true))
