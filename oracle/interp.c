@@ -273,7 +273,8 @@ struct Interp {
     uint32_t max_depth;
     FuncInfo **info;
     Mem *mem;
-    Frame *frames; /* max_depth of them */
+    Frame **frames; /* max_depth slots, allocated as calls get deeper */
+    uint32_t nframes;
     uint32_t depth;
     uint32_t epoch;
     Demand *stack;
@@ -299,6 +300,7 @@ Interp *interp_new(const Module *m, const InterpOptions *opt)
     in->info = xcalloc(m->nfuncs, sizeof *in->info);
     in->mem = mem_new(m);
     in->frames = xcalloc(in->max_depth, sizeof *in->frames);
+    in->nframes = 0;
     return in;
 }
 
@@ -308,9 +310,10 @@ void interp_free(Interp *in)
         return;
     for (uint32_t i = 0; i < in->m->nfuncs; i++)
         funcinfo_free(in->info[i]);
-    for (uint32_t i = 0; i < in->max_depth; i++) {
-        free(in->frames[i].slots);
-        free(in->frames[i].args);
+    for (uint32_t i = 0; i < in->nframes; i++) {
+        free(in->frames[i]->slots);
+        free(in->frames[i]->args);
+        free(in->frames[i]);
     }
     free(in->info);
     free(in->frames);
@@ -319,6 +322,14 @@ void interp_free(Interp *in)
     free(in->scratch);
     mem_free(in->mem);
     free(in);
+}
+
+/* the frame of call depth d (< max_depth), allocated on first use; never moves */
+static Frame *frame_at(Interp *in, uint32_t d)
+{
+    while (in->nframes <= d)
+        in->frames[in->nframes++] = xcalloc(1, sizeof(Frame));
+    return in->frames[d];
 }
 
 /* ---- failures ---------------------------------------------------------------- */
@@ -560,7 +571,7 @@ static bool compute_call(Interp *in, Frame *fr, GateId g, const Gate *G)
     if (in->depth >= in->max_depth)
         return fail(in, OUT_TIMEOUT, "call depth beyond %u", in->max_depth);
     uint32_t inst = mem_instance(in->mem, fr->slots[gate_dep(G, 0)].tok, fr->call_inst, fr->fi->f->index, g);
-    Frame *cfr = &in->frames[in->depth];
+    Frame *cfr = frame_at(in, in->depth);
     if (cf->nparams > cfr->capargs) {
         cfr->capargs = cf->nparams;
         cfr->args = xrealloc(cfr->args, cfr->capargs * sizeof *cfr->args);
@@ -818,7 +829,7 @@ static bool run_activation(Interp *in, uint32_t func, uint32_t entry_tok, uint32
     }
     if (!in->info[func])
         in->info[func] = funcinfo_new(f);
-    Frame *fr = &in->frames[in->depth];
+    Frame *fr = frame_at(in, in->depth);
     frame_prepare(in, fr, in->info[func], call_inst);
     Slot *entry = &fr->slots[ROOT_DEPEND_ENTRY];
     entry->stamp = fr->epoch;
@@ -834,9 +845,9 @@ static bool run_activation(Interp *in, uint32_t func, uint32_t entry_tok, uint32
 /* ---- entry points ------------------------------------------------------------ */
 static void reset_epochs(Interp *in)
 {
-    for (uint32_t i = 0; i < in->max_depth; i++)
-        if (in->frames[i].slots)
-            memset(in->frames[i].slots, 0, in->frames[i].capslots * sizeof(Slot));
+    for (uint32_t i = 0; i < in->nframes; i++)
+        if (in->frames[i]->slots)
+            memset(in->frames[i]->slots, 0, in->frames[i]->capslots * sizeof(Slot));
     in->epoch = 0;
 }
 
@@ -859,7 +870,7 @@ void interp_call(Interp *in, uint32_t func, const uint64_t *args, Outcome *out)
         fail(in, OUT_INVALID, "no function number %u", func);
     } else {
         const Func *f = in->m->funcs[func];
-        Frame *fr = &in->frames[0];
+        Frame *fr = frame_at(in, 0);
         if (f->nparams > fr->capargs) {
             fr->capargs = f->nparams;
             fr->args = xrealloc(fr->args, fr->capargs * sizeof *fr->args);

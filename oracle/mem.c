@@ -26,7 +26,9 @@ typedef struct { uint32_t writer, reader, more; } ByteLog;
 struct Mem {
     const Module *m;
     uint8_t heap[HEAP_SIZE];
+    uint8_t pattern[HEAP_SIZE]; /* heap_fill_pattern(), computed once */
     ByteLog heaplog[HEAP_SIZE];
+    uint32_t dirty_lo, dirty_hi; /* the heaplog entries an access may have set */
     uint8_t *stack;       /* ALLOCA bytes */
     ByteLog *stacklog;
     uint32_t stacktop, stackcap;
@@ -59,6 +61,9 @@ Mem *mem_new(const Module *m)
     if (!mem)
         abort();
     mem->m = m;
+    heap_fill_pattern(mem->pattern);
+    mem->dirty_lo = 0;
+    mem->dirty_hi = HEAP_SIZE;
     mem_reset(mem);
     return mem;
 }
@@ -77,8 +82,11 @@ void mem_free(Mem *mem)
 
 void mem_reset(Mem *mem)
 {
-    heap_fill_pattern(mem->heap);
-    memset(mem->heaplog, 0, sizeof mem->heaplog);
+    memcpy(mem->heap, mem->pattern, HEAP_SIZE);
+    if (mem->dirty_lo < mem->dirty_hi)
+        memset(mem->heaplog + mem->dirty_lo, 0, (mem->dirty_hi - mem->dirty_lo) * sizeof *mem->heaplog);
+    mem->dirty_lo = HEAP_SIZE;
+    mem->dirty_hi = 0;
     mem->stacktop = 0;
     uint32_t nf = mem->m->nfuncs;
     mem->objs = grow(mem->objs, &mem->capobjs, nf + 1, sizeof *mem->objs);
@@ -272,6 +280,10 @@ static bool locate(Mem *mem, Val addr, uint32_t size, const char *what, uint8_t 
         if (addr.bits >= HEAP_ADDR && off <= HEAP_SIZE - size) {
             *bytes = mem->heap + off;
             *log = mem->heaplog + off;
+            if (off < mem->dirty_lo)
+                mem->dirty_lo = (uint32_t)off;
+            if (off + size > mem->dirty_hi)
+                mem->dirty_hi = (uint32_t)off + size;
             return true;
         }
         snprintf(why, n, "%s of %u bytes at 0x%llx: not in the harness buffer or any object", what, size,
