@@ -11,6 +11,7 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1018,9 +1019,36 @@ static void died(Outcome *out, int status)
 
 /* the run in a forked child that writes its Outcome to shared memory: a crash of
  * the engine becomes an outcome and the engine in this process stays as it was */
+/* wait for the child; past the deadline (0: none) kill it.  0: it exited with
+ * status; 1: it had to be killed; -1: it cannot be waited for (reaped elsewhere) */
+static int wait_child(pid_t pid, uint64_t deadline_ns, int *status)
+{
+    long pause_ns = 20000;
+    for (;;) {
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid)
+            return 0;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (deadline_ns && now_ns() > deadline_ns) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+                ;
+            return 1;
+        }
+        struct timespec ts = {0, pause_ns};
+        nanosleep(&ts, NULL);
+        if (pause_ns < 10000000)
+            pause_ns *= 2;
+    }
+}
+
+/* the run in a forked child that writes its Outcome to shared memory: a crash of
+ * the engine becomes an outcome and the engine in this process stays as it was */
 static bool run_isolated(Emu *e, uint32_t func, const Type *types, uint32_t nparams,
                          const uint64_t *args, Type ret, uint64_t block_budget, Outcome *out)
 {
+    e->shared->kind = 0xFF; /* not written by the child yet */
     pid_t pid = fork();
     if (pid < 0)
         return false;
@@ -1031,16 +1059,20 @@ static bool run_isolated(Emu *e, uint32_t func, const Type *types, uint32_t npar
         run_call(e, func, types, nparams, args, ret, block_budget, e->shared);
         _exit(0);
     }
+    /* the child has its own wall-clock limit; this one is for a child stuck outside it */
+    uint64_t deadline = e->wall_us ? now_ns() + 2 * e->wall_us * 1000ull + 1000000000ull : 0;
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            status = 0;
-            break;
-        }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        memcpy(out, e->shared, sizeof *out);
-    else
+    int how = wait_child(pid, deadline, &status);
+    if (how == 1) {
         died(out, status);
+        out->kind = OUT_TIMEOUT;
+        snprintf(out->reason, sizeof out->reason, "the isolated run did not finish; killed");
+    } else if ((how == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+               (how < 0 && e->shared->kind != 0xFF)) {
+        memcpy(out, e->shared, sizeof *out);
+    } else {
+        died(out, status);
+    }
     return true;
 }
 
