@@ -138,10 +138,39 @@ bool cone_speculatable(const Circuit *c, GateId g)
     return walk_cone(c, g, speculate_step, false);
 }
 
-/* ---- demand points ---- */
+/* could evaluating input i of g trap (a division or a call in its cone, up to
+ * selectors)?  Loads and stores only fail on invalid accesses. */
+static bool input_may_trap(const Circuit *c, GateId g, uint32_t i)
+{
+    uint8_t *seen = opt_calloc(c->ngates, 1);
+    Stack s = {0};
+    push(&s, c->gates[g].in[i]);
+    bool trap = false;
+    while (s.n && !trap) {
+        GateId x = s.v[--s.n];
+        if (!gate_is_computation(c, x) || seen[x])
+            continue;
+        seen[x] = 1;
+        const Gate *xg = &c->gates[x];
+        trap = xg->op == OP_CALL || (op_has(xg->op, F_TRAPS) && !op_has(xg->op, F_EFFECT));
+        if (!op_is_selector(xg->op))
+            for (uint32_t k = xg->nstate; k < gate_nin(xg); k++)
+                push(&s, xg->in[k]);
+    }
+    free(seen);
+    free(s.v);
+    return trap;
+}
 
-static bool input_may_trap(const Circuit *c, GateId g, uint32_t i);
-static bool inputs_may_trap(const Circuit *c, GateId g);
+static bool inputs_may_trap(const Circuit *c, GateId g)
+{
+    for (uint32_t i = c->gates[g].nstate; i < gate_nin(&c->gates[g]); i++)
+        if (input_may_trap(c, g, i))
+            return true;
+    return false;
+}
+
+/* ---- demand points ---- */
 
 static void points_add(Points *p, uint64_t key)
 {
@@ -203,38 +232,6 @@ static GateId only_successor(const Circuit *c, GateId s)
         next = u.user;
     }
     return next;
-}
-
-/* could evaluating input i of g trap (a division or a call in its cone, up to
- * selectors)?  Loads and stores only fail on invalid accesses. */
-static bool input_may_trap(const Circuit *c, GateId g, uint32_t i)
-{
-    uint8_t *seen = opt_calloc(c->ngates, 1);
-    Stack s = {0};
-    push(&s, c->gates[g].in[i]);
-    bool trap = false;
-    while (s.n && !trap) {
-        GateId x = s.v[--s.n];
-        if (!gate_is_computation(c, x) || seen[x])
-            continue;
-        seen[x] = 1;
-        const Gate *xg = &c->gates[x];
-        trap = xg->op == OP_CALL || (op_has(xg->op, F_TRAPS) && !op_has(xg->op, F_EFFECT));
-        if (!op_is_selector(xg->op))
-            for (uint32_t k = xg->nstate; k < gate_nin(xg); k++)
-                push(&s, xg->in[k]);
-    }
-    free(seen);
-    free(s.v);
-    return trap;
-}
-
-static bool inputs_may_trap(const Circuit *c, GateId g)
-{
-    for (uint32_t i = c->gates[g].nstate; i < gate_nin(&c->gates[g]); i++)
-        if (input_may_trap(c, g, i))
-            return true;
-    return false;
 }
 
 /* nothing that runs on entering join j or at terminator t can trap, so moving an
