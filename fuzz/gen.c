@@ -419,16 +419,22 @@ static void gen_free_pools(Gen *g)
     free(g->marks);
 }
 
-enum { GEN_HEADER = 3 }; /* swarm mask (2 bytes), function count (1 byte) */
+enum {
+    GEN_HEADER = 3,          /* swarm mask (2 bytes), function count (1 byte) */
+    GEN_BYTES_PER_GATE = 24, /* region bytes per gate of a function's budget */
+};
 
-/* the bytes of function i: the body after the header, split in proportion to the
- * functions' gate budgets, so a change inside one function's bytes leaves the others */
-static void function_bytes(Gen *g, const uint8_t *bytes, size_t len, uint64_t before, uint64_t budget)
+/* The bytes of each function: after the header, one region per function, sized by its
+ * gate budget, the entry function's first (so a short input still makes a real entry
+ * function; the callees after it end early).  A change inside one region leaves the
+ * other functions alone, and inserting or deleting a byte moves only the functions
+ * whose regions come after it. */
+static void function_bytes(Gen *g, const uint8_t *bytes, size_t len, uint64_t offset, uint64_t n)
 {
-    size_t body = len > GEN_HEADER ? len - GEN_HEADER : 0;
-    size_t start = (size_t)((uint64_t)body * before / g->size);
-    size_t end = (size_t)((uint64_t)body * (before + budget) / g->size);
-    g->src = (ByteSrc){body ? bytes + GEN_HEADER + start : NULL, end - start, 0};
+    uint64_t start = GEN_HEADER + offset, end = start + n;
+    start = start < len ? start : len;
+    end = end < len ? end : len;
+    g->src = (ByteSrc){start < end ? bytes + start : NULL, (size_t)(end - start), 0};
 }
 
 Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
@@ -454,11 +460,13 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
         nf = opt->funcs < GEN_MAX_FUNCS ? opt->funcs : GEN_MAX_FUNCS;
     g->nfuncs = nf;
     /* the entry function gets a larger share: it is the one every run starts in */
-    uint32_t share = g->size / (nf + 1), before = 0;
+    uint32_t share = g->size / (nf + 1);
+    uint32_t entry_budget = g->size - share * (nf - 1);
     for (uint32_t i = 0; i < nf; i++) {
-        uint32_t budget = i + 1 == nf ? g->size - share * (nf - 1) : share;
-        function_bytes(g, bytes, len, before, budget);
-        before += budget;
+        bool entry = i + 1 == nf;
+        uint32_t budget = entry ? entry_budget : share;
+        uint64_t offset = entry ? 0 : (uint64_t)(entry_budget + share * i) * GEN_BYTES_PER_GATE;
+        function_bytes(g, bytes, len, offset, (uint64_t)budget * GEN_BYTES_PER_GATE);
         /* about a dozen gates per function come on top of the body: arguments, the last
          * statement running over the limit, the folded return value */
         gen_function(g, i, budget > 16 ? budget - 12 : 4);

@@ -8,7 +8,8 @@
  * feature, so the empty string is `return 0`) yields a module, and the same bytes
  * always the same module, whatever compiler built the generator.  Small byte changes
  * give small program changes: a 3-byte header (swarm mask, function count), then one
- * byte region per function (in proportion to its gate budget), inside which every
+ * byte region per function (24 bytes per gate of its budget; the entry function's
+ * first, so a short input still makes a real entry function), inside which every
  * statement reads its choices from its own 32-byte record in a stable order; a
  * function ends when its region is used up.
  *
