@@ -601,9 +601,14 @@ static void gen_float_to_int(void)
                 snprintf(fn, sizeof fn, "%s_%s_%s", s ? "fptosi" : "fptoui", ty, ity(w));
                 func_unary(f, fn, s ? "FPTOSI" : "FPTOUI", ty, ity(w));
                 double h = ldexp(1, w - 1), full = ldexp(1, w);
+                /* the representable neighbours of the saturation bounds, in this float type */
+                double below_h = t ? nextafter(h, 0) : (double)nextafterf((float)h, 0);
+                double below_full = t ? nextafter(full, 0) : (double)nextafterf((float)full, 0);
+                double above_mh = t ? nextafter(-h, -INFINITY) : (double)nextafterf((float)-h, -INFINITY);
                 double vals[] = {0, -0.0, 0.9, -0.9, 1.5, -1.5, h - 1, h, h - 0.5, -h, -h - 1, -h + 0.5, full,
-                                 full - 1, -1, NAN, INFINITY, -INFINITY, 1e30, -1e30, 127.9, 255.5, h * 0.75};
-                uint64_t seen[32];
+                                 full - 1, -1, NAN, INFINITY, -INFINITY, 1e30, -1e30, 127.9, 255.5, h * 0.75,
+                                 below_h, below_full, above_mh, -below_h};
+                uint64_t seen[40];
                 size_t nseen = 0;
                 for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
                     double x = t ? vals[k] : (double)(float)vals[k];
