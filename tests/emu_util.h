@@ -2,7 +2,7 @@
  * tests/emu_a64.c): a byte buffer that collects hand-assembled functions,
  * relocations and trap sites into a CodeBlob, a Capstone listing check that proves
  * each hand-assembled sequence is the instruction sequence it claims to be, and
- * outcome assertions. */
+ * outcome assertions (EMU_VERBOSE=1 in the environment prints every one). */
 #ifndef CIRC_TEST_EMU_UTIL_H
 #define CIRC_TEST_EMU_UTIL_H
 
