@@ -496,7 +496,9 @@ static uint64_t int_values(int w, uint64_t *v)
 {
     uint64_t m = mask(w);
     uint64_t list[] = {0, 1, m, min_of(w), max_of(w), 0x5a5a5a5a5a5a5a5aull, 0x8081828384858687ull, 0x7f, 0x80,
-                       0xff, 0x8000, 0x1000001, 0x20000000000001ull, 0xfffffffffffff801ull, 0x7fffffbfu};
+                       0xff, 0x8000, 0x1000001, 0x20000000000001ull, 0xfffffffffffff801ull, 0x7fffffbfu,
+                       /* rounding through double first would get these wrong for f32 */
+                       0x8000008000000001ull, 0x4000004000000001ull};
     uint64_t n = 0;
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
         uint64_t x = list[i] & m;
