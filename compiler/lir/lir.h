@@ -235,6 +235,16 @@ typedef struct StackSlot {
 
 typedef struct LirTarget LirTarget;
 
+/* the frame laid out by the stack allocator (compiler/lir/regalloc.h says how the
+ * target's prologue and epilogue use it) */
+typedef struct LirFrame {
+    bool assigned;                  /* set by the stack allocator */
+    uint32_t size;                  /* bytes below the frame base, a multiple of 16 */
+    uint32_t callarg_size;          /* the outgoing argument area at the stack pointer */
+    uint64_t saved[BANK_COUNT];     /* callee-saved registers the prologue must save */
+    int32_t save_offset[BANK_COUNT][LIR_MAX_REGS]; /* where each of them is saved */
+} LirFrame;
+
 typedef struct Code {
     Arena *arena;
     const LirTarget *target;
@@ -247,6 +257,7 @@ typedef struct Code {
     uint32_t nslots, capslots;
     Tmp frame_base;          /* register that Stack args are relative to */
     Tmp stack_pointer;       /* register that CallArg args are relative to */
+    LirFrame frame;          /* filled by the stack allocator */
 } Code;
 
 /* a Code using arena (owned by the caller) */
@@ -309,6 +320,13 @@ struct LirTarget {
     uint32_t nforms;
     uint8_t nregs[BANK_COUNT];
     const char *const *reg_names[BANK_COUNT]; /* 64-bit (GP) / full (FP) names */
+    /* register allocation: registers the allocator may hand out and those a
+     * function must preserve (bit n = register n), and the allocation order
+     * (alloc_order[b][0..nalloc_order[b]), NULL = increasing numbers) */
+    uint64_t allocatable[BANK_COUNT];
+    uint64_t callee_saved[BANK_COUNT];
+    const uint8_t *alloc_order[BANK_COUNT];
+    uint8_t nalloc_order[BANK_COUNT];
     /* values the kinds cannot say: immediate ranges, conditions, scales, symbols */
     bool (*arg_ok)(const LirForm *form, unsigned i, const Arg *arg);
     /* machine code for a module's functions (all registers and slots assigned) */

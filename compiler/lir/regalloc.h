@@ -1,0 +1,153 @@
+/* regalloc.h — register and stack allocation of LIR: liveness at fence posts, the
+ * linear-scan register allocator (interval splitting, spilling, copy coalescing,
+ * resolution with parallel moves on edges) and the stack allocator (frame layout).
+ *
+ * After lir_allocate() succeeds, every Tmp of the Code is a physical register,
+ * every stack slot has an offset, Code.frame describes the frame, lir_verify()
+ * passes and every instruction has a form of the target.
+ *
+ * ---- what the allocator needs from its input ---------------------------------
+ *  - Code.target set; its allocatable[] / callee_saved[] masks (lir.h LirTarget)
+ *    say which registers it may hand out and which the prologue must preserve.
+ *    Code.frame_base and Code.stack_pointer (when set) are never allocated.
+ *  - Physical registers may appear anywhere (argument/result registers, fixed form
+ *    operands such as %rcx for shifts, Ret32 %rax): they are live from their def to
+ *    their last use exactly like tmps, and the allocator never gives a virtual tmp
+ *    a register where that register is live or clobbered (CallInfo.clobbers).
+ *    Function parameters are read from their registers by moves in the entry
+ *    block (`Move %rdi, %tmp1`): a physical register live into the entry block is
+ *    an incoming value; a virtual tmp live into the entry block is undefined (it
+ *    gets a location, its value is whatever is there).
+ *  - The code must not need more registers at one instruction than the limit
+ *    allows (address bases/indexes and operands the form cannot take from memory
+ *    need a register); otherwise lir_allocate fails with a message.
+ *
+ * ---- the frame (x86-64 and ARM64 alike) ----------------------------------------
+ * The target keeps Code.frame_base 16-byte aligned (x86-64: push %rbp; mov %rsp,
+ * %rbp; ARM64: stp x29, x30, [sp, #-16]!; mov x29, sp).  The stack allocator lays
+ * out the Code.frame.size bytes below the frame base, from high to low addresses:
+ *
+ *     frame_base                       (saved frame pointer / return address above)
+ *     [frame_base - save_size, frame_base)   callee-saved register save area:
+ *                                            register r of bank b saved at
+ *                                            frame_base + frame.save_offset[b][r]
+ *                                            (8 bytes GP, 16 bytes FP, aligned)
+ *     stack slots (spills, ALLOCA slots, other slots): StackSlot.offset < 0,
+ *                                            each aligned to its alignment
+ *     [sp, sp + frame.callarg_size)          outgoing argument area (CallArg args)
+ *     sp = frame_base - frame.size           (frame.size is a multiple of 16)
+ *
+ * Who saves what: the allocator records in frame.saved[bank] every callee-saved
+ * register the code writes (assigned to a tmp or written by an instruction),
+ * leaving out frame_base and stack_pointer; the target's prologue (emitted after
+ * allocation) saves each of them at its save_offset and the epilogue restores
+ * them.  The prologue sets up the frame base and sub's frame.size from sp; the
+ * frame base itself is saved by the prologue's own push/stp, not in the save area.
+ * If Code.frame_base is TMP_NONE or equals Code.stack_pointer, there is no frame
+ * pointer: the same layout is used but slot offsets are made relative to sp after
+ * the prologue (offset + frame.size, so all are >= callarg_size) and the
+ * save_offsets likewise.
+ *
+ * ---- resolution and edge blocks ---------------------------------------------------
+ * Moves needed on a control-flow edge go at the end of the predecessor (when it has
+ * one successor), at the start of the successor (when it has one predecessor), or
+ * in a new block appended at the end of Code.blocks (critical edges) that ends
+ * with a Jump to the successor.  Block indices of existing blocks never change.
+ * Moves inserted by the allocator are Move (GP, 64 bits), MoveDouble (FP), Swap64
+ * (GP cycles) and loads/stores of spill slots with those opcodes; their origin is
+ * NO_GATE.  Self-moves left by coalescing are removed (Move, MoveDouble,
+ * MoveFloat; never Move32, which zero-extends).
+ */
+#ifndef CIRC_REGALLOC_H
+#define CIRC_REGALLOC_H
+
+#include "lir.h"
+
+/* ---- options ------------------------------------------------------------------- */
+typedef enum {
+    RA_SPILL_FURTHEST_USE,   /* spill the interval whose next use is furthest (default) */
+    RA_SPILL_CURRENT,        /* on conflict, spill the interval being allocated first */
+    RA_SPILL_LOWEST_DENSITY, /* spill the interval with the fewest uses per length */
+    RA_SPILL_COUNT
+} RegallocSpill;
+
+/* zero-initialized options are the defaults */
+typedef struct RegallocOptions {
+    /* at most this many allocatable registers per bank (the first ones of the
+     * target's allocation order); 0 = all of them.  Physical registers written in
+     * the code are honoured whatever the limit. */
+    uint8_t max_regs[BANK_COUNT];
+    uint8_t spill;             /* RegallocSpill */
+    bool no_coalesce;          /* no move hints (self-moves are still removed) */
+    bool no_share_slots;       /* one spill slot per spilled tmp, never shared */
+    bool no_fold;              /* never fold a spilled operand into the instruction */
+} RegallocOptions;
+
+/* allocate registers and stack of one Code in place (the single entry point):
+ * liveness, linear scan, resolution, rewriting, stack layout, then lir_verify and
+ * the form check.  opt may be NULL (defaults).  false with a message in err (if
+ * not NULL) when the code cannot be allocated; the Code is then unusable. */
+bool lir_allocate(Code *code, const RegallocOptions *opt, char *err, size_t errlen);
+
+/* the two halves, for tests and tools: registers (leaves spill slots unassigned)
+ * and then the stack (assigns every slot's offset and Code.frame) */
+bool lir_allocate_registers(Code *code, const RegallocOptions *opt, char *err, size_t errlen);
+bool lir_allocate_stack(Code *code, char *err, size_t errlen);
+
+/* the registers of bank b the allocator may hand out for code under opt, in
+ * allocation order; returns their number */
+unsigned lir_alloc_order(const Code *code, const RegallocOptions *opt, Bank b, uint8_t *regs);
+
+/* ---- liveness ------------------------------------------------------------------ */
+/* Every tmp (virtual or physical) has a dense index: physical register r of bank b
+ * is b * LIR_MAX_REGS + r; virtual GP tmp i is 2 * LIR_MAX_REGS + i; virtual FP tmp
+ * i follows the GP ones. */
+typedef struct LirLiveness LirLiveness;
+
+uint32_t lir_tmp_index(const Code *code, Tmp t);
+Tmp lir_tmp_of_index(const Code *code, uint32_t index);
+uint32_t lir_tmp_count(const Code *code);
+
+/* live-in/live-out sets of every block (backward dataflow over roles at early and
+ * late points; call clobbers kill); memory from arena; NULL if an instruction has
+ * no overload */
+LirLiveness *lir_liveness(Arena *arena, Code *code);
+bool lir_live_in(const LirLiveness *l, uint32_t block, Tmp t);
+bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t);
+
+/* ---- parallel moves -------------------------------------------------------------- */
+/* a location: a register of a bank, or a stack slot (value bits, one 8-byte slot) */
+typedef struct {
+    uint8_t is_slot;
+    uint8_t bank;     /* Bank (registers) */
+    uint32_t index;   /* register number or slot index */
+} LirLoc;
+
+typedef struct {
+    LirLoc src, dst;
+} LirMove;
+
+typedef enum { PM_MOVE, PM_SWAP } ParMoveOp;
+
+typedef struct {
+    uint8_t op;       /* ParMoveOp; PM_SWAP only between two GP registers */
+    LirLoc a, b;      /* PM_MOVE: a -> b; PM_SWAP: exchange a and b */
+} ParMoveStep;
+
+typedef struct {
+    /* a register of each bank free at this point, or -1 if none */
+    int free_reg[BANK_COUNT];
+    /* a stack slot free at this point (used to break FP cycles and to borrow a
+     * register for slot-to-slot moves when no register is free) */
+    uint32_t scratch_slot;
+} ParMoveScratch;
+
+/* sequential steps performing the parallel copy of moves (every dst distinct; a
+ * src may feed several dsts; moves with src == dst are dropped); GP cycles use
+ * swaps, FP cycles a free FP register or the scratch slot, slot-to-slot moves a
+ * free register or a borrowed one saved in the scratch slot.  Steps are written to
+ * out (room for 4 * n + 4 steps); returns their number. */
+uint32_t lir_parallel_moves(const LirMove *moves, uint32_t n, const ParMoveScratch *scratch,
+                            ParMoveStep *out);
+
+#endif
