@@ -106,6 +106,16 @@ static bool x64_arg_ok(const LirForm *f, unsigned i, const Arg *a)
     }
 }
 
+/* registers for the allocator: everything but %rsp and %rbp (the frame base);
+ * caller-saved registers free of fixed roles first, then those that divisions,
+ * shifts, calls and returns name, then the callee-saved ones (SysV) */
+static const uint8_t gp_order[] = {
+    X64_R10, X64_R11, X64_R8, X64_R9, X64_RSI, X64_RDI, X64_RDX, X64_RCX, X64_RAX,
+    X64_RBX, X64_R12, X64_R13, X64_R14, X64_R15,
+};
+static const uint8_t fp_order[] = { 8, 9, 10, 11, 12, 13, 14, 15, 7, 6, 5, 4, 3, 2, 1, 0 };
+#define BIT(r) (1ull << (r))
+
 static const LirTarget x64 = {
     .name = "x86-64",
     .isa = ISA_X64,
@@ -113,6 +123,11 @@ static const LirTarget x64 = {
     .nforms = sizeof x64_forms / sizeof x64_forms[0],
     .nregs = { X64_NREGS, X64_NREGS },
     .reg_names = { gp_names, fp_names },
+    .allocatable = { 0xffffull & ~(BIT(X64_RSP) | BIT(X64_RBP)), 0xffffull },
+    .callee_saved = { BIT(X64_RBX) | BIT(X64_RBP) | BIT(X64_R12) | BIT(X64_R13) |
+                      BIT(X64_R14) | BIT(X64_R15), 0 },
+    .alloc_order = { gp_order, fp_order },
+    .nalloc_order = { sizeof gp_order, sizeof fp_order },
     .arg_ok = x64_arg_ok,
     .emit = x64_emit,
 };
