@@ -1,10 +1,12 @@
-/* dce.c — dead code elimination: deletes state gates no path from entry reaches
- * (dropping their MERGE/LOOP_BEGIN and selector inputs), then every computation gate
- * no state gate demands through data and dependency wires (selectors and relays
- * included).  Needs: optutil's state removal; nothing else. */
+/* dce.c — dead code elimination: unreachable state gates, then undemanded computations.
+ * Needs: optutil's state removal (which keeps every selector's liveness sound). */
 #include "compiler/opt/optutil.h"
 
 #include <stdlib.h>
+
+/* Deletes state gates no path from entry reaches (dropping their MERGE/LOOP_BEGIN and
+ * selector inputs), then every computation gate no state gate demands through data
+ * and dependency wires (selectors and relays included). */
 
 static void mark_from_states(const Circuit *c, uint8_t *mark)
 {

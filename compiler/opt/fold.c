@@ -1,14 +1,16 @@
-/* fold.c — constant folding and algebraic peepholes.  Gates whose inputs are all
- * constants are evaluated by eval_pure (a division that would trap is left for the
- * run to trap); identities, strength reduction (multiply and unsigned divide/remainder
- * by powers of two, exact signed division by powers of two), reassociation of
- * constants, compare folding and conversion chains.  A rule that drops an operand
- * applies only when the operand's cone is quiet (no trap, no effect).
- * Needs: compiler/ir/eval.h; optutil's cone checks. */
+/* fold.c — constant folding through eval_pure, algebraic peepholes, strength reduction.
+ * Needs: compiler/ir/eval.h (the meaning of every pure gate), optutil's cone checks. */
 #include "compiler/ir/eval.h"
 #include "compiler/opt/optutil.h"
 
 #include <stdlib.h>
+
+/* Gates whose inputs are all constants are evaluated by eval_pure (a division that
+ * would trap is left for the run to trap); identities, strength reduction (multiply
+ * and unsigned divide/remainder by powers of two, exact signed division by powers of
+ * two), reassociation of constants, compare folding and conversion chains.  A rule
+ * that drops an operand applies only when the operand's cone is quiet (no trap, no
+ * effect). */
 
 typedef struct {
     Circuit *c;

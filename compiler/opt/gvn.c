@@ -1,13 +1,15 @@
-/* gvn.c — global value numbering: pure gates with the same opcode, type, condition,
- * literal and inputs (commutative operands ordered by id) are one value; so are
- * selectors on the same join with the same inputs, and relays of the same dependency
- * on the same state.  ALLOCAs are never merged (each is its own memory).  Merging two
- * identical divisions is sound: whenever either is demanded both denote one value.
- * Needs: optutil's postorder. */
+/* gvn.c — global value numbering of pure gates, selectors and relays.
+ * Needs: optutil's postorder (inputs numbered before their users). */
 #include "compiler/opt/optutil.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Pure gates with the same opcode, type, condition, literal and inputs (commutative
+ * operands ordered by id) are one value; so are selectors on the same join with the
+ * same inputs, and relays of the same dependency on the same state.  ALLOCAs are
+ * never merged (each is its own memory).  Merging two identical divisions is sound:
+ * whenever either is demanded both denote one value. */
 
 typedef struct {
     const Circuit *c;

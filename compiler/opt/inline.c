@@ -1,5 +1,10 @@
-/* inline.c — inlining of small leaf callees at direct CALLs (callee a SYMBOL).  A
- * callee qualifies when its body is straight-line (one RETURN on entry, no other
+/* inline.c — inlining of small straight-line leaf callees at direct CALLs.
+ * Needs: the module (ctx->module) for callees; optutil's demand points and cone checks. */
+#include "compiler/opt/optutil.h"
+
+#include <stdlib.h>
+
+/* A callee qualifies when its body is straight-line (one RETURN on entry, no other
  * state gate, no THROW, selector, relay or CALL), it has at most 40 gates and is not
  * the caller.  Its gates are cloned into the caller: ARGs become the call's
  * arguments, DEPEND_ENTRY the call's dependency input, ALLOCAs caller ALLOCAs
@@ -7,11 +12,7 @@
  * per activation), the RETURN's value and dependency replace the call's.  The call
  * runs wherever its value or its dependency is demanded; after inlining those are
  * separate, so it is inlined only if each demand point still gets the whole callee
- * and every argument that could trap or has effects (a CALL runs its arguments).
- * Needs: optutil's demand points and cone checks. */
-#include "compiler/opt/optutil.h"
-
-#include <stdlib.h>
+ * and every argument that could trap or has effects (a CALL runs its arguments). */
 
 enum { MAX_CALLEE_GATES = 40, MAX_ZEROED_ALLOCA = 256 };
 

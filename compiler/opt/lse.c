@@ -1,19 +1,20 @@
-/* lse.c — load-store elimination along dependency chains.  From each LOAD, walk up
- * its dependency chain past loads and past stores that provably touch other bytes
- * (same base with disjoint constant offsets, distinct ALLOCAs, an ALLOCA and an
- * argument pointer), stopping at calls, selectors and relays; the load then takes
- * the value of a store to its bytes (bitcast or truncated and shifted as needed), of
- * an earlier load of them, or zero from an untouched ALLOCA at DEPEND_ENTRY.  Two
- * loads of one address on one dependency become one.  Stores into an ALLOCA that no
- * load can read go, and so does a store overwritten by a later store on its chain
- * with only (quiet) stores between; a load whose value nobody reads leaves the
- * chain.  Users of a removed load's
- * dependency output move to the load's own dependency input.  A load may skip a
- * store only if every place that demanded the load still demands that store.
- * Needs: optutil's demand points and cone checks. */
+/* lse.c — load-store elimination along dependency chains (forwarding, redundant loads, dead stores).
+ * Needs: optutil's demand points (where effects are forced) and cone checks. */
 #include "compiler/opt/optutil.h"
 
 #include <stdlib.h>
+
+/* From each LOAD, walk up its dependency chain past loads and past stores that
+ * provably touch other bytes (same base with disjoint constant offsets, distinct
+ * ALLOCAs, an ALLOCA and an argument pointer), stopping at calls, selectors and
+ * relays; the load then takes the value of a store to its bytes (bitcast or
+ * truncated and shifted as needed), of an earlier load of them, or zero from an
+ * untouched ALLOCA at DEPEND_ENTRY.  Two loads of one address on one dependency
+ * become one.  Stores into an ALLOCA that no load can read go, and so does a store
+ * overwritten by a later store on its chain with only (quiet) stores between; a load
+ * whose value nobody reads leaves the chain.  Users of a removed load's dependency
+ * output move to the load's own dependency input.  A load may skip a store only if
+ * every place that demanded the load still demands that store, no later. */
 
 enum { MAX_WALK = 64 };
 

@@ -1,17 +1,18 @@
-/* simplify_cfg.c — branch elimination on the state graph: an IF_BRANCH or
- * SWITCH_BRANCH on a constant becomes its taken arm (an ORDINARY_BLOCK, so relays on
- * it stay valid) and the other arms are deleted with everything only they reach
- * (MERGE and selector inputs dropped; a LOOP_BEGIN whose back edge dies becomes a
- * MERGE); a MERGE with one input, a selector whose inputs are all one value (or
- * itself), an ORDINARY_BLOCK without relays, and a branch whose two arms meet at once
- * in a MERGE without selectors disappear; a relay on the block that
- * entry leads to is its dependency.  A live selector runs its
- * input when its join is entered, so it is replaced by that input only when the
- * input's cone is quiet (delaying it loses no trap or effect).
- * Needs: optutil's reachability, state removal and cone checks. */
+/* simplify_cfg.c — branch elimination: constant branches, one-input merges, trivial selectors.
+ * Needs: optutil's reachability, state removal, cone checks and join_terminator. */
 #include "compiler/opt/optutil.h"
 
 #include <stdlib.h>
+
+/* An IF_BRANCH or SWITCH_BRANCH on a constant becomes its taken arm (an
+ * ORDINARY_BLOCK, so relays on it stay valid) and the other arms are deleted with
+ * everything only they reach (MERGE and selector inputs dropped; a LOOP_BEGIN whose
+ * back edge dies becomes a MERGE); a MERGE with one input, a selector whose inputs
+ * are all one value (or itself), an ORDINARY_BLOCK without relays, and a branch
+ * whose two arms meet at once in a MERGE without selectors disappear; a relay on the
+ * block that entry leads to is its dependency.  A live selector runs its input when
+ * its join is entered, so it is replaced by that input only when the input's cone is
+ * quiet (delaying it loses no trap or effect). */
 
 /* the state gates that use g as their state input */
 static uint32_t successors(const Circuit *c, GateId g, GateId *out, uint32_t max)
