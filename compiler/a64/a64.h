@@ -1,0 +1,138 @@
+/* a64.h — the ARM64 target: register numbering as LIR sees it, the forms table's
+ * encoder kinds, the target description (forms, register names, value rules,
+ * register file) and the emitter that turns register-allocated LIR into a
+ * CodeBlob.  The instruction words come from encode.h.
+ *
+ * LIR register numbers (GP bank): 0..30 are x0..x30, 31 is sp.  The zero register
+ * has no number: the emitter uses it for immediates 0 and in aliases.  x16 and x17
+ * (IP0/IP1) are the emitter's scratch registers (large immediates and offsets,
+ * literal loads of symbols, swaps) and no LIR argument may name them; x18 is the
+ * platform register, x29 the frame pointer, x30 the link register.  FP bank: v0..v31
+ * used as s or d registers. */
+#ifndef CIRC_A64_H
+#define CIRC_A64_H
+
+#include "compiler/a64/encode.h"
+#include "compiler/lir/lir.h"
+
+enum {
+    A64_LIR_SP = 31,       /* sp as a LIR register number */
+    A64_SCRATCH0 = A64_X16, /* value scratch */
+    A64_SCRATCH1 = A64_X17, /* address scratch */
+    A64_LIR_NREGS = 32,
+};
+
+/* how a form is encoded (LirForm.enc); LirForm.param and .width refine it */
+typedef enum {
+    A64E_MOV,     /* Move/Move32/Store16/Store8: Tmp,Tmp Imm,Tmp BigImm,Tmp Symbol,Tmp Mem,Tmp Tmp,Mem Imm,Mem */
+    A64E_EXT,     /* extensions: param A64ExtKind; Tmp,Tmp or Mem,Tmp */
+    A64E_LEA,
+    A64E_SWAP,
+    A64E_PUSH,    /* str x, [sp, #-16]! */
+    A64E_POP,     /* ldr x, [sp], #16 */
+    A64E_ALU,     /* param A64AluOp; (src, srcdst) or (left, right, dst) */
+    A64E_UNARY,   /* param 0 neg, 1 not (mvn); (srcdst) or (src, dst) */
+    A64E_SHIFT,   /* param A64Shift (LSL, LSR, ASR); (amount, srcdst) or (src, amount, dst) */
+    A64E_DIV,     /* param 0 sdiv, 1 udiv */
+    A64E_MSUB,
+    A64E_CMPSET,  /* compare, cset: param A64CompareKind */
+    A64E_CSEL,    /* compare, csel */
+    A64E_BRANCH,  /* compare, b.cond / cbz / tbz (and b) */
+    A64E_JUMP,
+    A64E_RET,
+    A64E_CALL,    /* bl (function symbol), blr (register, memory or helper symbol) */
+    A64E_BRK,     /* brk #trap kind, with a trap-table entry */
+    A64E_NOP,
+    A64E_FMOV,    /* fmov reg-reg, ldr/str s/d */
+    A64E_FALU,    /* param A64FaluOp */
+    A64E_FLOGIC,  /* bitwise ops of FP registers through x16/x17: param A64AluOp */
+    A64E_CVT,     /* param A64CvtKind */
+    A64E_COUNT
+} A64Encoding;
+
+typedef enum { A64_ALU_ADD, A64_ALU_SUB, A64_ALU_AND, A64_ALU_OR, A64_ALU_XOR, A64_ALU_MUL } A64AluOp;
+typedef enum { A64_FALU_ADD, A64_FALU_SUB, A64_FALU_MUL, A64_FALU_DIV } A64FaluOp;
+typedef enum { A64_CMP, A64_TEST, A64_FCMP } A64CompareKind;
+typedef enum {
+    A64_EXT_Z8_32, A64_EXT_S8_32, A64_EXT_Z16_32, A64_EXT_S16_32,
+    A64_EXT_S8_64, A64_EXT_S16_64, A64_EXT_S32_64,
+} A64ExtKind;
+typedef enum {
+    A64_CVT_I32_F, A64_CVT_I64_F, A64_CVT_I32_D, A64_CVT_I64_D,
+    A64_CVT_F_I32, A64_CVT_F_I64, A64_CVT_D_I32, A64_CVT_D_I64,
+    A64_CVT_F_D, A64_CVT_D_F, A64_CVT_W_F, A64_CVT_F_W, A64_CVT_X_D, A64_CVT_D_X,
+} A64CvtKind;
+
+/* the ARM64 target: forms table (forms.def), register names, value rules, emit */
+const LirTarget *a64_target(void);
+
+/* the register file for allocation: bit n = LIR register n of bank b */
+uint64_t a64_allocatable_regs(Bank b);   /* GP: x0-x15, x19-x28; FP: v0-v31 */
+uint64_t a64_callee_saved_regs(Bank b);  /* GP: x19-x28 (x29, x30 by the frame); FP: v8-v15 (low 64 bits) */
+uint64_t a64_caller_saved_regs(Bank b);  /* what a call clobbers among the allocatable ones */
+
+/* the condition(s) deciding a condition arg on ARM64: *second is A64_AL unless
+ * the condition holds when either of two conditions does (FP one, ueq);
+ * false if the arg is not a condition */
+bool a64_cond_codes(const Arg *cond, A64Cond *first, A64Cond *second);
+
+/* machine code for every function of a module: funcs[i] is function index i; every
+ * Tmp must be a register and every stack slot assigned.  Memory comes from arena.
+ * false with a message in err on an instruction the target cannot encode. */
+bool a64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
+              char *err, size_t errlen);
+
+/* a Capstone listing of an ARM64 blob: function labels (func_names may be NULL),
+ * offsets, words, instructions, literal words, trap sites, relocations and source
+ * marks (named through gate_name when given; NULL from it: "gate N").  false if the
+ * blob is not ARM64 or has words Capstone cannot decode. */
+typedef const char *(*A64GateName)(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n);
+bool a64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
+                 A64GateName gate_name, void *ctx);
+
+/* ---- the assembler underneath (exposed for tests and tools) ---------------------- */
+typedef enum {
+    A64_FIX_JUMP,   /* b to a block */
+    A64_FIX_COND,   /* b.cond/cbz/cbnz/tbz/tbnz to a block: may need a veneer */
+    A64_FIX_CALL,   /* bl to a function */
+} A64FixupKind;
+
+typedef struct {
+    uint32_t at;        /* offset of the branch word */
+    uint32_t target;    /* block index (jumps) or function index (calls) */
+    uint8_t kind;       /* A64FixupKind */
+} A64Fixup;
+
+typedef struct A64Asm {
+    uint8_t *code;
+    uint32_t size, cap;
+    A64Fixup *fixups;
+    uint32_t nfixups, capfixups;
+    Reloc *relocs;
+    uint32_t nrelocs, caprelocs;
+    TrapSite *traps;
+    uint32_t ntraps, captraps;
+    SourceMark *marks;
+    uint32_t nmarks, capmarks;
+    /* conditional branches of the function being laid out that need a veneer
+     * (indexed by fixup number from func_fixups) */
+    uint32_t func_fixups;
+    uint8_t *long_branch;
+    uint32_t nlong;
+    bool failed;        /* out of memory or an encoding error */
+    char err[256];
+} A64Asm;
+
+void a64_asm_init(A64Asm *as);
+void a64_asm_free(A64Asm *as);
+void a64_asm_word(A64Asm *as, uint32_t word);
+/* append the code of one instruction of block (its successors and the block after
+ * it in layout decide branch targets; branches to blocks become fixups): false with
+ * as->err set if the instruction is not encodable (and nothing appended) */
+bool a64_encode_inst(A64Asm *as, const Code *code, const LirBlock *block, const Inst *inst);
+/* resolve the block fixups made since the function's first (block offsets in
+ * block_at): false if a conditional branch is out of range (then it is marked in
+ * long_branch and the function must be laid out again) or a jump cannot reach */
+bool a64_resolve_blocks(A64Asm *as, const uint32_t *block_at, uint32_t nblocks, bool *relayout);
+
+#endif

@@ -1,0 +1,211 @@
+/* target.c — the ARM64 LirTarget: the forms table (forms.def), register names, the
+ * register file (allocatable, callee-saved), condition codes, and the value rules
+ * the forms' kinds cannot express: encodable immediates, where sp may appear, the
+ * emitter's scratch registers (x16, x17) never named by LIR. */
+#include "a64.h"
+
+/* a form argument as one integer (kinds | fixed register << 16) */
+#define FIXED(reg) (FK_TMP | (1 + (reg)) << 16)
+#define T FK_TMP
+#define I FK_IMM
+#define B FK_BIGIMM
+#define M FK_MEM
+#define SYM FK_SYMBOL
+#define X0 FIXED(0)
+#define V0 FIXED(0)
+#define REL FK_RELCOND
+#define RES FK_RESCOND
+#define DBL FK_DOUBLECOND
+#define FA(x) { (uint16_t)((x) & 0xffff), (uint8_t)((x) >> 16) }
+#define FORM0(op, enc, param, w) { LIR_##op, 0, enc, param, w, { { 0, 0 } } },
+#define FORM1(op, enc, param, w, a) { LIR_##op, 1, enc, param, w, { FA(a) } },
+#define FORM2(op, enc, param, w, a, b) { LIR_##op, 2, enc, param, w, { FA(a), FA(b) } },
+#define FORM3(op, enc, param, w, a, b, c) { LIR_##op, 3, enc, param, w, { FA(a), FA(b), FA(c) } },
+#define FORM4(op, enc, param, w, a, b, c, d) \
+    { LIR_##op, 4, enc, param, w, { FA(a), FA(b), FA(c), FA(d) } },
+#define FORM5(op, enc, param, w, a, b, c, d, e) \
+    { LIR_##op, 5, enc, param, w, { FA(a), FA(b), FA(c), FA(d), FA(e) } },
+
+static const LirForm a64_forms[] = {
+#include "forms.def"
+};
+
+static const char *const gp_names[A64_LIR_NREGS] = {
+    "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12",
+    "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24",
+    "x25", "x26", "x27", "x28", "x29", "x30", "sp",
+};
+static const char *const fp_names[A64_LIR_NREGS] = {
+    "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12",
+    "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24",
+    "v25", "v26", "v27", "v28", "v29", "v30", "v31",
+};
+
+uint64_t a64_allocatable_regs(Bank b)
+{
+    if (b == BANK_FP)
+        return 0xffffffffull;
+    return 0xffffull | (0x3ffull << 19);   /* x0-x15, x19-x28 */
+}
+
+uint64_t a64_callee_saved_regs(Bank b)
+{
+    return b == BANK_FP ? 0xff00ull : 0x3ffull << 19;
+}
+
+uint64_t a64_caller_saved_regs(Bank b)
+{
+    return a64_allocatable_regs(b) & ~a64_callee_saved_regs(b);
+}
+
+bool a64_cond_codes(const Arg *c, A64Cond *first, A64Cond *second)
+{
+    static const uint8_t rel[REL_COUNT] = {
+        [REL_eq] = A64_EQ, [REL_ne] = A64_NE, [REL_ugt] = A64_HI, [REL_uge] = A64_HS,
+        [REL_ult] = A64_LO, [REL_ule] = A64_LS, [REL_sgt] = A64_GT, [REL_sge] = A64_GE,
+        [REL_slt] = A64_LT, [REL_sle] = A64_LE,
+    };
+    static const uint8_t res[RES_COUNT] = {
+        [RES_zero] = A64_EQ, [RES_nonzero] = A64_NE, [RES_signed] = A64_MI,
+        [RES_notsigned] = A64_PL, [RES_overflow] = A64_VS, [RES_notoverflow] = A64_VC,
+    };
+    /* after fcmp: less 1000, equal 0110, greater 0010, unordered 0011 (NZCV) */
+    static const uint8_t dbl[DBL_COUNT][2] = {
+        [DBL_oeq] = { A64_EQ, A64_AL }, [DBL_one] = { A64_MI, A64_GT },
+        [DBL_ogt] = { A64_GT, A64_AL }, [DBL_oge] = { A64_GE, A64_AL },
+        [DBL_olt] = { A64_MI, A64_AL }, [DBL_ole] = { A64_LS, A64_AL },
+        [DBL_ueq] = { A64_EQ, A64_VS }, [DBL_une] = { A64_NE, A64_AL },
+        [DBL_ugt] = { A64_HI, A64_AL }, [DBL_uge] = { A64_PL, A64_AL },
+        [DBL_ult] = { A64_LT, A64_AL }, [DBL_ule] = { A64_LE, A64_AL },
+        [DBL_ord] = { A64_VC, A64_AL }, [DBL_uno] = { A64_VS, A64_AL },
+    };
+    *second = A64_AL;
+    if (c->kind == ARG_RELCOND && c->cond < REL_COUNT)
+        *first = (A64Cond)rel[c->cond];
+    else if (c->kind == ARG_RESCOND && c->cond < RES_COUNT)
+        *first = (A64Cond)res[c->cond];
+    else if (c->kind == ARG_DOUBLECOND && c->cond < DBL_COUNT) {
+        *first = (A64Cond)dbl[c->cond][0];
+        *second = (A64Cond)dbl[c->cond][1];
+    } else
+        return false;
+    return true;
+}
+
+static bool fits_int32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+static bool fits_32(int64_t v) { return v >= INT32_MIN && v <= (int64_t)UINT32_MAX; }
+
+/* the immediate of an add/sub (or compare) of width w: itself or its negation */
+static bool addsub_ok(unsigned w, int64_t v)
+{
+    if (w == 64)
+        return a64_addsub_imm_ok((uint64_t)v) || a64_addsub_imm_ok(-(uint64_t)v);
+    if (!fits_32(v))
+        return false;
+    uint32_t u = (uint32_t)v;
+    return a64_addsub_imm_ok(u) || a64_addsub_imm_ok((uint32_t)-u);
+}
+
+static bool logical_ok(unsigned w, int64_t v)
+{
+    uint32_t enc;
+    if (w == 64)
+        return a64_logical_imm((uint64_t)v, 1, &enc);
+    return fits_32(v) && a64_logical_imm((uint32_t)v, 0, &enc);
+}
+
+static bool imm_ok(const LirForm *f, int64_t v)
+{
+    switch ((A64Encoding)f->enc) {
+    case A64E_MOV:
+        switch (f->width) {
+        case 8: return v >= INT8_MIN && v <= UINT8_MAX;
+        case 16: return v >= INT16_MIN && v <= UINT16_MAX;
+        case 32: return fits_32(v);
+        default: return true;
+        }
+    case A64E_SHIFT:
+        return v >= 0 && v <= 255;
+    case A64E_ALU:
+        if (f->param == A64_ALU_ADD || f->param == A64_ALU_SUB)
+            return addsub_ok(f->width, v);
+        return logical_ok(f->width, v);
+    case A64E_CMPSET: case A64E_CSEL: case A64E_BRANCH:
+        if (f->param == A64_TEST)
+            return logical_ok(f->width, v);
+        return addsub_ok(f->width, v);
+    default:
+        return false;
+    }
+}
+
+/* where the GP register number 31 (sp) can be encoded */
+static bool sp_ok(const LirForm *f, unsigned i)
+{
+    switch ((A64Encoding)f->enc) {
+    case A64E_MOV:
+        return f->width == 64 && f->args[0].kinds == FK_TMP && f->args[1].kinds == FK_TMP;
+    case A64E_ALU:
+        /* add/sub: the destination and the left operand, not the right one */
+        if (f->param != A64_ALU_ADD && f->param != A64_ALU_SUB)
+            return false;
+        return f->nargs == 3 ? i != 1 : i == 1;
+    default:
+        return false;
+    }
+}
+
+static bool gp_reg_ok(Tmp t)
+{
+    if (!tmp_is_reg(t))
+        return true;
+    unsigned r = tmp_reg_number(t);
+    return r < A64_LIR_NREGS && r != A64_SCRATCH0 && r != A64_SCRATCH1;
+}
+
+static bool tmp_ok(const LirForm *f, unsigned i, Tmp t)
+{
+    const LirOverload *o = lir_overload((LirOp)f->op, f->nargs);
+    if (!tmp_is_reg(t))
+        return true;
+    if (o && o->args[i].bank == BANK_FP)
+        return tmp_reg_number(t) < A64_LIR_NREGS;
+    if (!gp_reg_ok(t))
+        return false;
+    return tmp_reg_number(t) != A64_LIR_SP || sp_ok(f, i);
+}
+
+static bool a64_arg_ok(const LirForm *f, unsigned i, const Arg *a)
+{
+    A64Cond c1, c2;
+    switch ((ArgKind)a->kind) {
+    case ARG_TMP:
+        return tmp_ok(f, i, a->base);
+    case ARG_IMM:
+        return imm_ok(f, a->value);
+    case ARG_STACK: case ARG_CALLARG:
+        return fits_int32(a->value);
+    case ARG_ADDR:
+        return fits_int32(a->value) && gp_reg_ok(a->base);
+    case ARG_INDEX:
+        return fits_int32(a->value) && gp_reg_ok(a->base) && gp_reg_ok(a->index) &&
+               !(tmp_is_reg(a->index) && tmp_reg_number(a->index) == A64_LIR_SP);
+    case ARG_RELCOND: case ARG_RESCOND: case ARG_DOUBLECOND:
+        return a64_cond_codes(a, &c1, &c2);
+    default:
+        return true;
+    }
+}
+
+static const LirTarget a64 = {
+    .name = "arm64",
+    .isa = ISA_A64,
+    .forms = a64_forms,
+    .nforms = sizeof a64_forms / sizeof a64_forms[0],
+    .nregs = { A64_LIR_NREGS, A64_LIR_NREGS },
+    .reg_names = { gp_names, fp_names },
+    .arg_ok = a64_arg_ok,
+    .emit = a64_emit,
+};
+
+const LirTarget *a64_target(void) { return &a64; }
