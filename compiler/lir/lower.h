@@ -1,0 +1,103 @@
+/* lower.h — lowering a scheduled function (compiler/sched/sched.h) to LIR: the
+ * target-independent half of instruction selection.
+ *
+ * lower_func() walks the Schedule block by block and gate by gate and asks the
+ * target's IselHooks to select instructions for each gate and terminator.  What
+ * it does itself:
+ *   - one LIR block per scheduled block (created up front, so branches can name
+ *     any block); the hooks may add blocks (division trap checks, loops of EXP,
+ *     compare chains of SWITCH); at the end the blocks are laid out grouped by the
+ *     scheduled block they were made for, in schedule order, with blocks marked
+ *     cold (trap blocks) last;
+ *   - one tmp per gate value (its bank from the type), shared by every copy of a
+ *     gate placed in several blocks (MULTI_BLOCK): every copy writes the same tmp;
+ *   - edges: the parallel copies of an edge into a join (VALUE_SELECTOR := value)
+ *     are made safe by copying every source into a fresh tmp first, then the fresh
+ *     tmps into the selector tmps (the allocator coalesces the moves away).  A goto
+ *     carries its copies at the end of its block; an edge of a branch with copies
+ *     gets a block of its own (lower_edge_block).
+ *
+ * Value invariant shared with the targets' selection: a GP tmp holding an integer
+ * of type T has every bit above ty_bits(T) zero (i1 is 0 or 1); an FP tmp holds the
+ * value in its low 32 (f32) or 64 (f64) bits.  DEPEND_SELECTOR and DEPEND_RELAY
+ * compute nothing and get no tmp. */
+#ifndef CIRC_LOWER_H
+#define CIRC_LOWER_H
+
+#include "compiler/lir/lir.h"
+#include "compiler/sched/sched.h"
+
+typedef struct Lower Lower;
+
+/* a target's instruction selection */
+typedef struct IselHooks {
+    /* at the start of the entry block: move the incoming arguments (ABI registers,
+     * stack) into the tmps of the parameters (lower_param_tmp), zero-fill ALLOCA
+     * memory; false after reporting through l->diag */
+    bool (*entry)(Lower *l);
+    /* instructions for one computation gate, appended to l->cur (which the hook may
+     * move to a new block); false after reporting */
+    bool (*gate)(Lower *l, GateId g);
+    /* the terminator of scheduled block b (TERM_IF, TERM_SWITCH, TERM_RETURN,
+     * TERM_THROW; gotos are lowered here), appended to l->cur; successors through
+     * lower_edge_block */
+    bool (*term)(Lower *l, const Block *b);
+} IselHooks;
+
+struct Lower {
+    Arena *arena;
+    const Schedule *sched;
+    const Func *func;
+    const Circuit *circ;
+    const IselHooks *isel;
+    Code *code;
+    Diag *diag;
+    LirBlock *cur;          /* where instructions go */
+    const Block *block;     /* the scheduled block being lowered */
+    GateId origin;          /* gate recorded as the origin of appended instructions */
+    uint32_t cur_group;     /* layout group of blocks created now */
+    uint32_t *group;        /* per LIR block: layout group */
+    uint32_t capgroup;
+    Tmp *gate_tmp;          /* per gate id: its tmp, TMP_NONE until asked */
+    Tmp *param_tmp;         /* per parameter */
+    uint32_t *block_of;     /* per scheduled block: its first LIR block's index */
+    bool *fused;            /* per gate id: selected as part of its user (compare + branch) */
+    uint32_t *alloca_slot;  /* per gate id: the stack slot of an ALLOCA, or UINT32_MAX */
+    void *target_ctx;       /* the hooks' own state */
+    uint32_t trap_block[8]; /* per TrapKind: 1 + index of the function's Ud2 block, 0 if none */
+};
+
+/* lower one scheduled function to LIR for target (virtual tmps, abstract stack
+ * slots, no prologue or epilogue); NULL after reporting through d */
+Code *lower_func(const Schedule *s, const LirTarget *target, const IselHooks *isel,
+                 void *target_ctx, Arena *arena, Diag *d);
+
+/* ---- for the hooks -------------------------------------------------------------- */
+/* the tmp holding gate g's value (created on first use) */
+Tmp lower_tmp(Lower *l, GateId g);
+Tmp lower_param_tmp(Lower *l, uint32_t index);
+Tmp lower_new_tmp(Lower *l, Bank b);
+/* a new block in the current layout group (cold: laid out after every group) */
+LirBlock *lower_new_block(Lower *l, bool cold);
+/* append to l->cur with l->origin as origin */
+Inst *lower_emit(Lower *l, LirOp op, unsigned nargs, const Arg *args);
+Inst *lower_emit0(Lower *l, LirOp op);
+Inst *lower_emit1(Lower *l, LirOp op, Arg a);
+Inst *lower_emit2(Lower *l, LirOp op, Arg a, Arg b);
+Inst *lower_emit3(Lower *l, LirOp op, Arg a, Arg b, Arg c);
+Inst *lower_emit4(Lower *l, LirOp op, Arg a, Arg b, Arg c, Arg d);
+Inst *lower_emit5(Lower *l, LirOp op, Arg a, Arg b, Arg c, Arg d, Arg e);
+/* the cold block that traps with kind (one per kind and function, made on demand) */
+uint32_t lower_trap_block(Lower *l, TrapKind kind);
+/* end l->cur with a jump to block `to` */
+void lower_jump(Lower *l, uint32_t to);
+/* the LIR block index a branch of scheduled block b takes for its successor edge i:
+ * the target block itself, or a new block doing the edge's copies then jumping */
+uint32_t lower_edge_block(Lower *l, const Block *b, uint32_t i);
+/* would gate g's only use be the terminator of its own block (for fusing compares
+ * into branches)? */
+bool lower_only_user_is_term(const Lower *l, GateId g, const Block *b);
+/* the bank of a value type */
+Bank lower_bank(Type t);
+
+#endif

@@ -1,0 +1,73 @@
+/* frame.c — the x86-64 prologue and epilogue of an allocated Code (the frame laid
+ * out by the stack allocator, compiler/lir/regalloc.h):
+ *     push %rbp; mov %rsp, %rbp; sub $frame.size, %rsp; save callee-saved registers
+ * and before every return
+ *     restore them; mov %rbp, %rsp; pop %rbp
+ * The frame base %rbp is 16-byte aligned, and so is %rsp at every call (frame.size
+ * is a multiple of 16). */
+#include "x64.h"
+#include "x64_internal.h"
+
+static bool is_return(const Inst *in)
+{
+    switch (in->op) {
+    case LIR_RetVoid: case LIR_Ret32: case LIR_Ret64: case LIR_RetFloat: case LIR_RetDouble: return true;
+    default: return false;
+    }
+}
+
+static Inst make(LirOp op, Arg a, Arg b, unsigned n)
+{
+    Arg args[2] = {a, b};
+    return lir_inst(op, n, args);
+}
+
+static uint32_t insert(Code *c, LirBlock *b, uint32_t at, Inst in)
+{
+    lir_insert(c, b, at, &in);
+    return at + 1;
+}
+
+/* save (or restore) every callee-saved register the allocator recorded */
+static uint32_t save_registers(Code *c, LirBlock *b, uint32_t at, bool restore)
+{
+    Arg rbp = arg_tmp(tmp_gp(X64_RBP));
+    for (unsigned bank = 0; bank < BANK_COUNT; bank++)
+        for (unsigned r = 0; r < LIR_MAX_REGS; r++) {
+            if (!(c->frame.saved[bank] >> r & 1))
+                continue;
+            Arg reg = arg_tmp(tmp_reg((Bank)bank, r));
+            Arg slot = arg_addr(rbp.base, c->frame.save_offset[bank][r]);
+            LirOp op = bank == BANK_FP ? LIR_MoveDouble : LIR_Move;
+            at = insert(c, b, at, restore ? make(op, slot, reg, 2) : make(op, reg, slot, 2));
+        }
+    return at;
+}
+
+bool x64_finish_frame(Code *c, char *err, size_t errlen)
+{
+    if (!c->nblocks || !c->frame.assigned) {
+        snprintf(err, errlen, "@%s: no frame to finish", c->name);
+        return false;
+    }
+    Arg rbp = arg_tmp(tmp_gp(X64_RBP)), rsp = arg_tmp(tmp_gp(X64_RSP));
+    LirBlock *entry = c->blocks[0];
+    uint32_t at = 0;
+    at = insert(c, entry, at, make(LIR_Push, rbp, arg_none(), 1));
+    at = insert(c, entry, at, make(LIR_Move, rsp, rbp, 2));
+    if (c->frame.size)
+        at = insert(c, entry, at, make(LIR_Sub64, arg_imm(c->frame.size), rsp, 2));
+    save_registers(c, entry, at, false);
+    for (uint32_t bi = 0; bi < c->nblocks; bi++) {
+        LirBlock *b = c->blocks[bi];
+        for (uint32_t i = 0; i < b->ninsts; i++) {
+            if (!is_return(&b->insts[i]))
+                continue;
+            uint32_t k = save_registers(c, b, i, true);
+            k = insert(c, b, k, make(LIR_Move, rbp, rsp, 2));
+            k = insert(c, b, k, make(LIR_Pop, rbp, arg_none(), 1));
+            i = k;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,183 @@
+/* cmd_compile.c — `circ compile`: compile a module for a target through the whole
+ * pipeline (compiler/lir/pipeline.h) and print its LIR, an annotated listing, or
+ * write the code bytes. */
+#include "compiler/lir/pipeline.h"
+#include "compiler/x64/backend.h"
+#include "compiler/x64/x64.h"
+#include "driver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char compile_usage[] =
+    "usage: circ compile FILE --target T [-O0|-O1|-O2] [--passes=LIST] [-S]\n"
+    "                    [--emit=lir|lir-alloc] [--max-regs=GP,FP] [-o OUT]\n"
+    "Compile every function of FILE for target T (x86-64; arm64 later): passes (-O\n"
+    "level, default -O0, or a --passes= list), scheduling, instruction selection,\n"
+    "register and stack allocation, encoding.\n"
+    "  -S               print a Capstone listing, each gate's code headed by\n"
+    "                   `%name = OPCODE`\n"
+    "  --emit=lir       print the LIR after instruction selection\n"
+    "  --emit=lir-alloc print the LIR after register allocation and the frame\n"
+    "  --max-regs=G,F   allocate with at most G general and F float registers\n"
+    "  -o OUT           write the raw code bytes to OUT\n"
+    "Without -S, --emit or -o, print each function's offset and size.\n"
+    "Exit 0 on success, 1 if the file is invalid or cannot be compiled, 2 on usage\n"
+    "or I/O errors (and for a target not available yet).\n";
+
+typedef struct {
+    const char *name;
+    const Backend *(*backend)(void); /* NULL: not available yet */
+    bool (*listing)(FILE *out, const CodeBlob *blob, const char *const *names, X64GateName gn, void *ctx);
+} CompileTarget;
+
+static const CompileTarget compile_targets[] = {
+    {"x86-64", x64_backend, x64_listing},
+    {"arm64", NULL, NULL},
+};
+
+static const CompileTarget *find_compile_target(const char *name)
+{
+    for (size_t i = 0; i < sizeof compile_targets / sizeof compile_targets[0]; i++)
+        if (!strcmp(compile_targets[i].name, name))
+            return &compile_targets[i];
+    return NULL;
+}
+
+/* "%name = OPCODE" for a listing's source marks */
+static const char *gate_title(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n)
+{
+    const Module *m = ctx;
+    if (func >= m->nfuncs || gate >= m->funcs[func]->circ->ngates)
+        return NULL;
+    const Func *f = m->funcs[func];
+    char label[128];
+    gate_label(f, gate, label, sizeof label);
+    snprintf(buf, n, "%s = %s", label, op_info[circ_gate(f->circ, gate)->op].name);
+    return buf;
+}
+
+typedef struct {
+    const char *file, *target, *passes, *out, *emit;
+    int opt_level;
+    bool listing;
+    RegallocOptions ra;
+} CompileArgs;
+
+static bool parse_max_regs(const char *s, RegallocOptions *ra)
+{
+    unsigned gp, fp;
+    char extra;
+    if (sscanf(s, "%u,%u%c", &gp, &fp, &extra) != 2 || gp > 64 || fp > 64)
+        return false;
+    ra->max_regs[BANK_GP] = (uint8_t)gp;
+    ra->max_regs[BANK_FP] = (uint8_t)fp;
+    return true;
+}
+
+static bool parse_compile_args(int argc, char **argv, CompileArgs *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "--target") && i + 1 < argc)
+            a->target = argv[++i];
+        else if (!strncmp(s, "--target=", 9))
+            a->target = s + 9;
+        else if (s[0] == '-' && s[1] == 'O' && s[2] >= '0' && s[2] <= '2' && !s[3])
+            a->opt_level = s[2] - '0';
+        else if (!strncmp(s, "--passes=", 9))
+            a->passes = s + 9;
+        else if (!strcmp(s, "-S"))
+            a->listing = true;
+        else if (!strcmp(s, "--emit=lir") || !strcmp(s, "--emit=lir-alloc"))
+            a->emit = s + 7;
+        else if (!strncmp(s, "--max-regs=", 11)) {
+            if (!parse_max_regs(s + 11, &a->ra))
+                return false;
+        } else if (!strcmp(s, "-o") && i + 1 < argc)
+            a->out = argv[++i];
+        else if (s[0] == '-' || a->file)
+            return false;
+        else
+            a->file = s;
+    }
+    return a->file && a->target;
+}
+
+static int write_code(const char *path, const CodeBlob *blob)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "circ compile: cannot write %s\n", path);
+        return EXIT_USAGE;
+    }
+    bool ok = fwrite(blob->code, 1, blob->size, f) == blob->size;
+    ok = fclose(f) == 0 && ok;
+    if (!ok)
+        fprintf(stderr, "circ compile: cannot write %s\n", path);
+    return ok ? EXIT_OK : EXIT_USAGE;
+}
+
+static int report(const CompileArgs *a, const CompileTarget *t, const CodeBlob *blob, const Module *compiled)
+{
+    int rc = EXIT_OK;
+    if (a->listing) {
+        const char **names = calloc(compiled->nfuncs + 1, sizeof *names);
+        for (uint32_t i = 0; names && i < compiled->nfuncs; i++)
+            names[i] = compiled->funcs[i]->name;
+        if (!names || !t->listing(stdout, blob, names, gate_title, (void *)compiled)) {
+            fprintf(stderr, "circ compile: cannot list the code\n");
+            rc = EXIT_FAIL;
+        }
+        free(names);
+    }
+    if (a->out && rc == EXIT_OK)
+        rc = write_code(a->out, blob);
+    if (!a->listing && !a->out && !a->emit)
+        for (uint32_t i = 0; i < blob->nfuncs; i++) {
+            uint32_t end = i + 1 < blob->nfuncs ? blob->entry[i + 1] : blob->size;
+            printf("@%s: offset %u, %u bytes\n", compiled->funcs[i]->name, blob->entry[i], end - blob->entry[i]);
+        }
+    return rc;
+}
+
+int cmd_compile(int argc, char **argv)
+{
+    if (wants_help(argc, argv, compile_usage))
+        return EXIT_OK;
+    CompileArgs a = {0};
+    if (!parse_compile_args(argc, argv, &a)) {
+        fputs(compile_usage, stderr);
+        return EXIT_USAGE;
+    }
+    const CompileTarget *t = find_compile_target(a.target);
+    if (!t) {
+        fprintf(stderr, "circ compile: unknown target '%s' (x86-64, arm64)\n", a.target);
+        return EXIT_USAGE;
+    }
+    if (!t->backend) {
+        fprintf(stderr, "circ compile: target %s is not yet available\n", a.target);
+        return EXIT_USAGE;
+    }
+    int status = EXIT_OK;
+    Module *m = load_module(a.file, true, &status);
+    if (!m)
+        return status;
+    CompileOptions opt = {.opt_level = a.opt_level, .passes = a.passes, .regalloc = a.ra};
+    if (a.emit && !strcmp(a.emit, "lir"))
+        opt.dump_lir = stdout;
+    else if (a.emit)
+        opt.dump_alloc = stdout;
+    Arena *arena = arena_new();
+    Diag d;
+    diag_init(&d, a.file, stderr);
+    CodeBlob blob;
+    Module *compiled = NULL;
+    int rc = EXIT_FAIL;
+    if (compile_module(m, t->backend(), &opt, arena, &blob, &compiled, &d))
+        rc = report(&a, t, &blob, compiled);
+    module_free(compiled);
+    arena_free(arena);
+    module_free(m);
+    return rc;
+}
