@@ -564,13 +564,15 @@ static void prune_join(Circuit *c, const uint8_t *reach, GateId j)
     free(keep);
 }
 
-bool remove_unreachable_states(Circuit *c)
+bool remove_unreachable_states(Circuit *c) { return remove_unreachable(c, true); }
+
+bool remove_unreachable(Circuit *c, bool check)
 {
     uint8_t *reach = reach_states(c, NULL);
     bool any = false;
     for (GateId g = NUM_ROOTS; g < c->ngates && !any; g++)
         any = gate_live(c, g) && gate_is_state(c, g) && !reach[g];
-    if (!any || !unreachable_removal_ok(c, reach)) {
+    if (!any || (check && !unreachable_removal_ok(c, reach))) {
         free(reach);
         return false;
     }

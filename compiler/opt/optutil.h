@@ -77,6 +77,9 @@ bool unreachable_removal_ok(const Circuit *c, const uint8_t *reach);
  * delete their selectors and relays and what only they used.  false if nothing was
  * unreachable or removal would not be sound (then nothing changes). */
 bool remove_unreachable_states(Circuit *c);
+/* the same; check false skips the soundness check, for a caller that has just made
+ * it on the reachability the circuit now has */
+bool remove_unreachable(Circuit *c, bool check);
 
 /* live computation gates, each after its data and dependency inputs (cycles broken
  * at an arbitrary point); *n gets the count; caller frees */

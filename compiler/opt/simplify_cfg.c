@@ -14,49 +14,6 @@
  * its join is entered, so it is replaced by that input only when the input's cone is
  * quiet (delaying it loses no trap or effect). */
 
-/* the state gates that use g as their state input */
-static uint32_t successors(const Circuit *c, GateId g, GateId *out, uint32_t max)
-{
-    const Gate *gt = &c->gates[g];
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < gt->nuses; i++) {
-        Use u = gt->uses[i];
-        if (!c->gates[u.user].dead && gate_is_state(c, u.user) && u.index < c->gates[u.user].nstate && n < max)
-            out[n++] = u.user;
-    }
-    return n;
-}
-
-/* replace branch br by its arm `taken`; false if removing the other arms is unsound */
-static bool fold_to_arm(Circuit *c, GateId br, GateId taken)
-{
-    uint32_t cap = c->gates[br].nuses + 1;
-    GateId *arms = opt_calloc(cap, sizeof(GateId));
-    uint32_t n = successors(c, br, arms, cap);
-    uint8_t *blocked = opt_calloc(c->ngates, 1);
-    for (uint32_t i = 0; i < n; i++)
-        blocked[arms[i]] = arms[i] != taken;
-    uint8_t *reach = reach_states(c, blocked);
-    bool ok = unreachable_removal_ok(c, reach);
-    free(reach);
-    free(blocked);
-    if (ok) {
-        GateId from = c->gates[br].in[0], cond = gate_data(&c->gates[br], 0);
-        Gate *t = &c->gates[taken];
-        t->op = OP_ORDINARY_BLOCK;
-        t->lit = 0;
-        circ_set_input(c, taken, 0, from);
-        for (uint32_t i = 0; i < n; i++)
-            if (arms[i] != taken)
-                circ_set_input(c, arms[i], 0, NO_GATE);
-        circ_kill(c, br);
-        opt_kill_unused(c, cond);
-        remove_unreachable_states(c);
-    }
-    free(arms);
-    return ok;
-}
-
 static GateId arm_with_op(const Circuit *c, GateId br, uint16_t op, bool match_lit, uint64_t lit, Type ty)
 {
     const Gate *gt = &c->gates[br];
@@ -68,22 +25,86 @@ static GateId arm_with_op(const Circuit *c, GateId br, uint16_t op, bool match_l
     return NO_GATE;
 }
 
-static bool fold_branch(Circuit *c, GateId br)
+/* the arm a branch on a constant takes, or NO_GATE */
+static GateId taken_arm(const Circuit *c, GateId br)
 {
     const Gate *gt = &c->gates[br];
     uint64_t v;
-    if (gt->ndata != 1 || !gate_const(c, gate_data(gt, 0), &v))
-        return false;
-    GateId taken;
-    if (gt->op == OP_IF_BRANCH) {
-        taken = arm_with_op(c, br, (v & 1) ? OP_IF_TRUE : OP_IF_FALSE, false, 0, TY_NONE);
-    } else {
-        Type ty = (Type)c->gates[gate_data(gt, 0)].type;
-        taken = arm_with_op(c, br, OP_SWITCH_CASE, true, v, ty);
-        if (taken == NO_GATE)
-            taken = arm_with_op(c, br, OP_DEFAULT_CASE, false, 0, TY_NONE);
+    if ((gt->op != OP_IF_BRANCH && gt->op != OP_SWITCH_BRANCH) || gt->ndata != 1 ||
+        !gate_const(c, gate_data(gt, 0), &v))
+        return NO_GATE;
+    if (gt->op == OP_IF_BRANCH)
+        return arm_with_op(c, br, (v & 1) ? OP_IF_TRUE : OP_IF_FALSE, false, 0, TY_NONE);
+    Type ty = (Type)c->gates[gate_data(gt, 0)].type;
+    GateId taken = arm_with_op(c, br, OP_SWITCH_CASE, true, v, ty);
+    return taken != NO_GATE ? taken : arm_with_op(c, br, OP_DEFAULT_CASE, false, 0, TY_NONE);
+}
+
+/* mark the arms of br other than taken */
+static void block_other_arms(const Circuit *c, GateId br, GateId taken, uint8_t *blocked)
+{
+    const Gate *gt = &c->gates[br];
+    for (uint32_t i = 0; i < gt->nuses; i++) {
+        Use u = gt->uses[i];
+        if (!c->gates[u.user].dead && gate_is_state(c, u.user) && u.user != taken)
+            blocked[u.user] = 1;
     }
-    return taken != NO_GATE && fold_to_arm(c, br, taken);
+}
+
+/* br becomes its arm `taken` (an ORDINARY_BLOCK); the other arms lose their input */
+static void rewire_to_arm(Circuit *c, GateId br, GateId taken)
+{
+    GateId from = c->gates[br].in[0], cond = gate_data(&c->gates[br], 0);
+    Gate *t = &c->gates[taken];
+    t->op = OP_ORDINARY_BLOCK;
+    t->lit = 0;
+    circ_set_input(c, taken, 0, from);
+    while (c->gates[br].nuses) {
+        Use u = c->gates[br].uses[c->gates[br].nuses - 1];
+        circ_set_input(c, u.user, u.index, NO_GATE);
+    }
+    circ_kill(c, br);
+    opt_kill_unused(c, cond);
+}
+
+/* fold the branches listed (each with its taken arm) at once if deleting all the
+ * arms they no longer take is sound */
+static bool fold_branches(Circuit *c, const GateId *brs, const GateId *taken, uint32_t n)
+{
+    uint8_t *blocked = opt_calloc(c->ngates, 1);
+    for (uint32_t i = 0; i < n; i++)
+        block_other_arms(c, brs[i], taken[i], blocked);
+    uint8_t *reach = reach_states(c, blocked);
+    bool ok = unreachable_removal_ok(c, reach);
+    free(reach);
+    free(blocked);
+    if (ok) {
+        for (uint32_t i = 0; i < n; i++)
+            rewire_to_arm(c, brs[i], taken[i]);
+        remove_unreachable(c, false); /* the arms just cut off are what reach excluded */
+    }
+    return ok;
+}
+
+/* every branch on a constant folded in one step (one reachability analysis); false
+ * if there are none or folding them all together is not sound */
+static bool fold_all_branches(Circuit *c)
+{
+    GateId *brs = opt_calloc(c->ngates, sizeof(GateId)), *taken = opt_calloc(c->ngates, sizeof(GateId));
+    uint32_t n = 0;
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+        if (gate_live(c, g) && (taken[n] = taken_arm(c, g)) != NO_GATE)
+            brs[n++] = g;
+    bool ok = n > 1 && fold_branches(c, brs, taken, n);
+    free(brs);
+    free(taken);
+    return ok;
+}
+
+static bool fold_branch(Circuit *c, GateId br)
+{
+    GateId taken = taken_arm(c, br);
+    return taken != NO_GATE && fold_branches(c, &br, &taken, 1);
 }
 
 /* the selectors sitting on join j */
@@ -252,7 +273,7 @@ bool opt_simplify_cfg(PassContext *ctx, Func *f)
     Circuit *c = f->circ;
     bool changed = false;
     for (int round = 0; round < 8; round++) {
-        bool any = false;
+        bool any = fold_all_branches(c);
         uint32_t n = c->ngates;
         for (GateId g = NUM_ROOTS; g < n; g++)
             if (gate_live(c, g))
