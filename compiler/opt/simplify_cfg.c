@@ -10,7 +10,8 @@
  * back edge dies becomes a MERGE); a MERGE with one input, a selector whose inputs
  * are all one value (or itself), an ORDINARY_BLOCK without relays, and a branch
  * whose two arms meet at once in a MERGE without selectors disappear; a relay on the
- * block that entry leads to is its dependency.  A live selector runs its input when
+ * block that entry leads to is its dependency; a selector of 1 and 0 on a diamond is
+ * its branch condition.  A live selector runs its input when
  * its join is entered, so it is replaced by that input only when the input's cone is
  * quiet (delaying it loses no trap or effect). */
 
@@ -203,6 +204,48 @@ static bool fold_empty_diamond(Circuit *c, GateId m)
     return true;
 }
 
+/* a MERGE entered straight from the two arms of one IF_BRANCH: the branch, and in
+ * *true_input which of the merge's inputs is the IF_TRUE arm; else NO_GATE */
+static GateId diamond_branch(const Circuit *c, GateId m, uint32_t *true_input)
+{
+    const Gate *mt = &c->gates[m];
+    if (mt->op != OP_MERGE || mt->nstate != 2 || !gate_live(c, mt->in[0]) || !gate_live(c, mt->in[1]))
+        return NO_GATE;
+    const Gate *a = &c->gates[mt->in[0]], *b = &c->gates[mt->in[1]];
+    if (a->in[0] != b->in[0] || !((a->op == OP_IF_TRUE && b->op == OP_IF_FALSE) ||
+                                  (a->op == OP_IF_FALSE && b->op == OP_IF_TRUE)))
+        return NO_GATE;
+    *true_input = a->op == OP_IF_TRUE ? 0 : 1;
+    return a->in[0];
+}
+
+/* on such a merge, a selector of the constants 1 and 0 (or 0 and 1, or -1 and 0) is
+ * the branch condition (inverted, extended): the condition was evaluated when the
+ * branch was taken, just before, so reading it again runs nothing new */
+static bool fold_condition_selector(Circuit *c, GateId s)
+{
+    const Gate *st = &c->gates[s];
+    uint32_t t;
+    GateId br = st->op == OP_VALUE_SELECTOR && st->ndata == 2 ? diamond_branch(c, st->in[0], &t) : NO_GATE;
+    uint64_t on_true, on_false;
+    Type ty = (Type)st->type;
+    if (br == NO_GATE || !ty_is_int(ty) || !gate_const(c, gate_data(st, t), &on_true) ||
+        !gate_const(c, gate_data(st, 1 - t), &on_false))
+        return false;
+    GateId cond = gate_data(&c->gates[br], 0), v;
+    uint64_t ones = ty_mask(ty);
+    if (on_false == 0 && (on_true == 1 || on_true == ones))
+        v = cond;
+    else if (on_true == 0 && (on_false == 1 || on_false == ones))
+        v = circ_binop(c, OP_XOR, TY_I1, cond, opt_const(c, TY_I1, 1));
+    else
+        return false;
+    if (ty != TY_I1)
+        v = circ_unop(c, (on_true | on_false) == 1 ? OP_ZEXT : OP_SEXT, ty, v);
+    opt_replace(c, s, v);
+    return true;
+}
+
 /* a selector whose inputs are one value v (or itself, around a loop) is v */
 static bool fold_selector(Circuit *c, GateId s)
 {
@@ -261,7 +304,7 @@ static bool simplify_gate(Circuit *c, GateId g)
     case OP_IF_BRANCH: case OP_SWITCH_BRANCH: return fold_branch(c, g);
     case OP_MERGE: return fold_merge(c, g) || fold_empty_diamond(c, g);
     case OP_ORDINARY_BLOCK: return fold_block(c, g);
-    case OP_VALUE_SELECTOR: case OP_DEPEND_SELECTOR: return fold_selector(c, g);
+    case OP_VALUE_SELECTOR: case OP_DEPEND_SELECTOR: return fold_selector(c, g) || fold_condition_selector(c, g);
     case OP_DEPEND_RELAY: return fold_relay(c, g);
     default: return false;
     }
