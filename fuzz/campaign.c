@@ -1,0 +1,639 @@
+/* campaign.c — the `circ fuzz` campaign (campaign.h): a parent process that forks
+ * workers, reads their reports from pipes, keeps the status line, saves findings
+ * and restarts workers that die or hang.
+ *
+ * Worker -> parent: fixed-size messages (smaller than PIPE_BUF, so each write is
+ * atomic): a tally of the programs checked since the last one, or a finding.  The
+ * parent -> worker direction and crash attribution go through one shared page per
+ * worker (mmap MAP_SHARED before fork): the index of the program being checked, when
+ * it started, and the stop flag.  SIGINT/SIGTERM are blocked during a campaign and
+ * polled with sigpending(), so an interrupt ends it cleanly with a summary. */
+#include "fuzz/campaign.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MSG_TALLY = 1, MSG_FINDING = 2, MAX_JOBS = 256, MAX_SIGNATURES = 4096 };
+
+typedef struct {
+    uint32_t type, worker;
+    uint64_t index;                 /* MSG_FINDING: the program */
+    uint64_t programs, execs, runs;
+    uint64_t outcome_kinds[5];
+    double seconds[3];              /* generate, run lines, check (CPU) */
+    char signature[128];
+    char stage[64];
+    char detail[512];
+    uint32_t run;
+} Msg;
+
+_Static_assert(sizeof(Msg) <= 4096, "messages must be atomic pipe writes");
+
+typedef struct {
+    volatile uint64_t current;      /* program being checked */
+    volatile int64_t started_ns;    /* when, 0 between programs */
+    volatile int stop;
+} WorkerShared;
+
+typedef struct {
+    pid_t pid;
+    int fd;                         /* read end of its pipe, -1 when closed */
+    uint64_t next_index;            /* where a restarted worker resumes */
+    bool exited;
+} WorkerSlot;
+
+typedef struct {
+    const CampaignOptions *o;
+    CampaignStats *st;
+    FILE *status;
+    WorkerSlot w[MAX_JOBS];
+    WorkerShared *shared;           /* jobs entries, shared with the workers */
+    char **sigs;                    /* signatures seen */
+    uint32_t nsigs;
+    int64_t t0;
+    double last_status;
+    bool tty, dir_made, stopping;
+} Parent;
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void campaign_options_default(CampaignOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seconds = 60;
+    o->seed = 1;
+    o->jobs = 1;
+    o->out_dir = "fuzz-out";
+    o->runs = 3;
+    o->hang_seconds = 60;
+    o->status_interval = 5;
+    check_options_default(&o->check);
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+uint64_t campaign_program_seed(uint64_t seed, uint32_t worker, uint64_t k)
+{
+    return mix64(mix64(mix64(seed) ^ worker) ^ k);
+}
+
+static uint8_t *program_bytes(const CampaignOptions *o, uint32_t worker, uint64_t k, size_t *len)
+{
+    *len = gen_bytes_for_size(o->gen.size);
+    uint8_t *b = malloc(*len);
+    if (!b)
+        abort();
+    gen_seed_bytes(campaign_program_seed(o->seed, worker, k), b, *len);
+    return b;
+}
+
+Module *campaign_program(const CampaignOptions *o, uint32_t worker, uint64_t k)
+{
+    size_t len;
+    uint8_t *b = program_bytes(o, worker, k, &len);
+    Module *m = generate(b, len, &o->gen);
+    gen_add_runlines(m, b, len, o->runs ? o->runs : 3, &o->check.interp, NULL);
+    free(b);
+    return m;
+}
+
+/* ---- the worker ---------------------------------------------------------------- */
+static void send_msg(int fd, const Msg *m)
+{
+    const char *p = (const char *)m;
+    size_t left = sizeof *m;
+    while (left) {
+        ssize_t k = write(fd, p, left);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            _exit(3); /* the parent is gone */
+        p += k;
+        left -= (size_t)k;
+    }
+}
+
+typedef struct {
+    const CampaignOptions *o;
+    uint32_t worker;
+    int fd;
+    WorkerShared *sh;
+    Msg tally;
+    Outcome *outs;
+    CheckResult *res;
+} Worker;
+
+/* generate, add run lines, check one program; tally it */
+static void worker_one(Worker *w, uint64_t k)
+{
+    const CampaignOptions *o = w->o;
+    uint32_t nruns = o->runs ? o->runs : 3;
+    double t0 = cpu_seconds();
+    size_t len;
+    uint8_t *b = program_bytes(o, w->worker, k, &len);
+    Module *m = generate(b, len, &o->gen);
+    double t1 = cpu_seconds();
+    uint32_t made = gen_add_runlines(m, b, len, nruns, &o->check.interp, w->outs);
+    free(b);
+    double t2 = cpu_seconds();
+    bool ok = check_module(m, &o->check, w->res);
+    double t3 = cpu_seconds();
+    Msg *t = &w->tally;
+    t->programs++;
+    t->execs += w->res->execs + made;
+    t->runs += made;
+    for (uint32_t r = 0; r < made; r++)
+        t->outcome_kinds[w->outs[r].kind]++;
+    t->seconds[0] += t1 - t0;
+    t->seconds[1] += t2 - t1;
+    t->seconds[2] += t3 - t2;
+    if (!ok) {
+        Msg f = {.type = MSG_FINDING, .worker = w->worker, .index = k, .run = w->res->run};
+        snprintf(f.signature, sizeof f.signature, "%s", w->res->signature);
+        snprintf(f.stage, sizeof f.stage, "%s", w->res->stage);
+        snprintf(f.detail, sizeof f.detail, "%s", w->res->detail);
+        send_msg(w->fd, &f);
+    }
+    module_free(m);
+}
+
+static void flush_tally(Worker *w)
+{
+    if (!w->tally.programs)
+        return;
+    send_msg(w->fd, &w->tally);
+    memset(&w->tally, 0, sizeof w->tally);
+    w->tally.type = MSG_TALLY;
+    w->tally.worker = w->worker;
+}
+
+static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t start, int fd, WorkerShared *sh)
+{
+    Worker w = {.o = o, .worker = worker, .fd = fd, .sh = sh};
+    w.outs = calloc(o->runs ? o->runs : 3, sizeof *w.outs);
+    w.res = malloc(sizeof *w.res);
+    if (!w.outs || !w.res)
+        _exit(4);
+    w.tally.type = MSG_TALLY;
+    w.tally.worker = worker;
+    int64_t last = now_ns();
+    for (uint64_t k = start; !sh->stop; k++) {
+        sh->current = k;
+        sh->started_ns = now_ns();
+        worker_one(&w, k);
+        sh->started_ns = 0;
+        if (now_ns() - last > 50000000 || w.tally.programs >= 256) {
+            flush_tally(&w);
+            last = now_ns();
+        }
+    }
+    flush_tally(&w);
+    free(w.outs);
+    free(w.res);
+    _exit(0);
+}
+
+static bool spawn(Parent *p, uint32_t i, uint64_t start)
+{
+    int fds[2];
+    if (pipe(fds))
+        return false;
+    p->shared[i].stop = 0;
+    p->shared[i].started_ns = 0;
+    p->shared[i].current = start;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return false;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        for (uint32_t j = 0; j < p->o->jobs; j++)
+            if (j != i && p->w[j].fd >= 0)
+                close(p->w[j].fd);
+        worker_main(p->o, i, start, fds[1], &p->shared[i]);
+    }
+    close(fds[1]);
+    p->w[i] = (WorkerSlot){.pid = pid, .fd = fds[0], .next_index = start};
+    return true;
+}
+
+/* ---- findings -------------------------------------------------------------------- */
+static bool seen_signature(Parent *p, const char *sig)
+{
+    for (uint32_t i = 0; i < p->nsigs; i++)
+        if (!strcmp(p->sigs[i], sig))
+            return true;
+    if (p->nsigs < MAX_SIGNATURES) {
+        char **n = realloc(p->sigs, (p->nsigs + 1) * sizeof *n);
+        if (!n)
+            abort();
+        p->sigs = n;
+        p->sigs[p->nsigs++] = strdup(sig);
+    }
+    return false;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void write_header(FILE *f, const CampaignOptions *o, const Msg *m, const uint8_t *b, size_t len)
+{
+    fprintf(f, "; circ fuzz finding %s\n", m->signature);
+    fprintf(f, "; stage %s: %s\n", m->stage, m->detail);
+    fprintf(f, "; campaign seed %llu, worker %u, program %llu, size %u%s: generator seed 0x%016llx\n",
+            (unsigned long long)o->seed, m->worker, (unsigned long long)m->index,
+            o->gen.size ? o->gen.size : 100, o->gen.swarm ? ", swarm" : "",
+            (unsigned long long)campaign_program_seed(o->seed, m->worker, m->index));
+    fprintf(f, "; reproduce: circ check FILE%s%s   (or circ gen --seed 0x%016llx --size %u%s)\n",
+            o->check.targets ? " --targets " : "", o->check.targets ? o->check.targets : "",
+            (unsigned long long)campaign_program_seed(o->seed, m->worker, m->index),
+            o->gen.size ? o->gen.size : 100, o->gen.swarm ? " --swarm" : "");
+    fprintf(f, "; bytes (%zu):", len);
+    for (size_t i = 0; i < len && i < 64; i++)
+        fprintf(f, "%s%02x", i % 32 ? "" : "\n;   ", b[i]);
+    fprintf(f, "%s\n", len > 64 ? " ..." : "");
+}
+
+static void write_json(const char *path, const CampaignOptions *o, const Msg *m, double at)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs("{\n  \"signature\": ", f);
+    json_string(f, m->signature);
+    fputs(",\n  \"stage\": ", f);
+    json_string(f, m->stage);
+    fputs(",\n  \"detail\": ", f);
+    json_string(f, m->detail);
+    fprintf(f, ",\n  \"campaign_seed\": %llu,\n  \"worker\": %u,\n  \"program\": %llu,\n"
+               "  \"generator_seed\": \"0x%016llx\",\n  \"size\": %u,\n  \"swarm\": %s,\n"
+               "  \"run_line\": %u,\n  \"seconds_into_campaign\": %.1f\n}\n",
+            (unsigned long long)o->seed, m->worker, (unsigned long long)m->index,
+            (unsigned long long)campaign_program_seed(o->seed, m->worker, m->index),
+            o->gen.size ? o->gen.size : 100, o->gen.swarm ? "true" : "false", m->run, at);
+    fclose(f);
+}
+
+static void save_finding(Parent *p, const Msg *m, double at)
+{
+    const CampaignOptions *o = p->o;
+    if (!p->dir_made) {
+        if (mkdir(o->out_dir, 0777) && errno != EEXIST && p->status)
+            fprintf(p->status, "\ncirc fuzz: cannot create %s: %s\n", o->out_dir, strerror(errno));
+        p->dir_made = true;
+    }
+    char name[160], path[4096];
+    check_signature_filename(m->signature, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s.circ", o->out_dir, name);
+    size_t len;
+    uint8_t *b = program_bytes(o, m->worker, m->index, &len);
+    Module *mod = campaign_program(o, m->worker, m->index);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        write_header(f, o, m, b, len);
+        print_module(f, mod);
+        fclose(f);
+    }
+    module_free(mod);
+    free(b);
+    if (o->reduce && o->reducer)
+        o->reducer(path, m->signature, &o->check, o->reducer_ctx);
+    snprintf(path, sizeof path, "%s/%s.json", o->out_dir, name);
+    write_json(path, o, m, at);
+    if (p->status)
+        fprintf(p->status, "%snew finding %s -> %s/%s.circ\n", p->tty ? "\r\033[K" : "", m->signature,
+                o->out_dir, name);
+}
+
+static double elapsed(const Parent *p) { return (double)(now_ns() - p->t0) * 1e-9; }
+
+static void record_finding(Parent *p, const Msg *m)
+{
+    CampaignStats *st = p->st;
+    st->mismatches++;
+    if (!strncmp(m->signature, "crash:", 6))
+        st->crashes++;
+    else if (!strcmp(m->signature, "hang"))
+        st->hangs++;
+    if (seen_signature(p, m->signature))
+        return;
+    st->signatures++;
+    double at = elapsed(p);
+    if (st->signatures == 1) {
+        snprintf(st->first_signature, sizeof st->first_signature, "%s", m->signature);
+        st->first_finding_at = at;
+    }
+    save_finding(p, m, at);
+    if (p->o->stop_on_mismatch)
+        p->stopping = true;
+}
+
+static void add_tally(Parent *p, const Msg *m)
+{
+    CampaignStats *st = p->st;
+    st->programs += m->programs;
+    st->execs += m->execs;
+    st->runs += m->runs;
+    for (int k = 0; k < 5; k++)
+        st->outcome_kinds[k] += m->outcome_kinds[k];
+    for (int k = 0; k < 3; k++)
+        st->worker_seconds[k] += m->seconds[k];
+    if (p->o->max_programs && st->programs >= p->o->max_programs)
+        p->stopping = true;
+}
+
+/* ---- worker supervision ------------------------------------------------------------ */
+/* read what is in worker i's pipe; false at end of file */
+static bool drain(Parent *p, uint32_t i)
+{
+    Msg m;
+    size_t have = 0;
+    for (;;) {
+        ssize_t k = read(p->w[i].fd, (char *)&m + have, sizeof m - have);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        have += (size_t)k;
+        if (have < sizeof m)
+            continue;
+        if (m.type == MSG_TALLY)
+            add_tally(p, &m);
+        else if (m.type == MSG_FINDING)
+            record_finding(p, &m);
+        return true;
+    }
+}
+
+static void finding_for_death(Parent *p, uint32_t i, const char *sig, const char *detail)
+{
+    Msg m = {.type = MSG_FINDING, .worker = i, .index = p->shared[i].current};
+    snprintf(m.signature, sizeof m.signature, "%s", sig);
+    snprintf(m.stage, sizeof m.stage, "worker");
+    snprintf(m.detail, sizeof m.detail, "%s", detail);
+    record_finding(p, &m);
+}
+
+/* worker i's pipe closed: reap it; a death that was not asked for is a finding and
+ * the worker is restarted after the program it died on */
+static void worker_ended(Parent *p, uint32_t i)
+{
+    close(p->w[i].fd);
+    p->w[i].fd = -1;
+    int ws = 0;
+    while (waitpid(p->w[i].pid, &ws, 0) < 0 && errno == EINTR)
+        ;
+    p->w[i].exited = true;
+    bool clean = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+    if (clean && p->shared[i].stop)
+        return;
+    char sig[64], detail[128];
+    if (WIFSIGNALED(ws)) {
+        const char *name = sigabbrev_np(WTERMSIG(ws));
+        snprintf(sig, sizeof sig, "crash:SIG%s", name ? name : "UNKNOWN");
+        snprintf(detail, sizeof detail, "the worker died of signal %d", WTERMSIG(ws));
+    } else {
+        snprintf(sig, sizeof sig, "crash:exit%d", WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+        snprintf(detail, sizeof detail, "the worker exited with status %d", WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+    }
+    if (p->shared[i].stop && p->shared[i].started_ns == 0)
+        return; /* stopped between programs */
+    finding_for_death(p, i, sig, detail);
+    if (!p->stopping && !spawn(p, i, p->shared[i].current + 1) && p->status)
+        fprintf(p->status, "\ncirc fuzz: cannot restart worker %u\n", i);
+}
+
+static void check_hangs(Parent *p)
+{
+    int64_t now = now_ns();
+    for (uint32_t i = 0; i < p->o->jobs; i++) {
+        int64_t s = p->shared[i].started_ns;
+        if (p->w[i].fd < 0 || !s || (double)(now - s) * 1e-9 < p->o->hang_seconds)
+            continue;
+        kill(p->w[i].pid, SIGKILL);
+        while (drain(p, i))
+            ;
+        close(p->w[i].fd);
+        p->w[i].fd = -1;
+        waitpid(p->w[i].pid, NULL, 0);
+        char detail[128];
+        snprintf(detail, sizeof detail, "one program was checked for more than %.0f s", p->o->hang_seconds);
+        finding_for_death(p, i, "hang", detail);
+        if (!p->stopping)
+            spawn(p, i, p->shared[i].current + 1);
+    }
+}
+
+/* ---- status ------------------------------------------------------------------------- */
+static void format_status(const Parent *p, char *buf, size_t n)
+{
+    const CampaignStats *st = p->st;
+    double t = elapsed(p);
+    uint64_t runs = st->runs ? st->runs : 1;
+    snprintf(buf, n,
+             "[%02d:%02d:%02d] programs %llu  execs/s %.0f  return %.0f%% trap %.0f%% throw %.0f%% "
+             "timeout %.1f%% invalid %.1f%%  mismatches %llu  signatures %llu",
+             (int)(t / 3600), (int)(t / 60) % 60, (int)t % 60, (unsigned long long)st->programs,
+             t > 0 ? (double)st->execs / t : 0.0, 100.0 * (double)st->outcome_kinds[OUT_RETURN] / (double)runs,
+             100.0 * (double)st->outcome_kinds[OUT_TRAP] / (double)runs,
+             100.0 * (double)st->outcome_kinds[OUT_THROW] / (double)runs,
+             100.0 * (double)st->outcome_kinds[OUT_TIMEOUT] / (double)runs,
+             100.0 * (double)st->outcome_kinds[OUT_INVALID] / (double)runs, (unsigned long long)st->mismatches,
+             (unsigned long long)st->signatures);
+}
+
+static void show_status(Parent *p, bool force)
+{
+    if (!p->status)
+        return;
+    double t = elapsed(p), every = p->tty ? 0.25 : p->o->status_interval;
+    if (!force && t - p->last_status < every)
+        return;
+    p->last_status = t;
+    char line[512];
+    format_status(p, line, sizeof line);
+    if (p->tty)
+        fprintf(p->status, "\r\033[K%s", line);
+    else
+        fprintf(p->status, "%s\n", line);
+    fflush(p->status);
+}
+
+/* ---- the parent's loop ---------------------------------------------------------------- */
+static uint32_t poll_workers(Parent *p, int timeout_ms)
+{
+    struct pollfd pf[MAX_JOBS];
+    uint32_t idx[MAX_JOBS], n = 0;
+    for (uint32_t i = 0; i < p->o->jobs; i++)
+        if (p->w[i].fd >= 0) {
+            pf[n] = (struct pollfd){.fd = p->w[i].fd, .events = POLLIN};
+            idx[n++] = i;
+        }
+    if (!n)
+        return 0;
+    if (poll(pf, n, timeout_ms) > 0)
+        for (uint32_t k = 0; k < n; k++)
+            if ((pf[k].revents & (POLLIN | POLLHUP | POLLERR)) && !drain(p, idx[k]))
+                worker_ended(p, idx[k]);
+    return n;
+}
+
+static bool interrupted(void)
+{
+    sigset_t pending;
+    sigpending(&pending);
+    return sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM);
+}
+
+static void stop_workers(Parent *p)
+{
+    for (uint32_t i = 0; i < p->o->jobs; i++)
+        p->shared[i].stop = 1;
+    double grace = p->o->hang_seconds < 10 ? p->o->hang_seconds : 10;
+    int64_t deadline = now_ns() + (int64_t)(grace * 1e9);
+    while (poll_workers(p, 100) && now_ns() < deadline)
+        ;
+    for (uint32_t i = 0; i < p->o->jobs; i++)
+        if (p->w[i].fd >= 0) {
+            kill(p->w[i].pid, SIGKILL);
+            while (drain(p, i))
+                ;
+            close(p->w[i].fd);
+            p->w[i].fd = -1;
+            waitpid(p->w[i].pid, NULL, 0);
+        }
+}
+
+static void run_loop(Parent *p)
+{
+    while (!p->stopping) {
+        poll_workers(p, 50);
+        check_hangs(p);
+        show_status(p, false);
+        if ((p->o->seconds > 0 && elapsed(p) >= p->o->seconds) || interrupted())
+            p->stopping = true;
+    }
+    stop_workers(p);
+}
+
+static void summary(Parent *p)
+{
+    CampaignStats *st = p->st;
+    st->elapsed = elapsed(p);
+    st->execs_per_sec = st->elapsed > 0 ? (double)st->execs / st->elapsed : 0;
+    if (!p->status)
+        return;
+    show_status(p, true);
+    if (p->tty)
+        fputc('\n', p->status);
+    double cpu = st->worker_seconds[0] + st->worker_seconds[1] + st->worker_seconds[2];
+    if (cpu > 0)
+        fprintf(p->status, "worker CPU: generate %.0f%%, run lines (oracle) %.0f%%, check %.0f%%\n",
+                100 * st->worker_seconds[0] / cpu, 100 * st->worker_seconds[1] / cpu,
+                100 * st->worker_seconds[2] / cpu);
+    fprintf(p->status, "done: %.1f s, %u job%s, %llu programs, %llu mismatches (%llu signatures, %llu crashes, "
+                       "%llu hangs), %.0f execs/s per job, %.0f execs/s\n",
+            st->elapsed, p->o->jobs, p->o->jobs == 1 ? "" : "s", (unsigned long long)st->programs,
+            (unsigned long long)st->mismatches, (unsigned long long)st->signatures,
+            (unsigned long long)st->crashes, (unsigned long long)st->hangs,
+            st->execs_per_sec / p->o->jobs, st->execs_per_sec);
+}
+
+static bool start_workers(Parent *p)
+{
+    for (uint32_t i = 0; i < p->o->jobs; i++)
+        p->w[i].fd = -1;
+    for (uint32_t i = 0; i < p->o->jobs; i++)
+        if (!spawn(p, i, 0))
+            return false;
+    return true;
+}
+
+int campaign_run(const CampaignOptions *o, CampaignStats *st, FILE *status)
+{
+    memset(st, 0, sizeof *st);
+    if (!o->jobs || o->jobs > MAX_JOBS) {
+        if (status)
+            fprintf(status, "circ fuzz: --jobs must be 1..%d\n", MAX_JOBS);
+        return -1;
+    }
+    Parent p = {.o = o, .st = st, .status = status, .t0 = now_ns()};
+    p.tty = status && (o->status_mode == STATUS_TTY ||
+                       (o->status_mode == STATUS_AUTO && isatty(fileno(status))));
+    if (o->status_mode == STATUS_NONE)
+        p.status = NULL;
+    p.shared = mmap(NULL, o->jobs * sizeof *p.shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p.shared == MAP_FAILED) {
+        if (status)
+            fprintf(status, "circ fuzz: cannot map shared memory: %s\n", strerror(errno));
+        return -1;
+    }
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    int rc = 0;
+    if (start_workers(&p))
+        run_loop(&p);
+    else {
+        rc = -1;
+        if (status)
+            fprintf(status, "circ fuzz: cannot start workers: %s\n", strerror(errno));
+        p.stopping = true;
+        stop_workers(&p);
+    }
+    summary(&p);
+    if (interrupted()) {
+        int sig;
+        sigwait(&block, &sig); /* consume the interrupt that ended the campaign */
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    munmap(p.shared, o->jobs * sizeof *p.shared);
+    for (uint32_t i = 0; i < p.nsigs; i++)
+        free(p.sigs[i]);
+    free(p.sigs);
+    return rc;
+}

@@ -1,0 +1,69 @@
+/* campaign.h — a differential fuzzing campaign (`circ fuzz`): worker processes
+ * (fork) generate programs from a deterministic seed stream, check each one
+ * (check_module: the oracle against every compiler stage) and report to the parent
+ * through a pipe; the parent keeps the status line, saves each new mismatch
+ * signature once (DIR/SIGNATURE.circ with run lines reproducing it, and
+ * DIR/SIGNATURE.json), and restarts workers that crash or hang, recording the crash
+ * as a finding with its program.
+ *
+ * Program k of worker w in a campaign with seed s is generated (fuzz/gen.h) from
+ * gen_bytes_for_size(size) bytes of gen_seed_bytes(campaign_program_seed(s, w, k)),
+ * so any finding is regenerated from (s, w, k, size, swarm) alone. */
+#ifndef CIRC_CAMPAIGN_H
+#define CIRC_CAMPAIGN_H
+
+#include "fuzz/check.h"
+#include "fuzz/gen.h"
+
+/* a reducer (extension point for `--reduce`): called in the parent for each new
+ * finding after it is saved; it may rewrite the file at path in place with a smaller
+ * program that keeps the signature under the same check options.  Returns true if
+ * it rewrote the file. */
+typedef bool (*CampaignReducer)(const char *path, const char *signature, const CheckOptions *check,
+                                void *ctx);
+
+typedef enum { STATUS_AUTO, STATUS_TTY, STATUS_PLAIN, STATUS_NONE } StatusMode;
+
+typedef struct {
+    double seconds;          /* wall-clock length; 0: until max_programs (or a signal) */
+    uint64_t seed;
+    uint32_t jobs;           /* worker processes */
+    const char *out_dir;     /* findings; created when the first one is saved */
+    GenOptions gen;          /* size, swarm, weights */
+    uint32_t runs;           /* run lines per program (gen_add_runlines); 0: 3 */
+    CheckOptions check;      /* the stages; extra passes are inherited by the workers */
+    bool reduce;             /* call reducer on each new finding */
+    CampaignReducer reducer;
+    void *reducer_ctx;
+    uint64_t max_programs;   /* stop after this many programs; 0: no limit */
+    double hang_seconds;     /* one program checked longer than this is a hang */
+    double status_interval;  /* seconds between plain status lines */
+    StatusMode status_mode;
+    bool stop_on_mismatch;   /* end the campaign at the first mismatch */
+} CampaignOptions;
+
+typedef struct {
+    double elapsed;          /* seconds */
+    uint64_t programs, execs, runs;
+    uint64_t outcome_kinds[5];  /* oracle outcomes of the run lines by OutcomeKind */
+    uint64_t mismatches;     /* every mismatching program (a signature may repeat) */
+    uint64_t signatures;     /* distinct signatures */
+    uint64_t crashes, hangs; /* worker deaths and kills (also counted as mismatches) */
+    double execs_per_sec;
+    double worker_seconds[3];/* CPU time of the workers in generate / run lines
+                                (oracle) / check (oracle + stages) */
+    char first_signature[128];
+    double first_finding_at; /* seconds into the campaign */
+} CampaignStats;
+
+void campaign_options_default(CampaignOptions *o);
+/* run a campaign; status lines and findings notes go to status (may be NULL);
+ * 0 when it ran (see st->mismatches), -1 if it could not start (message printed) */
+int campaign_run(const CampaignOptions *o, CampaignStats *st, FILE *status);
+
+/* the generator seed of program k of worker w (splitmix64 of the triple) */
+uint64_t campaign_program_seed(uint64_t seed, uint32_t worker, uint64_t k);
+/* the module of that program, with its run lines (what the worker checked) */
+Module *campaign_program(const CampaignOptions *o, uint32_t worker, uint64_t k);
+
+#endif

@@ -1,0 +1,502 @@
+/* check.c — the differential check (check.h): the oracle's outcome of every run line
+ * against every stage of the compiler, stages tried in pipeline order, the first
+ * disagreement reported with a signature.
+ *
+ * A stage is a row built from the options (build_stages): its kind says how it is
+ * opened (optimize a copy of the module and interpret it, schedule it and run the
+ * scheduled form, compile it for an ISA and emulate it).  Optimized copies are
+ * shared between the stages of one check (the -O2 module feeds both `O2` and
+ * `sched-O2`). */
+#include "fuzz/check.h"
+#include "fuzz/check_stage.h"
+#include "oracle/interp_cfg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_STAGES = 96, STAGE_STEP_FACTOR = 2 };
+
+static const char *const kind_names[] = {"return", "trap", "throw", "timeout", "invalid"};
+
+const char *check_kind_name(int k) { return k >= 0 && k <= OUT_INVALID ? kind_names[k] : "?"; }
+
+void check_options_default(CheckOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    o->levels = CHECK_ALL_LEVELS;
+}
+
+void check_signature_filename(const char *sig, char *buf, size_t n)
+{
+    size_t k = 0;
+    for (; sig[k] && k + 1 < n; k++) {
+        char c = sig[k];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '.' || c == '-' || c == '_';
+        buf[k] = ok ? c : '_';
+    }
+    if (n)
+        buf[k] = 0;
+}
+
+/* ---- the stage list ---------------------------------------------------------- */
+static bool wanted(const CheckOptions *o, const char *name)
+{
+    if (!o->targets || !*o->targets)
+        return true;
+    const char *p = o->targets;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n && !strncmp(name, p, n))
+            return true;
+        p += n + (e != NULL);
+    }
+    return false;
+}
+
+static void add_stage(StageList *l, const CheckOptions *o, const CheckStage *s)
+{
+    if (l->n < MAX_STAGES && wanted(o, s->name))
+        l->v[l->n++] = *s;
+}
+
+static void add_pass_stages(StageList *l, const CheckOptions *o)
+{
+    static const char *const builtin[] = {
+#define PASS(name, fn, summary) #name,
+#include "compiler/opt/passes.def"
+#undef PASS
+    };
+    CheckStage s = {.kind = STAGE_PASS};
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) {
+        s.pass = builtin[i];
+        snprintf(s.name, sizeof s.name, "pass-%s", builtin[i]);
+        add_stage(l, o, &s);
+    }
+    for (uint32_t i = 0; i < o->nextra_passes; i++) {
+        s.pass = o->extra_passes[i].name;
+        snprintf(s.name, sizeof s.name, "pass-%s", s.pass);
+        add_stage(l, o, &s);
+    }
+}
+
+static void add_order_stages(StageList *l, const CheckOptions *o)
+{
+    const char *p = o->pass_order;
+    for (int k = 0; p && *p && l->n < MAX_STAGES; k++) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        CheckStage s = {.kind = STAGE_ORDER, .level = k};
+        snprintf(s.name, sizeof s.name, "order-%d-%.*s", k, (int)(n < 32 ? n : 32), p);
+        snprintf(s.order_pass, sizeof s.order_pass, "%.*s", (int)(n < 31 ? n : 31), p);
+        if (n)
+            add_stage(l, o, &s);
+        p += n + (e != NULL);
+    }
+}
+
+void check_build_stages(const CheckOptions *o, StageList *l)
+{
+    uint32_t lv = o->levels ? o->levels : CHECK_ALL_LEVELS;
+    l->n = 0;
+    l->v = calloc(MAX_STAGES, sizeof *l->v);
+    if (!l->v)
+        abort();
+    if (lv & (CHECK_O1 | CHECK_O2))
+        add_pass_stages(l, o);
+    add_order_stages(l, o);
+    if (lv & CHECK_O1)
+        add_stage(l, o, &(CheckStage){.name = "O1", .kind = STAGE_PIPELINE, .level = 1});
+    if (lv & CHECK_O2)
+        add_stage(l, o, &(CheckStage){.name = "O2", .kind = STAGE_PIPELINE, .level = 2});
+    if (lv & CHECK_O0)
+        add_stage(l, o, &(CheckStage){.name = "sched-O0", .kind = STAGE_SCHED, .level = 0});
+    if (lv & CHECK_O2)
+        add_stage(l, o, &(CheckStage){.name = "sched-O2", .kind = STAGE_SCHED, .level = 2});
+    check_add_machine_stages(l, o, lv);
+}
+
+void check_add_stage(StageList *l, const CheckOptions *o, const CheckStage *s) { add_stage(l, o, s); }
+
+void check_list_stages(FILE *out, const CheckOptions *opt)
+{
+    StageList l;
+    check_build_stages(opt, &l);
+    for (uint32_t i = 0; i < l.n; i++)
+        fprintf(out, "%s\n", l.v[i].name);
+    free(l.v);
+}
+
+/* ---- preparing modules ---------------------------------------------------------- */
+PassManager *check_pass_manager(const CheckOptions *o)
+{
+    PassOptions po = {.bisect_limit = -1};
+    PassManager *pm = pm_new(&po);
+    if (!pm)
+        abort();
+    for (uint32_t i = 0; i < o->nextra_passes; i++)
+        pass_register(pm, &o->extra_passes[i]);
+    return pm;
+}
+
+/* verify m quietly; on errors, the first message in detail */
+static bool verify_quietly(const Module *m, char *detail, size_t n)
+{
+    Diag d;
+    diag_init(&d, m->file, NULL);
+    if (!verify_module(m, &d))
+        return true;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem) {
+        diag_init(&d, m->file, mem);
+        verify_module(m, &d);
+        fclose(mem);
+        char *nl = strchr(text, '\n');
+        if (nl)
+            *nl = 0;
+        snprintf(detail, n, "invalid circuit: %s", text);
+        free(text);
+    }
+    return false;
+}
+
+/* run passes over m in place (level 1/2, or the comma list `passes`) and verify */
+static bool optimize(const CheckOptions *o, Module *m, int level, const char *passes,
+                     char *detail, size_t n)
+{
+    PassManager *pm = check_pass_manager(o);
+    char err[200];
+    bool ok = true;
+    if (passes)
+        ok = pm_set_passes(pm, passes, err, sizeof err);
+    else
+        pm_set_level(pm, level);
+    if (!ok)
+        snprintf(detail, n, "%s", err);
+    else
+        pm_run(pm, m);
+    pm_free(pm);
+    return ok && verify_quietly(m, detail, n);
+}
+
+/* the module a stage starts from; cached optimized copies for -O1/-O2 */
+static Module *prepared(CheckCtx *c, int level, char *detail, size_t n, bool *failed)
+{
+    *failed = false;
+    if (level == 0)
+        return (Module *)c->m;
+    if (c->opt_failed[level]) {
+        *failed = true;
+        snprintf(detail, n, "%s", c->opt_detail[level]);
+        return NULL;
+    }
+    if (!c->optimized[level]) {
+        Module *copy = module_clone(c->m);
+        if (!optimize(c->opt, copy, level, NULL, c->opt_detail[level], sizeof c->opt_detail[level])) {
+            module_free(copy);
+            c->opt_failed[level] = true;
+            *failed = true;
+            snprintf(detail, n, "%s", c->opt_detail[level]);
+            return NULL;
+        }
+        c->optimized[level] = copy;
+    }
+    return c->optimized[level];
+}
+
+/* ---- opening and running stages ------------------------------------------------- */
+static InterpOptions stage_budget(const CheckOptions *o)
+{
+    InterpOptions io = o->interp;
+    uint64_t steps = io.max_steps ? io.max_steps : 10000000u;
+    io.max_steps = steps * STAGE_STEP_FACTOR;
+    return io;
+}
+
+static bool open_interp(CheckCtx *c, StageRun *r, const Module *m)
+{
+    InterpOptions io = stage_budget(c->opt);
+    r->interp = interp_new(m, &io);
+    return r->interp != NULL;
+}
+
+static bool open_pass(CheckCtx *c, const CheckStage *s, StageRun *r)
+{
+    r->own = module_clone(c->m);
+    if (!optimize(c->opt, r->own, 0, s->pass, r->detail, sizeof r->detail)) {
+        r->fail_kind = "verify";
+        return false;
+    }
+    return open_interp(c, r, r->own);
+}
+
+static bool open_order(CheckCtx *c, const CheckStage *s, StageRun *r)
+{
+    if (!c->order_module)
+        c->order_module = module_clone(c->m);
+    if (c->order_failed || !optimize(c->opt, c->order_module, 0, s->order_pass, r->detail, sizeof r->detail)) {
+        if (c->order_failed)
+            snprintf(r->detail, sizeof r->detail, "an earlier pass of the order failed");
+        c->order_failed = true;
+        r->fail_kind = "verify";
+        return false;
+    }
+    return open_interp(c, r, c->order_module);
+}
+
+static bool open_sched(CheckCtx *c, const CheckStage *s, StageRun *r)
+{
+    bool failed;
+    Module *m = prepared(c, s->level, r->detail, sizeof r->detail, &failed);
+    if (!m) {
+        r->fail_kind = "verify";
+        return false;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    Diag d;
+    diag_init(&d, m->file, mem);
+    InterpOptions io = stage_budget(c->opt);
+    SchedOptions so = {.no_motion = s->level == 0};
+    r->cfg = cfg_interp_new(m, &io, &so, &d);
+    if (mem)
+        fclose(mem);
+    if (!r->cfg) {
+        char *nl = text ? strchr(text, '\n') : NULL;
+        if (nl)
+            *nl = 0;
+        snprintf(r->detail, sizeof r->detail, "the scheduler refused the module: %s", text ? text : "");
+        r->fail_kind = "refused";
+    }
+    free(text);
+    return r->cfg != NULL;
+}
+
+static bool open_stage(CheckCtx *c, const CheckStage *s, StageRun *r)
+{
+    memset(r, 0, sizeof *r);
+    bool failed;
+    switch (s->kind) {
+    case STAGE_PASS: return open_pass(c, s, r);
+    case STAGE_ORDER: return open_order(c, s, r);
+    case STAGE_PIPELINE: {
+        Module *m = prepared(c, s->level, r->detail, sizeof r->detail, &failed);
+        if (!m) {
+            r->fail_kind = "verify";
+            return false;
+        }
+        return open_interp(c, r, m);
+    }
+    case STAGE_SCHED: return open_sched(c, s, r);
+    default: return check_open_machine(c, s, r);
+    }
+}
+
+static void run_stage(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
+                      const uint64_t *args, Outcome *out)
+{
+    if (r->interp)
+        interp_call(r->interp, func, args, out);
+    else if (r->cfg)
+        cfg_interp_call(r->cfg, func, args, out);
+    else
+        check_run_machine(c, s, r, func, args, out);
+}
+
+static void close_stage(StageRun *r)
+{
+    interp_free(r->interp);
+    cfg_interp_free(r->cfg);
+    check_close_machine(r);
+    module_free(r->own);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- the check ----------------------------------------------------------------- */
+static void set_signature(CheckResult *res, const char *stage, const char *a, const char *b)
+{
+    snprintf(res->stage, sizeof res->stage, "%s", stage);
+    if (b)
+        snprintf(res->signature, sizeof res->signature, "%s:%s-vs-%s", stage, a, b);
+    else
+        snprintf(res->signature, sizeof res->signature, "%s:%s", stage, a);
+    res->mismatch = true;
+}
+
+static const char *expect_kind_name(int k)
+{
+    switch (k) {
+    case EX_VALUE: case EX_NAN: case EX_VOID: return "return";
+    case EX_THROW: return "throw";
+    default: return "trap";
+    }
+}
+
+/* the oracle's outcome of every run line; false on a run line whose expectation the
+ * oracle does not meet (when asked) */
+static bool run_oracle(CheckCtx *c, Outcome *oracle, CheckResult *res)
+{
+    Interp *in = interp_new(c->m, &c->opt->interp);
+    bool ok = true;
+    for (uint32_t i = 0; i < c->m->nruns; i++) {
+        const RunLine *rl = &c->m->runs[i];
+        uint64_t args[256] = {0};
+        if (rl->nargs > 256) {
+            oracle[i].kind = OUT_INVALID;
+            continue;
+        }
+        runline_args(rl, args);
+        interp_call(in, rl->func, args, &oracle[i]);
+        res->execs++;
+        res->outcome_kinds[oracle[i].kind]++;
+        if (ok && c->opt->check_expectations && !outcome_matches(&oracle[i], &rl->expect)) {
+            set_signature(res, "oracle", expect_kind_name(rl->expect.kind), check_kind_name(oracle[i].kind));
+            res->run = i;
+            res->expected = oracle[i];
+            res->got = oracle[i];
+            char got[300];
+            outcome_format(got, sizeof got, &oracle[i]);
+            snprintf(res->detail, sizeof res->detail, "the run line expects %s, the interpreter gives %s",
+                     expect_kind_name(rl->expect.kind), got);
+            ok = false;
+        }
+    }
+    interp_free(in);
+    return ok;
+}
+
+static bool comparable(const Outcome *o) { return o->kind != OUT_TIMEOUT && o->kind != OUT_INVALID; }
+
+/* every comparable run through one opened stage; false at the first difference */
+static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outcome *oracle,
+                       Outcome *got, CheckResult *res)
+{
+    for (uint32_t i = 0; i < c->m->nruns; i++) {
+        if (!comparable(&oracle[i]))
+            continue;
+        uint64_t args[256] = {0};
+        runline_args(&c->m->runs[i], args);
+        c->run_line = i;
+        c->oracle_steps = oracle[i].steps;
+        run_stage(c, s, r, c->m->runs[i].func, args, got);
+        res->execs++;
+        char why[200];
+        if (outcome_equal(&oracle[i], got, why, sizeof why))
+            continue;
+        set_signature(res, s->name, check_kind_name(oracle[i].kind), check_kind_name(got->kind));
+        res->run = i;
+        res->expected = oracle[i];
+        res->got = *got;
+        snprintf(res->detail, sizeof res->detail, "%s", why);
+        return false;
+    }
+    return true;
+}
+
+static void reset_result(CheckResult *res)
+{
+    res->mismatch = false;
+    res->stage[0] = res->signature[0] = res->detail[0] = 0;
+    res->run = 0;
+    res->runs = res->execs = res->stages = 0;
+    memset(res->outcome_kinds, 0, sizeof res->outcome_kinds);
+}
+
+static void free_ctx(CheckCtx *c)
+{
+    for (int l = 0; l < 3; l++)
+        module_free(c->optimized[l]);
+    module_free(c->order_module);
+    check_free_machine(c);
+}
+
+bool check_module(const Module *m, const CheckOptions *opt, CheckResult *res)
+{
+    CheckOptions defaults;
+    if (!opt) {
+        check_options_default(&defaults);
+        opt = &defaults;
+    }
+    reset_result(res);
+    CheckCtx c = {.m = m, .opt = opt};
+    Outcome *oracle = calloc(m->nruns + 1, sizeof *oracle), *got = malloc(sizeof *got);
+    if (!oracle || !got)
+        abort();
+    bool ok = run_oracle(&c, oracle, res);
+    for (uint32_t i = 0; i < m->nruns; i++)
+        res->runs += comparable(&oracle[i]);
+    StageList l;
+    check_build_stages(opt, &l);
+    for (uint32_t i = 0; ok && res->runs && i < l.n; i++) {
+        StageRun r;
+        res->stages++;
+        if (!open_stage(&c, &l.v[i], &r)) {
+            set_signature(res, l.v[i].name, r.fail_kind ? r.fail_kind : "refused", NULL);
+            res->run = UINT32_MAX; /* no run line: the stage could not be built */
+            snprintf(res->detail, sizeof res->detail, "%s", r.detail);
+            ok = false;
+        } else {
+            ok = check_runs(&c, &l.v[i], &r, oracle, got, res);
+        }
+        close_stage(&r);
+    }
+    free(l.v);
+    free_ctx(&c);
+    free(oracle);
+    free(got);
+    return ok;
+}
+
+/* ---- reporting ------------------------------------------------------------------- */
+static void format_call(char *buf, size_t n, const Module *m, const RunLine *r)
+{
+    const Func *f = m->funcs[r->func];
+    size_t k = (size_t)snprintf(buf, n, "@%s(", f->name);
+    for (uint32_t i = 0; i < r->nargs && k < n; i++) {
+        char v[64];
+        if (r->args[i].kind == RA_HEAP)
+            snprintf(v, sizeof v, "heap");
+        else
+            lit_format(v, sizeof v, f->params[i], r->args[i].bits);
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", v);
+    }
+    if (k < n)
+        snprintf(buf + k, n - k, ")");
+}
+
+static void report_heap(FILE *out, const Outcome *a, const Outcome *b)
+{
+    int shown = 0;
+    for (uint32_t i = 0; i < HEAP_SIZE && shown < 16; i++)
+        if (a->heap[i] != b->heap[i]) {
+            fprintf(out, "  heap+0x%03x: oracle %02x, stage %02x\n", i, a->heap[i], b->heap[i]);
+            shown++;
+        }
+}
+
+void check_report(FILE *out, const Module *m, const CheckResult *res)
+{
+    if (!res->mismatch) {
+        fprintf(out, "no mismatch: %llu runs, %llu stages\n", (unsigned long long)res->runs,
+                (unsigned long long)res->stages);
+        return;
+    }
+    fprintf(out, "mismatch %s\n  stage: %s\n", res->signature, res->stage);
+    if (res->detail[0])
+        fprintf(out, "  detail: %s\n", res->detail);
+    if (res->run >= m->nruns)
+        return;
+    char call[512], a[300], b[300];
+    format_call(call, sizeof call, m, &m->runs[res->run]);
+    fprintf(out, "  run line %u: %s\n", m->runs[res->run].line, call);
+    if (strchr(res->signature, ':') && strstr(res->signature, "-vs-")) {
+        outcome_format(a, sizeof a, &res->expected);
+        outcome_format(b, sizeof b, &res->got);
+        fprintf(out, "  oracle: %s\n  %s: %s\n", a, res->stage, b);
+        report_heap(out, &res->expected, &res->got);
+    }
+}

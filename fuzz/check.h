@@ -1,0 +1,81 @@
+/* check.h — the differential check: every run of a module (its `; run:` lines) goes
+ * through the reference interpreter (the oracle) and through every stage of the
+ * compiler, and each stage's Outcome must equal the oracle's (outcome_equal, heap
+ * bytes included).  The first stage that disagrees is reported with both outcomes
+ * and a signature that names the stage and the outcome kinds, e.g.
+ * `pass-fold:return-vs-trap`, `sched-O2:return-vs-return`, `x86-64-O2:return-vs-trap`.
+ * Signatures deduplicate campaign findings and are what a reducer keeps.
+ *
+ * Stages are rows of a table (check.c): a name, an `open` that prepares the module
+ * once (optimize a copy, schedule, compile), a `run` that gives the Outcome of one
+ * call, and a `close`.  They are tried in pipeline order: each pass alone, -O1,
+ * -O2 (graph interpreter after the passes), the scheduled form at -O0 (no motion)
+ * and after -O2 (global code motion), then the machine-code stages (a backend
+ * on an ISA at an -O level) once the code generator provides them
+ * (check_machine_stages()).  A stage whose open fails (a pass broke the circuit, the
+ * scheduler refused a valid module, the backend could not compile it) is itself a
+ * finding, with the kind `verify`, `refused` or `compile` in its signature. */
+#ifndef CIRC_CHECK_H
+#define CIRC_CHECK_H
+
+#include "compiler/opt/opt.h"
+#include "oracle/interp.h"
+
+/* Unicorn engines (one per ISA) that outlive one check: a campaign worker keeps
+ * one set for all its programs.  Not shared between threads. */
+typedef struct CheckEngines CheckEngines;
+CheckEngines *check_engines_new(void);
+void check_engines_free(CheckEngines *e);
+
+/* which O-levels of the pipelines to check (bit n = -On) */
+enum { CHECK_O0 = 1 << 0, CHECK_O1 = 1 << 1, CHECK_O2 = 1 << 2, CHECK_ALL_LEVELS = 7 };
+
+typedef struct {
+    uint32_t levels;         /* CHECK_O* mask; 0: all */
+    const char *targets;     /* comma-separated stage-name prefixes to check ("pass",
+                                "O2", "sched", "x86-64", "arm64-O0", ...); NULL: every stage */
+    uint32_t isa_mask;       /* machine-code stages: bit per Isa (blob.h); 0: both */
+    bool check_expectations; /* also compare the oracle with each run line's expectation
+                                (a mismatch with the stage name `oracle`) */
+    const PassInfo *extra_passes; /* registered in every pass manager the check makes
+                                     (the pass manager's plugin hook); each also gets a
+                                     `pass-NAME` stage */
+    uint32_t nextra_passes;
+    const char *pass_order;  /* comma-separated passes applied one after another; after
+                                each one the module is checked (stage `order-K-NAME`) */
+    InterpOptions interp;    /* budgets of every interpreting stage (0: defaults) */
+    CheckEngines *engines;   /* emulator engines reused across checks (check_engines_new);
+                                NULL: made and freed by each check_module call */
+} CheckOptions;
+
+/* what went wrong at the first stage that disagreed */
+typedef struct {
+    bool mismatch;           /* a stage disagreed with the oracle */
+    char stage[64];          /* "pass-fold", "O2", "sched-O0", "x86-64-O2", ... */
+    char signature[128];     /* "STAGE:EXPECTED-vs-GOT" (outcome kinds, or verify /
+                                refused / compile when the stage could not be built) */
+    char detail[512];        /* one line: what differs, or why the stage failed */
+    uint32_t run;            /* index of the run line in the module */
+    Outcome expected, got;   /* the oracle's outcome and the stage's (when both ran) */
+    /* tallies of the whole check */
+    uint64_t runs;           /* run lines whose oracle outcome was compared */
+    uint64_t execs;          /* calls executed by every stage, the oracle included */
+    uint64_t stages;         /* stages opened */
+    uint64_t outcome_kinds[5]; /* oracle outcomes by OutcomeKind */
+} CheckResult;
+
+void check_options_default(CheckOptions *o);
+/* check every run line of m: true if every stage agreed with the oracle, false with
+ * the first disagreement in *res.  m is not changed.  res may be reused. */
+bool check_module(const Module *m, const CheckOptions *opt, CheckResult *res);
+/* the names of the stages check_module would try for opt, one per line, to out */
+void check_list_stages(FILE *out, const CheckOptions *opt);
+/* the outcome kind's word in a signature: return, trap, throw, timeout, invalid */
+const char *check_kind_name(int outcome_kind);
+/* a signature as a file name: characters other than [A-Za-z0-9._-] become '_' */
+void check_signature_filename(const char *sig, char *buf, size_t n);
+/* a readable multi-line report of a mismatch (stage, call, both outcomes, heap bytes
+ * that differ) */
+void check_report(FILE *out, const Module *m, const CheckResult *res);
+
+#endif

@@ -1,0 +1,159 @@
+/* check_machine.c — the machine-code stages of the differential check: compile the
+ * module for an ISA at an -O level (compiler/lir/pipeline.h: passes, schedule,
+ * instruction selection, register allocation, encoding) and run each call under the
+ * Unicorn runner (oracle/emu.h).  Engines are kept in a CheckEngines, one per ISA,
+ * for the whole check or, when the caller passes one, for many checks.
+ *
+ * The emulator's block budget comes from the oracle's step count for the same call
+ * (a compiled call runs at most a few translated blocks per gate the interpreter
+ * evaluates), so runaway compiled code ends as a timeout quickly. */
+#include "compiler/lir/pipeline.h"
+#include "compiler/x64/backend.h"
+#include "fuzz/check_stage.h"
+#include "oracle/emu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { BUDGET_PER_STEP = 4, BUDGET_SLACK = 20000 };
+#define EMU_WALL_US 10000000ull
+
+typedef struct {
+    Isa isa;
+    const char *name;
+    const Backend *(*backend)(void);
+} MachineTarget;
+
+/* the backends of this build, per ISA (NULL: the ISA has no backend yet) */
+static const MachineTarget machine_targets[] = {
+    {ISA_X64, "x86-64", x64_backend},
+    {ISA_A64, "arm64", NULL},
+};
+
+struct CheckEngines {
+    Emu *emu[ISA_COUNT];
+    bool failed[ISA_COUNT];
+};
+
+typedef struct {
+    Arena *arena;
+    CodeBlob blob;
+    Emu *emu;
+} MachineRun;
+
+CheckEngines *check_engines_new(void)
+{
+    CheckEngines *e = calloc(1, sizeof *e);
+    if (!e)
+        abort();
+    return e;
+}
+
+void check_engines_free(CheckEngines *e)
+{
+    if (!e)
+        return;
+    for (int i = 0; i < ISA_COUNT; i++)
+        emu_free(e->emu[i]);
+    free(e);
+}
+
+static Emu *engine(CheckEngines *e, Isa isa)
+{
+    if (!e->emu[isa] && !e->failed[isa]) {
+        e->emu[isa] = emu_new(isa);
+        e->failed[isa] = e->emu[isa] == NULL;
+        if (e->emu[isa])
+            emu_set_wall_timeout(e->emu[isa], EMU_WALL_US, false);
+    }
+    return e->emu[isa];
+}
+
+void check_add_machine_stages(StageList *l, const CheckOptions *o, uint32_t levels)
+{
+    uint32_t isas = o->isa_mask ? o->isa_mask : (1u << ISA_COUNT) - 1;
+    static const int order[] = {0, 2};
+    for (int k = 0; k < 2; k++) {
+        if (!(levels & (1u << order[k])))
+            continue;
+        for (size_t t = 0; t < sizeof machine_targets / sizeof machine_targets[0]; t++) {
+            const MachineTarget *mt = &machine_targets[t];
+            if (!mt->backend || !(isas & (1u << mt->isa)))
+                continue;
+            CheckStage s = {.kind = STAGE_MACHINE, .level = order[k], .isa = mt->isa};
+            snprintf(s.name, sizeof s.name, "%s-O%d", mt->name, order[k]);
+            check_add_stage(l, o, &s);
+        }
+    }
+}
+
+/* the first line a Diag wrote to a memory stream */
+static void first_line(char *dst, size_t n, const char *prefix, char *text)
+{
+    char *nl = text ? strchr(text, '\n') : NULL;
+    if (nl)
+        *nl = 0;
+    snprintf(dst, n, "%s%s", prefix, text ? text : "");
+}
+
+bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
+{
+    const MachineTarget *mt = &machine_targets[s->isa == ISA_X64 ? 0 : 1];
+    if (!c->machine)
+        c->machine = c->opt->engines ? c->opt->engines : check_engines_new();
+    MachineRun *mr = calloc(1, sizeof *mr);
+    if (!mr)
+        abort();
+    r->machine = mr;
+    mr->arena = arena_new();
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    Diag d;
+    diag_init(&d, c->m->file, mem);
+    CompileOptions co = {.opt_level = s->level};
+    bool ok = compile_module(c->m, mt->backend(), &co, mr->arena, &mr->blob, NULL, &d);
+    if (mem)
+        fclose(mem);
+    if (!ok) {
+        first_line(r->detail, sizeof r->detail, "compile failed: ", text);
+        r->fail_kind = "compile";
+    }
+    free(text);
+    if (!ok)
+        return false;
+    mr->emu = engine(c->machine, s->isa);
+    if (!mr->emu || !emu_load(mr->emu, &mr->blob)) {
+        snprintf(r->detail, sizeof r->detail, "the emulator cannot load the code: %s",
+                 mr->emu ? emu_error(mr->emu) : "no engine");
+        r->fail_kind = "load";
+        return false;
+    }
+    return true;
+}
+
+void check_run_machine(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
+                       const uint64_t *args, Outcome *out)
+{
+    (void)s;
+    MachineRun *mr = r->machine;
+    uint64_t budget = c->oracle_steps * BUDGET_PER_STEP + BUDGET_SLACK;
+    emu_call_func(mr->emu, c->m->funcs[func], args, budget, out);
+}
+
+void check_close_machine(StageRun *r)
+{
+    MachineRun *mr = r->machine;
+    if (mr) {
+        arena_free(mr->arena);
+        free(mr);
+    }
+    r->machine = NULL;
+}
+
+void check_free_machine(CheckCtx *c)
+{
+    if (c->machine && c->machine != c->opt->engines)
+        check_engines_free(c->machine);
+    c->machine = NULL;
+}

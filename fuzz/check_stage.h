@@ -1,0 +1,69 @@
+/* check_stage.h — internals of the differential check shared by check.c (stage list,
+ * interpreting stages) and check_machine.c (the machine-code stages): what a stage
+ * is, what an opened stage holds, and the per-check context. */
+#ifndef CIRC_CHECK_STAGE_H
+#define CIRC_CHECK_STAGE_H
+
+#include "compiler/blob.h"
+#include "fuzz/check.h"
+
+typedef struct CfgInterp CfgInterp;
+
+typedef enum {
+    STAGE_PASS,     /* one pass alone (pass), then the graph interpreter */
+    STAGE_ORDER,    /* the next pass of CheckOptions.pass_order, cumulatively */
+    STAGE_PIPELINE, /* the -O1/-O2 pipeline (level), then the graph interpreter */
+    STAGE_SCHED,    /* the scheduled form after -O(level) passes, no motion at -O0 */
+    STAGE_MACHINE,  /* compiled for isa at -O(level), run under the emulator */
+} StageKind;
+
+typedef struct {
+    char name[64];
+    uint8_t kind;       /* StageKind */
+    int level;          /* -O level (STAGE_ORDER: position in the order) */
+    Isa isa;            /* STAGE_MACHINE */
+    const char *pass;   /* STAGE_PASS */
+    char order_pass[32];/* STAGE_ORDER */
+} CheckStage;
+
+typedef struct {
+    CheckStage *v;
+    uint32_t n;
+} StageList;
+
+/* an opened stage */
+typedef struct {
+    Module *own;          /* a module this stage made and owns */
+    Interp *interp;       /* graph interpreter stages */
+    CfgInterp *cfg;       /* scheduled-form stages */
+    void *machine;        /* machine-code stages (check_machine.c) */
+    const char *fail_kind;/* why open failed: "verify", "refused", "compile" */
+    char detail[512];
+} StageRun;
+
+typedef struct {
+    const Module *m;
+    const CheckOptions *opt;
+    Module *optimized[3]; /* per -O level, made on first use */
+    bool opt_failed[3];
+    char opt_detail[3][512];
+    Module *order_module; /* STAGE_ORDER: the passes so far */
+    bool order_failed;
+    uint32_t run_line;    /* the run being executed */
+    uint64_t oracle_steps;/* its oracle's step count (emulator budgets) */
+    void *machine;        /* check_machine.c: engines kept across stages */
+} CheckCtx;
+
+void check_build_stages(const CheckOptions *o, StageList *l);
+void check_add_stage(StageList *l, const CheckOptions *o, const CheckStage *s);
+PassManager *check_pass_manager(const CheckOptions *o);
+
+/* check_machine.c */
+void check_add_machine_stages(StageList *l, const CheckOptions *o, uint32_t levels);
+bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r);
+void check_run_machine(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
+                       const uint64_t *args, Outcome *out);
+void check_close_machine(StageRun *r);
+void check_free_machine(CheckCtx *c);
+
+#endif

@@ -1,0 +1,244 @@
+/* cmd_fuzz.c — `circ check` (the oracle against every compiler stage for the run
+ * lines of some files) and `circ fuzz` (a differential fuzzing campaign over
+ * generated programs, fuzz/campaign.h). */
+#include "driver.h"
+#include "fuzz/campaign.h"
+#include "compiler/blob.h"
+#include "fuzz/check.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shared option parsing ------------------------------------------------------ */
+static bool parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 0);
+    if (errno || end == s || *end || s[0] == '-')
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool parse_level(const char *a, uint32_t *levels)
+{
+    if (a[0] != '-' || a[1] != 'O' || a[2] < '0' || a[2] > '2' || a[3])
+        return false;
+    *levels = 1u << (a[2] - '0');
+    return true;
+}
+
+/* "x86-64,arm64" -> bit per Isa */
+static bool parse_isas(const char *s, uint32_t *mask)
+{
+    *mask = 0;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n == 6 && !strncmp(s, "x86-64", 6))
+            *mask |= 1u << ISA_X64;
+        else if (n == 5 && !strncmp(s, "arm64", 5))
+            *mask |= 1u << ISA_A64;
+        else if (n)
+            return false;
+        s += n + (e != NULL);
+    }
+    return *mask != 0;
+}
+
+/* options both commands take; returns 1 if argv[*i] was one, 0 if not, -1 on error */
+static int common_option(int argc, char **argv, int *i, CheckOptions *co, const char *cmd)
+{
+    const char *a = argv[*i];
+    bool has = *i + 1 < argc;
+    if (parse_level(a, &co->levels))
+        return 1;
+    if (!strcmp(a, "--targets") && has) {
+        co->targets = argv[++*i];
+        return 1;
+    }
+    if (!strncmp(a, "--passes=", 9)) {
+        co->pass_order = a + 9;
+        return 1;
+    }
+    if (!strcmp(a, "--isa") && has) {
+        if (!parse_isas(argv[++*i], &co->isa_mask)) {
+            fprintf(stderr, "circ %s: bad --isa '%s' (x86-64, arm64 or both, comma-separated)\n", cmd, argv[*i]);
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- circ check ------------------------------------------------------------------ */
+static const char check_usage[] =
+    "usage: circ check FILE... [-O0|-O1|-O2] [--targets LIST] [--isa x86-64,arm64]\n"
+    "                  [--passes=a,b,c] [--list-stages] [-q]\n"
+    "For every `; run:` line of each file, compare the reference interpreter's outcome\n"
+    "(the oracle; it must also meet the line's expectation) with every stage of the\n"
+    "compiler, in pipeline order: each pass alone (pass-NAME), -O1 and -O2 (O1, O2:\n"
+    "the interpreter after the passes), the scheduled form with no motion (sched-O0)\n"
+    "and after -O2 with global code motion (sched-O2), and machine code under the\n"
+    "emulator (x86-64-O0, arm64-O2, ...) where the build has a code generator.\n"
+    "The first stage that disagrees is reported with both outcomes and a signature\n"
+    "STAGE:EXPECTED-vs-GOT (outcome kinds), e.g. sched-O2:return-vs-trap.\n"
+    "  -O0|-O1|-O2      only the stages of that level (default: all)\n"
+    "  --targets LIST   only stages whose names start with one of LIST (pass,O2,sched,...)\n"
+    "  --isa LIST       machine-code ISAs to check (default both)\n"
+    "  --passes=a,b,c   also apply these passes one after another, checking after each\n"
+    "  --list-stages    print the stages that would be checked and exit\n"
+    "  -q               print mismatches and the summary only\n"
+    "Exit 0 if every stage agreed, 1 on a mismatch or an invalid file, 2 on usage or I/O errors.\n";
+
+static int check_file(const char *path, const CheckOptions *co, bool quiet, CheckResult *res)
+{
+    int status = EXIT_OK;
+    Module *m = load_module(path, true, &status);
+    if (!m)
+        return status;
+    bool ok = check_module(m, co, res);
+    if (!ok) {
+        printf("%s: ", path);
+        check_report(stdout, m, res);
+    } else if (!quiet) {
+        printf("%s: ok (%llu runs, %llu stages, %llu execs)\n", path, (unsigned long long)res->runs,
+               (unsigned long long)res->stages, (unsigned long long)res->execs);
+    }
+    module_free(m);
+    return ok ? EXIT_OK : EXIT_FAIL;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    if (wants_help(argc, argv, check_usage))
+        return EXIT_OK;
+    CheckOptions co;
+    check_options_default(&co);
+    co.check_expectations = true;
+    bool list = false, quiet = false;
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        int r = common_option(argc, argv, &i, &co, "check");
+        if (r < 0)
+            return EXIT_USAGE;
+        if (r)
+            continue;
+        if (!strcmp(argv[i], "--list-stages"))
+            list = true;
+        else if (!strcmp(argv[i], "-q"))
+            quiet = true;
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "circ check: bad option '%s'\n%s", argv[i], check_usage);
+            return EXIT_USAGE;
+        } else
+            argv[++nfiles] = argv[i]; /* compact the file names to argv[1..nfiles] */
+    }
+    if (list) {
+        check_list_stages(stdout, &co);
+        return EXIT_OK;
+    }
+    if (!nfiles) {
+        fputs(check_usage, stderr);
+        return EXIT_USAGE;
+    }
+    CheckResult *res = malloc(sizeof *res);
+    if (!res)
+        return EXIT_USAGE;
+    int worst = EXIT_OK, failed = 0;
+    for (int i = 1; i <= nfiles; i++) {
+        int st = check_file(argv[i], &co, quiet, res);
+        failed += st != EXIT_OK;
+        if (st > worst)
+            worst = st;
+    }
+    free(res);
+    printf("%d file%s checked, %d failed\n", nfiles, nfiles == 1 ? "" : "s", failed);
+    return worst;
+}
+
+/* ---- circ fuzz ------------------------------------------------------------------- */
+static const char fuzz_usage[] =
+    "usage: circ fuzz [--seconds S] [--seed N] [--jobs J] [--out DIR] [--targets LIST]\n"
+    "                 [--size S] [--swarm] [--reduce] [--isa LIST] [-O0|-O1|-O2]\n"
+    "                 [--max-programs N] [--hang-seconds H] [--status-interval S]\n"
+    "Differential fuzzing campaign: J worker processes generate programs from the\n"
+    "deterministic seed stream (seed, worker, index), run their run lines through the\n"
+    "oracle and every compiler stage (as `circ check`), and report to this process,\n"
+    "which prints a status line (redrawn in place on a terminal, one line every few\n"
+    "seconds otherwise) and a final summary ending in `N execs/s`.  An exec is one call\n"
+    "of a generated program in one stage (the oracle included).\n"
+    "Each new mismatch signature is saved once as DIR/SIGNATURE.circ (the program with\n"
+    "run lines reproducing it; `circ check` replays it) and DIR/SIGNATURE.json.  A\n"
+    "worker that crashes or hangs is restarted; the crash is saved as a finding with\n"
+    "its program (signature crash:SIGNAL or hang).\n"
+    "  --seconds S        run time, default 60 (0: until --max-programs or interrupted)\n"
+    "  --seed N           campaign seed, default 1\n"
+    "  --jobs J           worker processes, default 1\n"
+    "  --out DIR          where findings go, default fuzz-out\n"
+    "  --targets LIST     only stages whose names start with one of LIST\n"
+    "  --size S           target gate count of generated modules, default 100\n"
+    "  --swarm            switch a random subset of generator features off per program\n"
+    "  --reduce           minimize each new finding (when the build has a reducer)\n"
+    "  --max-programs N   stop after N programs\n"
+    "  --hang-seconds H   a program checked for longer than H seconds is a hang (default 60)\n"
+    "Exit 0 if no mismatch was found, 1 if any was, 2 on usage or I/O errors.\n";
+
+static int parse_fuzz_option(int argc, char **argv, int *i, CampaignOptions *o)
+{
+    const char *a = argv[*i];
+    uint64_t v;
+    if (!strcmp(a, "--swarm"))
+        o->gen.swarm = true;
+    else if (!strcmp(a, "--reduce"))
+        o->reduce = true;
+    else if (!strcmp(a, "--out") && *i + 1 < argc)
+        o->out_dir = argv[++*i];
+    else if (*i + 1 < argc && parse_u64(argv[*i + 1], &v)) {
+        ++*i;
+        if (!strcmp(a, "--seconds"))
+            o->seconds = (double)v;
+        else if (!strcmp(a, "--seed"))
+            o->seed = v;
+        else if (!strcmp(a, "--jobs") && v >= 1 && v <= 256)
+            o->jobs = (uint32_t)v;
+        else if (!strcmp(a, "--size") && v >= 1 && v <= 100000)
+            o->gen.size = (uint32_t)v;
+        else if (!strcmp(a, "--max-programs"))
+            o->max_programs = v;
+        else if (!strcmp(a, "--hang-seconds") && v >= 1)
+            o->hang_seconds = (double)v;
+        else if (!strcmp(a, "--status-interval") && v >= 1)
+            o->status_interval = (double)v;
+        else
+            return -1;
+    } else
+        return -1;
+    return 1;
+}
+
+int cmd_fuzz(int argc, char **argv)
+{
+    if (wants_help(argc, argv, fuzz_usage))
+        return EXIT_OK;
+    CampaignOptions o;
+    campaign_options_default(&o);
+    for (int i = 1; i < argc; i++) {
+        int r = common_option(argc, argv, &i, &o.check, "fuzz");
+        if (r == 0)
+            r = parse_fuzz_option(argc, argv, &i, &o);
+        if (r < 0) {
+            fprintf(stderr, "circ fuzz: bad argument '%s'\n%s", argv[i], fuzz_usage);
+            return EXIT_USAGE;
+        }
+    }
+    if (o.reduce && !o.reducer)
+        fprintf(stderr, "circ fuzz: --reduce: this build has no reducer; findings are saved unreduced\n");
+    CampaignStats st;
+    int rc = campaign_run(&o, &st, stderr);
+    if (rc < 0)
+        return EXIT_USAGE;
+    return st.mismatches ? EXIT_FAIL : EXIT_OK;
+}
