@@ -1,0 +1,399 @@
+/* reduce.c — the reducer's core: the fixpoint over the strategies of reduce_edits.c,
+ * ddmin chunking (halving chunk sizes over each strategy's units), candidate
+ * preparation (verify, cleanup, verify, refresh run lines, must be smaller) and
+ * batched testing in forked workers with a per-candidate timeout.  A batch holds
+ * consecutive candidates in one fixed order and the first interesting one wins, so
+ * the result does not depend on the number of jobs. */
+#include "fuzz/reduce_internal.h"
+#include "compiler/opt/opt.h"
+#include "fuzz/gen.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MAX_JOBS = 64 };
+
+/* what "smaller" means, compared in this order */
+typedef struct {
+    uint32_t gates, funcs, params, runs;
+    uint64_t weight; /* constants, run-line arguments and types: toward 0, 1, -1, narrow */
+} Metric;
+
+typedef struct {
+    const ReduceOptions *opt;
+    ReduceStats *st;
+    FILE *null;
+    uint64_t steps;
+    double start;
+    Module *cur;
+    Metric metric;
+    uint32_t jobs;
+} Reducer;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void units_push(UnitList *l, uint32_t func, GateId gate, uint32_t aux)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 64;
+        Unit *v = realloc(l->v, l->cap * sizeof *v);
+        if (!v)
+            abort();
+        l->v = v;
+    }
+    l->v[l->n++] = (Unit){func, gate, aux};
+}
+
+uint32_t reduce_gate_count(const Module *m)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        n += circ_live_count(m->funcs[i]->circ);
+    return n;
+}
+
+/* ---- the size measure ---------------------------------------------------------- */
+static uint64_t bits_cost(Type t, uint64_t bits)
+{
+    if (ty_is_float(t)) {
+        double d;
+        if (t == TY_F32) {
+            float f;
+            uint32_t u = (uint32_t)bits;
+            memcpy(&f, &u, 4);
+            d = f;
+        } else {
+            memcpy(&d, &bits, 8);
+        }
+        if (d == 0.0 && !(bits >> (ty_bits(t) - 1)))
+            return 0;
+        if (d == 1.0)
+            return 1;
+        if (d == -1.0)
+            return 2;
+        return 3 + (uint64_t)__builtin_popcountll(bits);
+    }
+    uint64_t mask = ty_mask(t);
+    bits &= mask;
+    if (bits == 0)
+        return 0;
+    if (bits == 1)
+        return 1;
+    if (bits == mask)
+        return 2;
+    int64_t s = ty_sext(t, bits);
+    uint64_t mag = s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s;
+    return 3 + 2 * (uint64_t)(64 - __builtin_clzll(mag)) + (s < 0);
+}
+
+static Metric measure(const Module *m)
+{
+    Metric r = {reduce_gate_count(m), m->nfuncs, 0, m->nruns, 0};
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const Func *f = m->funcs[i];
+        r.params += f->nparams;
+        const Circuit *c = f->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+            const Gate *gt = &c->gates[g];
+            if (gt->dead)
+                continue;
+            r.weight += (uint64_t)ty_bits(gt->type);
+            if (gt->op == OP_CONSTANT)
+                r.weight += bits_cost(gt->type, gt->lit);
+        }
+    }
+    for (uint32_t i = 0; i < m->nruns; i++) {
+        const RunLine *rl = &m->runs[i];
+        const Func *f = rl->func < m->nfuncs ? m->funcs[rl->func] : NULL;
+        for (uint32_t a = 0; a < rl->nargs; a++)
+            if (rl->args[a].kind != RA_HEAP && f && a < f->nparams)
+                r.weight += bits_cost(f->params[a], rl->args[a].bits);
+    }
+    return r;
+}
+
+static int metric_cmp(const Metric *a, const Metric *b)
+{
+    const uint64_t x[5] = {a->gates, a->funcs, a->params, a->runs, a->weight};
+    const uint64_t y[5] = {b->gates, b->funcs, b->params, b->runs, b->weight};
+    for (int i = 0; i < 5; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* ---- run lines ----------------------------------------------------------------- */
+void reduce_refresh_runs(Module *m, uint64_t steps)
+{
+    InterpOptions io = {.max_steps = steps};
+    Outcome *o = malloc(sizeof *o);
+    if (!o)
+        abort();
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < m->nruns; i++) {
+        RunLine *r = &m->runs[i];
+        bool keep = false;
+        if (r->func < m->nfuncs && r->nargs == m->funcs[r->func]->nparams && r->nargs <= 64) {
+            uint64_t args[64] = {0};
+            runline_args(r, args);
+            interp_run(m, r->func, args, &io, o);
+            RunExpect e;
+            if (gen_expect_from_outcome(o, &e)) {
+                r->expect = e;
+                keep = true;
+            }
+        }
+        if (keep)
+            m->runs[kept++] = *r;
+    }
+    m->nruns = kept;
+    free(o);
+}
+
+/* the most interpreter steps any run line of m takes (default budget) */
+static uint64_t max_run_steps(const Module *m)
+{
+    uint64_t most = 0;
+    Outcome *o = malloc(sizeof *o);
+    if (!o)
+        abort();
+    for (uint32_t i = 0; i < m->nruns; i++) {
+        const RunLine *r = &m->runs[i];
+        if (r->func >= m->nfuncs || r->nargs > 64)
+            continue;
+        uint64_t args[64] = {0};
+        runline_args(r, args);
+        interp_run(m, r->func, args, NULL, o);
+        if (o->steps > most)
+            most = o->steps;
+    }
+    free(o);
+    return most;
+}
+
+/* ---- candidates ---------------------------------------------------------------- */
+static bool run_passes(Module *m, const char *passes)
+{
+    PassOptions po = {.bisect_limit = -1, .log = NULL};
+    PassManager *pm = pm_new(&po);
+    char err[120];
+    bool ok = pm_set_passes(pm, passes, err, sizeof err) && pm_run(pm, m) == 0;
+    pm_free(pm);
+    return ok;
+}
+
+static bool valid(Reducer *r, const Module *m)
+{
+    Diag d;
+    diag_init(&d, m->file ? m->file : "<candidate>", r->null);
+    return verify_module(m, &d) == 0;
+}
+
+/* verify, clean up, verify, refresh the run lines; NULL unless valid and smaller */
+static Module *prepare(Reducer *r, Module *cand, Cleanup clean)
+{
+    if (!valid(r, cand)) {
+        module_free(cand);
+        return NULL;
+    }
+    if (clean != CLEAN_NONE) {
+        const char *passes = clean == CLEAN_CFG ? "simplify-cfg,dce" : "dce";
+        if (!run_passes(cand, passes) || !valid(r, cand)) {
+            module_free(cand);
+            return NULL;
+        }
+    }
+    reduce_refresh_runs(cand, r->steps);
+    Metric mt = measure(cand);
+    if (metric_cmp(&mt, &r->metric) >= 0) {
+        module_free(cand);
+        return NULL;
+    }
+    return cand;
+}
+
+/* ---- testing ------------------------------------------------------------------- */
+static void child_test(Reducer *r, const Module *cand)
+{
+    if (r->opt->timeout > 0) {
+        struct itimerval it = {{0, 0}, {(time_t)r->opt->timeout,
+                                        (suseconds_t)((r->opt->timeout - (time_t)r->opt->timeout) * 1e6)}};
+        if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+            it.it_value.tv_usec = 1000;
+        setitimer(ITIMER_REAL, &it, NULL);
+    }
+    bool yes = r->opt->interesting(r->opt->ctx, cand);
+    _exit(yes ? 0 : 1);
+}
+
+/* test cands[0..n); index of the first interesting one, or -1 */
+static int test_batch(Reducer *r, Module **cands, uint32_t n)
+{
+    r->st->tried += n;
+    if (r->jobs <= 1 && r->opt->timeout <= 0) {
+        for (uint32_t i = 0; i < n; i++)
+            if (r->opt->interesting(r->opt->ctx, cands[i])) {
+                r->st->tried -= n - 1 - i;
+                return (int)i;
+            }
+        return -1;
+    }
+    pid_t pid[MAX_JOBS];
+    fflush(NULL);
+    for (uint32_t i = 0; i < n; i++) {
+        pid[i] = fork();
+        if (pid[i] == 0)
+            child_test(r, cands[i]);
+    }
+    int first = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        int status = 0;
+        if (pid[i] < 0)
+            continue;
+        while (waitpid(pid[i], &status, 0) < 0)
+            ;
+        if (first < 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            first = (int)i;
+    }
+    return first;
+}
+
+/* ---- the driver loop ----------------------------------------------------------- */
+static bool out_of_time(Reducer *r)
+{
+    if (r->opt->max_seconds > 0 && now_seconds() - r->start > r->opt->max_seconds) {
+        r->st->timed_out = true;
+        return true;
+    }
+    return false;
+}
+
+static void accept(Reducer *r, Module *cand, const Strategy *s)
+{
+    module_free(r->cur);
+    r->cur = cand;
+    r->metric = measure(cand);
+    r->st->accepted++;
+    if (r->opt->progress) {
+        fprintf(r->opt->progress, "reduce: %u gates, %llu candidates tried, %.1fs (%s)\n", r->metric.gates,
+                (unsigned long long)r->st->tried, now_seconds() - r->start, s->name);
+        fflush(r->opt->progress);
+    }
+}
+
+/* one chunk size of one variant: returns true if something was accepted */
+static bool sweep(Reducer *r, const Strategy *s, const UnitList *u, uint32_t size, uint32_t v)
+{
+    bool any = false;
+    uint32_t i = 0;
+    while (i < u->n && !out_of_time(r)) {
+        Module *cands[MAX_JOBS];
+        uint32_t pos[MAX_JOBS], n = 0;
+        while (i < u->n && n < (r->jobs ? r->jobs : 1)) {
+            uint32_t len = u->n - i < size ? u->n - i : size;
+            Module *c = s->apply(r->cur, u->v + i, len, v);
+            if (c && (c = prepare(r, c, s->cleanup))) {
+                pos[n] = i;
+                cands[n++] = c;
+            }
+            i += size;
+        }
+        int hit = n ? test_batch(r, cands, n) : -1;
+        for (uint32_t k = 0; k < n; k++)
+            if ((int)k != hit)
+                module_free(cands[k]);
+        if (hit >= 0) {
+            accept(r, cands[hit], s);
+            any = true;
+            i = pos[hit] + size;
+        }
+    }
+    return any;
+}
+
+static bool run_strategy(Reducer *r, const Strategy *s)
+{
+    bool any = false;
+    for (uint32_t v = s->vfirst; v < s->vend && !out_of_time(r); v++) {
+        UnitList u = {0};
+        s->units(r->cur, &u);
+        uint32_t size = 1;
+        if (s->chunked)
+            while (size * 2 <= u.n)
+                size *= 2;
+        for (; size >= 1 && !out_of_time(r); size /= 2) {
+            if (sweep(r, s, &u, size, v)) {
+                any = true;
+                /* gate ids survive edits, but function-level units may not */
+                free(u.v);
+                u = (UnitList){0};
+                s->units(r->cur, &u);
+            }
+        }
+        free(u.v);
+    }
+    return any;
+}
+
+static bool round_of(Reducer *r, bool late)
+{
+    bool changed = false;
+    r->st->rounds++;
+    for (uint32_t i = 0; i < reduce_nstrategies && !out_of_time(r); i++)
+        if (reduce_strategies[i].late == late)
+            changed |= run_strategy(r, &reduce_strategies[i]);
+    return changed;
+}
+
+/* the cheap strategies to their fixpoint, then the costly ones, until neither helps */
+static void fixpoint(Reducer *r)
+{
+    do {
+        while (round_of(r, false) && !out_of_time(r))
+            ;
+    } while (!out_of_time(r) && round_of(r, true));
+}
+
+Module *reduce_module(const Module *m, const ReduceOptions *opt, ReduceStats *stats)
+{
+    ReduceStats local;
+    ReduceStats *st = stats ? stats : &local;
+    memset(st, 0, sizeof *st);
+    Reducer r = {.opt = opt, .st = st, .start = now_seconds()};
+    r.jobs = opt->jobs > MAX_JOBS ? MAX_JOBS : opt->jobs;
+    r.null = fopen("/dev/null", "w");
+    st->gates_before = reduce_gate_count(m);
+    r.steps = opt->interp_steps ? opt->interp_steps : 8 * max_run_steps(m) + 100000;
+    r.cur = module_clone(m);
+    reduce_refresh_runs(r.cur, r.steps);
+    r.metric = measure(r.cur);
+    Module *first = r.cur;
+    int hit = test_batch(&r, &first, 1);
+    st->input_interesting = hit == 0;
+    if (st->input_interesting) {
+        fixpoint(&r);
+        Module *compact = reduce_reparse(r.cur);
+        if (compact) {
+            module_free(r.cur);
+            r.cur = compact;
+        }
+    } else {
+        module_free(r.cur);
+        r.cur = module_clone(m);
+    }
+    st->gates_after = reduce_gate_count(r.cur);
+    st->seconds = now_seconds() - r.start;
+    if (r.null)
+        fclose(r.null);
+    return r.cur;
+}

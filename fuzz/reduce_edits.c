@@ -1,0 +1,423 @@
+/* reduce_edits.c — the reducer's strategies on gates: replace a value by a constant
+ * (0, 1, -1 of its type), by one of its own operands (which collapses a selector to
+ * one input) or by an argument; make a branch or switch take one successor (a loop's
+ * exit branch taken makes the loop run once, and the control-flow cleanup removes
+ * it); let an effect's users take its dependency input (drops stores, loads and
+ * calls from the chain); shrink constants toward 0, 1, -1 and small powers of two;
+ * narrow integer types; run the inliner and the control-flow simplifier.  Function-
+ * level strategies are in reduce_module_edits.c; the table of all is at the end. */
+#include "fuzz/reduce_internal.h"
+#include "compiler/opt/opt.h"
+
+#include <string.h>
+
+bool reduce_gate_live(const Circuit *c, GateId g)
+{
+    return g != NO_GATE && g < c->ngates && !c->gates[g].dead;
+}
+
+uint64_t reduce_small_const(Type t, uint32_t variant)
+{
+    if (t == TY_F32) {
+        static const float f[3] = {0.0f, 1.0f, -1.0f};
+        uint32_t u;
+        memcpy(&u, &f[variant % 3], 4);
+        return u;
+    }
+    if (t == TY_F64) {
+        static const double d[3] = {0.0, 1.0, -1.0};
+        uint64_t u;
+        memcpy(&u, &d[variant % 3], 8);
+        return u;
+    }
+    static const uint64_t i[3] = {0, 1, ~0ull};
+    return i[variant % 3] & ty_mask(t);
+}
+
+static bool is_op(const Gate *gt, int op) { return !gt->dead && gt->op == op; }
+
+/* ---- replace a value ------------------------------------------------------------ */
+static bool replaceable_value(const Gate *gt)
+{
+    if (gt->dead || gt->type == TY_NONE || !op_has(gt->op, F_VALUE))
+        return false;
+    return gt->op != OP_CONSTANT && gt->op != OP_ARG && gt->op != OP_ALLOCA && gt->op != OP_SYMBOL;
+}
+
+static void value_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+            if (replaceable_value(&c->gates[g]))
+                units_push(out, f, g, 0);
+    }
+}
+
+static GateId first_arg_of_type(const Circuit *c, Type t, GateId not)
+{
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+        if (g != not && is_op(&c->gates[g], OP_ARG) && c->gates[g].type == t)
+            return g;
+    return NO_GATE;
+}
+
+/* variants: 0 -> 0, 1 -> operand 0, 2 -> operand 1, 3 -> 1, 4 -> -1, 5 -> an
+ * argument, 6.. -> operand 2.. (selectors with more inputs) */
+static GateId value_replacement(Circuit *c, GateId g, uint32_t v)
+{
+    const Gate *gt = &c->gates[g];
+    Type t = gt->type;
+    if (v == 0 || v == 3 || v == 4)
+        return circ_const(c, t, reduce_small_const(t, v == 0 ? 0 : v == 3 ? 1 : 2));
+    if (v == 5)
+        return first_arg_of_type(c, t, g);
+    uint32_t k = v == 1 ? 0 : v == 2 ? 1 : v - 4;
+    if (k >= gt->ndata)
+        return NO_GATE;
+    GateId in = gate_data(gt, k);
+    if (!reduce_gate_live(c, in) || c->gates[in].type != t || in == g)
+        return NO_GATE;
+    return in;
+}
+
+static Module *apply_replace_value(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    Module *r = module_clone(m);
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++) {
+        Circuit *c = r->funcs[u[i].func]->circ;
+        if (!reduce_gate_live(c, u[i].gate) || !replaceable_value(&c->gates[u[i].gate]))
+            continue;
+        GateId repl = value_replacement(c, u[i].gate, v);
+        if (repl == NO_GATE)
+            continue;
+        /* only the value output moves; a LOAD or CALL keeps its dependency users */
+        Gate *gt = &c->gates[u[i].gate];
+        for (uint32_t k = gt->nuses; k-- > 0;) {
+            Use use = gt->uses[k];
+            const Gate *user = &c->gates[use.user];
+            if (use.index >= (uint32_t)user->nstate + user->ndep) {
+                circ_set_input(c, use.user, use.index, repl);
+                changed = true;
+            }
+        }
+    }
+    if (!changed) {
+        module_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* any value gate (constants and arguments too) by the v-th other live gate of its
+ * type, earlier ones first */
+static void any_value_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+            if (!c->gates[g].dead && c->gates[g].type != TY_NONE && op_has(c->gates[g].op, F_VALUE))
+                units_push(out, f, g, 0);
+    }
+}
+
+static GateId nth_other_of_type(const Circuit *c, GateId g, uint32_t v)
+{
+    for (GateId h = NUM_ROOTS; h < c->ngates; h++) {
+        const Gate *ht = &c->gates[h];
+        if (h != g && !ht->dead && ht->type == c->gates[g].type && op_has(ht->op, F_VALUE) && v-- == 0)
+            return h;
+    }
+    return NO_GATE;
+}
+
+static Module *apply_other_value(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    if (n != 1 || !reduce_gate_live(m->funcs[u->func]->circ, u->gate))
+        return NULL;
+    GateId repl = nth_other_of_type(m->funcs[u->func]->circ, u->gate, v);
+    if (repl == NO_GATE)
+        return NULL;
+    Module *r = module_clone(m);
+    Circuit *c = r->funcs[u->func]->circ;
+    Gate *gt = &c->gates[u->gate];
+    bool changed = false;
+    for (uint32_t k = gt->nuses; k-- > 0;) {
+        Use use = gt->uses[k];
+        const Gate *user = &c->gates[use.user];
+        if (use.index >= (uint32_t)user->nstate + user->ndep) {
+            circ_set_input(c, use.user, use.index, repl);
+            changed = true;
+        }
+    }
+    if (!changed) {
+        module_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* ---- branches ------------------------------------------------------------------- */
+static void branch_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+            if (is_op(&c->gates[g], OP_IF_BRANCH) || is_op(&c->gates[g], OP_SWITCH_BRANCH))
+                units_push(out, f, g, 0);
+    }
+}
+
+/* the selector value that sends a switch to its v-th successor (in use order); the
+ * default case is reached by a value no case names */
+static bool switch_value(const Circuit *c, GateId sw, uint32_t v, uint64_t *val)
+{
+    const Gate *gt = &c->gates[sw];
+    if (v >= gt->nuses)
+        return false;
+    const Gate *succ = &c->gates[gt->uses[v].user];
+    if (succ->op == OP_SWITCH_CASE) {
+        *val = succ->lit;
+        return true;
+    }
+    for (uint64_t cand = 0;; cand++) {
+        bool taken = false;
+        for (uint32_t k = 0; k < gt->nuses; k++) {
+            const Gate *s = &c->gates[gt->uses[k].user];
+            taken |= s->op == OP_SWITCH_CASE && s->lit == cand;
+        }
+        if (!taken) {
+            *val = cand;
+            return true;
+        }
+    }
+}
+
+/* variant 0: the true side / first successor, 1: false / second, 2..: further cases */
+static Module *apply_fold_branch(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    Module *r = module_clone(m);
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++) {
+        Circuit *c = r->funcs[u[i].func]->circ;
+        GateId b = u[i].gate;
+        if (!reduce_gate_live(c, b))
+            continue;
+        const Gate *gt = &c->gates[b];
+        GateId cond = gate_data(gt, 0);
+        Type t = reduce_gate_live(c, cond) ? (Type)c->gates[cond].type : TY_NONE;
+        uint64_t val;
+        if (gt->op == OP_IF_BRANCH) {
+            if (v > 1)
+                continue;
+            val = v == 0;
+        } else if (!switch_value(c, b, v, &val)) {
+            continue;
+        }
+        if (t == TY_NONE)
+            continue;
+        GateId k = circ_const(c, t, val);
+        circ_set_input(c, b, c->gates[b].nstate, k);
+        changed = true;
+    }
+    if (!changed) {
+        module_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* ---- dependency chains ---------------------------------------------------------- */
+static void effect_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+            const Gate *gt = &c->gates[g];
+            if (!gt->dead && op_has(gt->op, F_DEPOUT) && !op_has(gt->op, F_ROOT) && gt->ndep)
+                units_push(out, f, g, 0);
+        }
+    }
+}
+
+/* the dependency users of g take g's dependency input v */
+static Module *apply_bypass_effect(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    Module *r = module_clone(m);
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++) {
+        Circuit *c = r->funcs[u[i].func]->circ;
+        GateId g = u[i].gate;
+        if (!reduce_gate_live(c, g) || v >= c->gates[g].ndep)
+            continue;
+        GateId dep = gate_dep(&c->gates[g], v);
+        for (uint32_t k = c->gates[g].nuses; k-- > 0;) {
+            Use use = c->gates[g].uses[k];
+            const Gate *user = &c->gates[use.user];
+            if (use.index >= user->nstate && use.index < (uint32_t)user->nstate + user->ndep) {
+                circ_set_input(c, use.user, use.index, dep);
+                changed = true;
+            }
+        }
+    }
+    if (!changed) {
+        module_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* ---- constants ------------------------------------------------------------------ */
+static void const_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+            if (is_op(&c->gates[g], OP_CONSTANT))
+                units_push(out, f, g, 0);
+    }
+}
+
+/* variants: 0, 1, -1, half the value (toward 0), 2, 4, 8, 16 */
+static bool shrunk_value(Type t, uint64_t bits, uint32_t v, uint64_t *out)
+{
+    if (v < 3) {
+        *out = reduce_small_const(t, v);
+        return true;
+    }
+    if (!ty_is_int(t))
+        return false;
+    if (v == 3) {
+        *out = (uint64_t)(ty_sext(t, bits) / 2) & ty_mask(t);
+        return true;
+    }
+    *out = ((uint64_t)1 << (v - 3)) & ty_mask(t);
+    return true;
+}
+
+static Module *apply_shrink_const(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    Module *r = module_clone(m);
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++) {
+        Circuit *c = r->funcs[u[i].func]->circ;
+        if (!reduce_gate_live(c, u[i].gate))
+            continue;
+        Gate *gt = &c->gates[u[i].gate];
+        uint64_t val;
+        if (shrunk_value(gt->type, gt->lit, v, &val) && val != gt->lit) {
+            gt->lit = val;
+            changed = true;
+        }
+    }
+    if (!changed) {
+        module_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* ---- narrower integer types ----------------------------------------------------- */
+/* an integer computation whose inputs and users all share its type: a chunk of them
+ * is retyped together; the verifier rejects what does not fit */
+static void narrow_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+            const Gate *gt = &c->gates[g];
+            if (!gt->dead && ty_is_int(gt->type) && ty_bits(gt->type) > 8 &&
+                (gt->op == OP_CONSTANT || (op_has(gt->op, F_PURE) && gt->ndata == 2) ||
+                 gt->op == OP_VALUE_SELECTOR))
+                units_push(out, f, g, 0);
+        }
+    }
+}
+
+static Module *apply_narrow(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    static const Type narrower[2] = {TY_I8, TY_I32};
+    Type to = narrower[v % 2];
+    Module *r = module_clone(m);
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++) {
+        Circuit *c = r->funcs[u[i].func]->circ;
+        if (!reduce_gate_live(c, u[i].gate))
+            continue;
+        Gate *gt = &c->gates[u[i].gate];
+        if (ty_bits(gt->type) <= ty_bits(to))
+            continue;
+        gt->type = (uint8_t)to;
+        if (gt->op == OP_CONSTANT)
+            gt->lit = (uint64_t)ty_sext(to, gt->lit) & ty_mask(to);
+        changed = true;
+    }
+    if (!changed) {
+        module_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* ---- whole-module passes ---------------------------------------------------------- */
+static void module_unit(const Module *m, UnitList *out)
+{
+    (void)m;
+    units_push(out, 0, NO_GATE, 0);
+}
+
+static Module *with_passes(const Module *m, const char *passes)
+{
+    Module *r = module_clone(m);
+    PassOptions po = {.bisect_limit = -1};
+    PassManager *pm = pm_new(&po);
+    char err[120];
+    bool ok = pm_set_passes(pm, passes, err, sizeof err) && pm_run(pm, r) == 0 && pm_changes(pm) > 0;
+    pm_free(pm);
+    if (!ok) {
+        module_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+static Module *apply_inline(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    (void)u, (void)n, (void)v;
+    return with_passes(m, "inline");
+}
+
+static Module *apply_simplify_cfg(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    (void)u, (void)n, (void)v;
+    return with_passes(m, "simplify-cfg");
+}
+
+/* from reduce_module_edits.c */
+void reduce_func_units(const Module *m, UnitList *out);
+Module *reduce_remove_funcs(const Module *m, const Unit *u, uint32_t n, uint32_t v);
+void reduce_run_units(const Module *m, UnitList *out);
+Module *reduce_drop_runs(const Module *m, const Unit *u, uint32_t n, uint32_t v);
+void reduce_param_units(const Module *m, UnitList *out);
+Module *reduce_drop_param(const Module *m, const Unit *u, uint32_t n, uint32_t v);
+void reduce_run_arg_units(const Module *m, UnitList *out);
+Module *reduce_shrink_run_args(const Module *m, const Unit *u, uint32_t n, uint32_t v);
+
+const Strategy reduce_strategies[] = {
+    {"drop run lines", 0, 1, true, false, CLEAN_NONE, reduce_run_units, reduce_drop_runs},
+    {"remove functions", 0, 1, true, false, CLEAN_DCE, reduce_func_units, reduce_remove_funcs},
+    {"fold branches", 0, 2, true, false, CLEAN_CFG, branch_units, apply_fold_branch},
+    {"replace values", 0, 6, true, false, CLEAN_DCE, value_units, apply_replace_value},
+    {"shorten dependency chains", 0, 2, true, false, CLEAN_DCE, effect_units, apply_bypass_effect},
+    {"inline calls", 0, 1, false, false, CLEAN_DCE, module_unit, apply_inline},
+    {"simplify control flow", 0, 1, false, false, CLEAN_DCE, module_unit, apply_simplify_cfg},
+    {"switch cases", 2, 8, false, false, CLEAN_CFG, branch_units, apply_fold_branch},
+    {"selector inputs", 6, 10, false, false, CLEAN_DCE, value_units, apply_replace_value},
+    {"drop parameters", 0, 1, false, false, CLEAN_DCE, reduce_param_units, reduce_drop_param},
+    {"shrink constants", 0, 9, true, false, CLEAN_NONE, const_units, apply_shrink_const},
+    {"narrow types", 0, 2, true, false, CLEAN_NONE, narrow_units, apply_narrow},
+    {"shrink run arguments", 0, 4, true, false, CLEAN_NONE, reduce_run_arg_units, reduce_shrink_run_args},
+    {"other values", 0, 16, false, true, CLEAN_DCE, any_value_units, apply_other_value},
+};
+const uint32_t reduce_nstrategies = sizeof reduce_strategies / sizeof reduce_strategies[0];

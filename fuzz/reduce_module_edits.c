@@ -1,0 +1,242 @@
+/* reduce_module_edits.c — the reducer's function-level strategies: drop run lines,
+ * remove functions (through the text form, which renumbers what refers to them),
+ * drop parameters (rewriting the signature, the ARG gates, every call site and the
+ * run lines), shrink run-line arguments toward 0, 1, -1; and the text round trip. */
+#include "fuzz/reduce_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+Module *reduce_reparse(const Module *m)
+{
+    char *buf = NULL, *ebuf = NULL;
+    size_t len = 0, elen = 0;
+    FILE *out = open_memstream(&buf, &len);
+    FILE *err = open_memstream(&ebuf, &elen);
+    if (!out || !err)
+        abort();
+    print_module(out, m);
+    fclose(out);
+    Diag d;
+    diag_init(&d, m->file ? m->file : "<reduced>", err);
+    Module *r = parse_module(m->file ? m->file : "<reduced>", buf, len, &d);
+    fclose(err);
+    free(buf);
+    free(ebuf);
+    return r;
+}
+
+static Module *unchanged(Module *r, bool changed)
+{
+    if (changed)
+        return r;
+    module_free(r);
+    return NULL;
+}
+
+/* ---- run lines ------------------------------------------------------------------ */
+void reduce_run_units(const Module *m, UnitList *out)
+{
+    for (uint32_t i = 0; i < m->nruns; i++)
+        units_push(out, 0, NO_GATE, i);
+}
+
+Module *reduce_drop_runs(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    (void)v;
+    Module *r = module_clone(m);
+    uint8_t *drop = calloc(r->nruns + 1, 1);
+    if (!drop)
+        abort();
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++)
+        if (u[i].aux < r->nruns) {
+            drop[u[i].aux] = 1;
+            changed = true;
+        }
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < r->nruns; i++)
+        if (!drop[i])
+            r->runs[kept++] = r->runs[i];
+    r->nruns = kept;
+    free(drop);
+    return unchanged(r, changed);
+}
+
+void reduce_run_arg_units(const Module *m, UnitList *out)
+{
+    for (uint32_t i = 0; i < m->nruns; i++)
+        for (uint32_t a = 0; a < m->runs[i].nargs; a++)
+            if (m->runs[i].args[a].kind != RA_HEAP)
+                units_push(out, i, NO_GATE, a);
+}
+
+/* variants: 0, 1, -1, half the value (integers) */
+Module *reduce_shrink_run_args(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    Module *r = module_clone(m);
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (u[i].func >= r->nruns || u[i].aux >= r->runs[u[i].func].nargs)
+            continue;
+        RunLine *rl = &r->runs[u[i].func];
+        if (rl->func >= r->nfuncs || u[i].aux >= r->funcs[rl->func]->nparams)
+            continue;
+        Type t = r->funcs[rl->func]->params[u[i].aux];
+        RunArg *a = &rl->args[u[i].aux];
+        uint64_t val;
+        if (v < 3)
+            val = reduce_small_const(t, v);
+        else if (ty_is_int(t))
+            val = (uint64_t)(ty_sext(t, a->bits) / 2) & ty_mask(t);
+        else
+            continue;
+        if (a->kind == RA_HEAP || val == a->bits)
+            continue;
+        a->bits = val;
+        changed = true;
+    }
+    return unchanged(r, changed);
+}
+
+/* ---- functions ------------------------------------------------------------------ */
+void reduce_func_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        units_push(out, f, NO_GATE, 0);
+}
+
+/* print the functions not dropped and their run lines, parse the text back */
+Module *reduce_remove_funcs(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    (void)v;
+    uint8_t *drop = calloc(m->nfuncs + 1, 1);
+    if (!drop)
+        abort();
+    for (uint32_t i = 0; i < n; i++)
+        if (u[i].func < m->nfuncs)
+            drop[u[i].func] = 1;
+    char *buf = NULL, *ebuf = NULL;
+    size_t len = 0, elen = 0;
+    FILE *out = open_memstream(&buf, &len);
+    FILE *err = open_memstream(&ebuf, &elen);
+    if (!out || !err)
+        abort();
+    uint32_t kept = 0;
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        if (!drop[f]) {
+            print_func(out, m->funcs[f]);
+            kept++;
+        }
+    for (uint32_t i = 0; i < m->nruns; i++)
+        if (m->runs[i].func < m->nfuncs && !drop[m->runs[i].func])
+            print_runline(out, m, &m->runs[i]);
+    fclose(out);
+    Module *r = NULL;
+    if (kept && kept < m->nfuncs) {
+        Diag d;
+        diag_init(&d, m->file ? m->file : "<reduced>", err);
+        r = parse_module(m->file ? m->file : "<reduced>", buf, len, &d);
+    }
+    fclose(err);
+    free(buf);
+    free(ebuf);
+    free(drop);
+    return r;
+}
+
+/* ---- parameters ----------------------------------------------------------------- */
+void reduce_param_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        for (uint32_t k = 0; k < m->funcs[f]->nparams; k++)
+            units_push(out, f, NO_GATE, k);
+}
+
+/* the value parameter k of f gets in its place: the first run line's argument, or 0 */
+static uint64_t param_value(const Module *m, uint32_t f, uint32_t k)
+{
+    for (uint32_t i = 0; i < m->nruns; i++)
+        if (m->runs[i].func == f && k < m->runs[i].nargs)
+            return m->runs[i].args[k].kind == RA_HEAP ? HEAP_ADDR : m->runs[i].args[k].bits;
+    return 0;
+}
+
+/* every use of f's SYMBOL is the callee of a CALL: drop argument k there */
+static bool rewrite_calls(Module *m, uint32_t f, uint32_t k)
+{
+    for (uint32_t h = 0; h < m->nfuncs; h++) {
+        Circuit *c = m->funcs[h]->circ;
+        for (GateId s = NUM_ROOTS; s < c->ngates; s++) {
+            const Gate *sym = &c->gates[s];
+            if (sym->dead || sym->op != OP_SYMBOL || sym->lit != f)
+                continue;
+            while (c->gates[s].nuses) {
+                Use use = c->gates[s].uses[0];
+                const Gate *call = &c->gates[use.user];
+                uint32_t first = (uint32_t)call->nstate + call->ndep;
+                if (call->op != OP_CALL || use.index != first || call->ndata < k + 2)
+                    return false;
+                GateId in[64];
+                uint32_t nin = gate_nin(call);
+                if (nin > 64)
+                    return false;
+                memcpy(in, call->in, nin * sizeof *in);
+                memmove(in + first + k + 1, in + first + k + 2, (nin - first - k - 2) * sizeof *in);
+                /* move the call to a fresh SYMBOL use so the loop ends */
+                GateId fresh = circ_add(c, OP_SYMBOL, TY_I64, 0, f, NULL, 0, NULL, 0, NULL, 0);
+                in[first] = fresh;
+                circ_set_inputs(c, use.user, in, call->nstate, in + call->nstate, call->ndep, in + first,
+                                call->ndata - 1);
+            }
+        }
+    }
+    return true;
+}
+
+static void rewrite_args(Module *m, uint32_t f, uint32_t k, uint64_t value)
+{
+    Circuit *c = m->funcs[f]->circ;
+    Type t = m->funcs[f]->params[k];
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+        Gate *gt = &c->gates[g];
+        if (gt->dead || gt->op != OP_ARG)
+            continue;
+        if (gt->lit == k) {
+            GateId v = circ_const(c, t, value);
+            circ_replace_uses(c, g, v);
+            circ_kill(c, g);
+        } else if (gt->lit > k) {
+            gt->lit--;
+        }
+    }
+}
+
+Module *reduce_drop_param(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    (void)v;
+    if (n != 1 || u->func >= m->nfuncs || u->aux >= m->funcs[u->func]->nparams)
+        return NULL;
+    uint32_t f = u->func, k = u->aux;
+    Module *r = module_clone(m);
+    if (!rewrite_calls(r, f, k)) {
+        module_free(r);
+        return NULL;
+    }
+    rewrite_args(r, f, k, param_value(m, f, k));
+    Func *fn = r->funcs[f];
+    Type *p = arena_alloc(r->arena, (fn->nparams ? fn->nparams : 1) * sizeof *p);
+    for (uint32_t i = 0, j = 0; i < fn->nparams; i++)
+        if (i != k)
+            p[j++] = fn->params[i];
+    fn->params = p;
+    fn->nparams--;
+    for (uint32_t i = 0; i < r->nruns; i++) {
+        RunLine *rl = &r->runs[i];
+        if (rl->func != f || k >= rl->nargs)
+            continue;
+        memmove(rl->args + k, rl->args + k + 1, (rl->nargs - k - 1) * sizeof *rl->args);
+        rl->nargs--;
+    }
+    return r;
+}
