@@ -169,7 +169,15 @@ static bool mem_of(const Ctx *c, const Arg *a, Mem *m)
     }
 }
 
-/* rd := base + offset (rd may be sp only if it is not x17's user) */
+/* rd := rn + (rm << shift); rn may be sp (then the extended form) */
+static bool add_shifted(A64Asm *as, int rd, int rn, int rm, unsigned shift)
+{
+    if (rn == A64_SP || rd == A64_SP)
+        return word(as, a64_add_ext(1, rd, rn, rm, A64_UXTX, (int)shift));
+    return word(as, a64_add_reg(1, rd, rn, rm, A64_LSL, (int)shift));
+}
+
+/* rd := base + offset (large offsets through x17) */
 static bool add_offset(A64Asm *as, int rd, int base, int64_t off)
 {
     if (a64_addsub_imm_ok((uint64_t)off))
@@ -178,8 +186,7 @@ static bool add_offset(A64Asm *as, int rd, int base, int64_t off)
         uint64_t n = -(uint64_t)off;
         return word(as, a64_sub_imm(1, rd, base, (uint32_t)(n >= 4096 ? n >> 12 : n), n >= 4096));
     }
-    return mov_imm(as, 1, A64_SCRATCH1, (uint64_t)off) &&
-           word(as, a64_add_ext(1, rd, base, A64_SCRATCH1, A64_UXTX, 0));
+    return mov_imm(as, 1, A64_SCRATCH1, (uint64_t)off) && add_shifted(as, rd, base, A64_SCRATCH1, 0);
 }
 
 /* rd := the address of m (uses x17 for large offsets with an index) */
@@ -188,11 +195,10 @@ static bool address(A64Asm *as, int rd, const Mem *m)
     if (m->index < 0)
         return add_offset(as, rd, m->base, m->offset);
     if (m->offset == 0)
-        return word(as, a64_add_ext(1, rd, m->base, m->index, A64_UXTX, (int)m->shift));
-    if (!mov_imm(as, 1, A64_SCRATCH1, (uint64_t)m->offset) ||
-        !word(as, a64_add_ext(1, A64_SCRATCH1, m->base, A64_SCRATCH1, A64_UXTX, 0)))
-        return false;
-    return word(as, a64_add_reg(1, rd, A64_SCRATCH1, m->index, A64_LSL, (int)m->shift));
+        return add_shifted(as, rd, m->base, m->index, m->shift);
+    return mov_imm(as, 1, A64_SCRATCH1, (uint64_t)m->offset) &&
+           add_shifted(as, A64_SCRATCH1, m->base, A64_SCRATCH1, 0) &&
+           add_shifted(as, rd, A64_SCRATCH1, m->index, m->shift);
 }
 
 /* one load or store of rt at m */

@@ -41,17 +41,10 @@ static const char *const fp_names[A64_LIR_NREGS] = {
     "v25", "v26", "v27", "v28", "v29", "v30", "v31",
 };
 
-uint64_t a64_allocatable_regs(Bank b)
-{
-    if (b == BANK_FP)
-        return 0xffffffffull;
-    return 0xffffull | (0x3ffull << 19);   /* x0-x15, x19-x28 */
-}
+static const LirTarget a64;
 
-uint64_t a64_callee_saved_regs(Bank b)
-{
-    return b == BANK_FP ? 0xff00ull : 0x3ffull << 19;
-}
+uint64_t a64_allocatable_regs(Bank b) { return a64.allocatable[b]; }
+uint64_t a64_callee_saved_regs(Bank b) { return a64.callee_saved[b]; }
 
 uint64_t a64_caller_saved_regs(Bank b)
 {
@@ -147,7 +140,7 @@ static bool sp_ok(const LirForm *f, unsigned i)
         return f->width == 64 && f->args[0].kinds == FK_TMP && f->args[1].kinds == FK_TMP;
     case A64E_ALU:
         /* add/sub: the destination and the left operand, not the right one */
-        if (f->param != A64_ALU_ADD && f->param != A64_ALU_SUB)
+        if ((f->param != A64_ALU_ADD && f->param != A64_ALU_SUB) || f->width != 64)
             return false;
         return f->nargs == 3 ? i != 1 : i == 1;
     default:
@@ -197,6 +190,17 @@ static bool a64_arg_ok(const LirForm *f, unsigned i, const Arg *a)
     }
 }
 
+/* caller-saved temporaries first (x9-x15, then the argument registers from x8
+ * down), then the callee-saved ones; FP likewise (v16-v31, v0-v7, v8-v15) */
+static const uint8_t gp_order[] = {
+    9, 10, 11, 12, 13, 14, 15, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+    19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+};
+static const uint8_t fp_order[] = {
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    7, 6, 5, 4, 3, 2, 1, 0, 8, 9, 10, 11, 12, 13, 14, 15,
+};
+
 static const LirTarget a64 = {
     .name = "arm64",
     .isa = ISA_A64,
@@ -204,6 +208,10 @@ static const LirTarget a64 = {
     .nforms = sizeof a64_forms / sizeof a64_forms[0],
     .nregs = { A64_LIR_NREGS, A64_LIR_NREGS },
     .reg_names = { gp_names, fp_names },
+    .allocatable = { 0xffffull | (0x3ffull << 19), 0xffffffffull },
+    .callee_saved = { 0x3ffull << 19, 0xff00ull },
+    .alloc_order = { gp_order, fp_order },
+    .nalloc_order = { sizeof gp_order, sizeof fp_order },
     .arg_ok = a64_arg_ok,
     .emit = a64_emit,
 };
