@@ -137,16 +137,23 @@ typedef struct {
 typedef struct {
     /* a register of each bank free at this point, or -1 if none */
     int free_reg[BANK_COUNT];
-    /* a stack slot free at this point (used to break FP cycles and to borrow a
-     * register for slot-to-slot moves when no register is free) */
-    uint32_t scratch_slot;
+    /* stack slots free at this point: [0] holds a cycle's value when no register
+     * of its bank is free, [1] saves the borrowed register of a slot-to-slot move
+     * when no GP register is free */
+    uint32_t scratch_slot[2];
+    /* the GP register borrowed then (saved and restored around the move); not
+     * free_reg[BANK_GP] */
+    unsigned borrow_gp;
 } ParMoveScratch;
 
 /* sequential steps performing the parallel copy of moves (every dst distinct; a
- * src may feed several dsts; moves with src == dst are dropped); GP cycles use
- * swaps, FP cycles a free FP register or the scratch slot, slot-to-slot moves a
- * free register or a borrowed one saved in the scratch slot.  Steps are written to
- * out (room for 4 * n + 4 steps); returns their number. */
+ * src may feed several dsts; moves with src == dst are dropped).  GP register
+ * cycles use swaps; other cycles go through a free register of their bank or
+ * scratch_slot[0]; a slot-to-slot move goes through a free GP register or through
+ * borrow_gp saved in scratch_slot[1].  Steps are written to out (room for
+ * LIR_PARMOVE_MAX_STEPS(n)); returns their number.  Each step is one machine
+ * move: never slot to slot. */
+#define LIR_PARMOVE_MAX_STEPS(n) (8 * (n) + 8)
 uint32_t lir_parallel_moves(const LirMove *moves, uint32_t n, const ParMoveScratch *scratch,
                             ParMoveStep *out);
 

@@ -1,0 +1,314 @@
+/* intervals.c — live intervals with holes of every tmp (virtual and physical),
+ * built block by block backwards from the live-out sets (liveness.c): ranges at
+ * fence posts, use positions (must the operand be a register, or may it become
+ * the spill slot), call clobbers as dead defs of the clobbered registers, move
+ * hints for coalescing; splitting an interval at a gap. */
+#include "ra_internal.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+bool ra_fail(RaCtx *c, const char *fmt, ...)
+{
+    if (!c->failed && c->err && c->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = snprintf(c->err, c->errlen, "register allocation of @%s: ", c->code->name);
+        if (n >= 0 && (size_t)n < c->errlen)
+            vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    c->failed = true;
+    return false;
+}
+
+Inst *ra_inst_at(const RaCtx *c, uint32_t n)
+{
+    uint32_t b = c->block_of[n];
+    return &c->code->blocks[b]->insts[n - c->live->first_inst[b]];
+}
+
+bool iv_covers(const Interval *iv, uint32_t pos)
+{
+    for (uint32_t i = 0; i < iv->nranges; i++) {
+        if (pos < iv->ranges[i].from)
+            return false;
+        if (pos < iv->ranges[i].to)
+            return true;
+    }
+    return false;
+}
+
+uint32_t iv_intersection(const Interval *a, const Interval *b)
+{
+    uint32_t i = 0, j = 0;
+    while (i < a->nranges && j < b->nranges) {
+        LiveRange x = a->ranges[i], y = b->ranges[j];
+        uint32_t lo = x.from > y.from ? x.from : y.from;
+        uint32_t hi = x.to < y.to ? x.to : y.to;
+        if (lo < hi)
+            return lo;
+        if (x.to <= y.to)
+            i++;
+        else
+            j++;
+    }
+    return UINT32_MAX;
+}
+
+uint32_t ra_first_must_use(const Interval *iv, uint32_t from)
+{
+    for (uint32_t i = 0; i < iv->nuses; i++)
+        if (iv->uses[i].must_reg && iv->uses[i].pos >= from)
+            return iv->uses[i].pos;
+    return UINT32_MAX;
+}
+
+Interval *ra_child_at(Interval *parent, uint32_t pos)
+{
+    uint32_t lo = 0, hi = parent->nchildren;   /* first child starting after pos */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (iv_start(parent->children[mid]) <= pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return parent->children[lo ? lo - 1 : 0];
+}
+
+/* ---- building --------------------------------------------------------------------- */
+static Interval *interval_of(RaCtx *c, uint32_t t)
+{
+    Interval *iv = c->ivs[t];
+    if (iv)
+        return iv;
+    iv = arena_alloc(c->arena, sizeof *iv);
+    iv->tmp = t;
+    iv->bank = t < 2 * LIR_MAX_REGS ? (uint8_t)(t / LIR_MAX_REGS) : tmp_bank(lir_tmp_of_index(c->code, t));
+    iv->fixed = t < 2 * LIR_MAX_REGS;
+    iv->reg = iv->fixed ? (int)(t % LIR_MAX_REGS) : -1;
+    iv->parent = iv;
+    iv->hint = UINT32_MAX;
+    iv->slot = -1;
+    c->ivs[t] = iv;
+    return iv;
+}
+
+static void *grow(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    uint32_t ncap = *cap ? 2 * *cap : 4;
+    while (ncap < need)
+        ncap *= 2;
+    p = arena_grow(c->arena, p, (size_t)*cap * elem, (size_t)ncap * elem);
+    *cap = ncap;
+    return p;
+}
+
+/* ranges are built backwards: ranges[nranges-1] is the earliest so far */
+static void add_range(RaCtx *c, Interval *iv, uint32_t from, uint32_t to)
+{
+    if (iv->nranges) {
+        LiveRange *first = &iv->ranges[iv->nranges - 1];
+        if (to + 1 >= first->from) {
+            if (from < first->from)
+                first->from = from;
+            if (to > first->to)
+                first->to = to;
+            return;
+        }
+    }
+    iv->ranges = grow(c, iv->ranges, &iv->capranges, iv->nranges + 1, sizeof *iv->ranges);
+    iv->ranges[iv->nranges++] = (LiveRange){ from, to };
+}
+
+static void add_def(RaCtx *c, Interval *iv, uint32_t pos)
+{
+    if (iv->nranges) {
+        LiveRange *first = &iv->ranges[iv->nranges - 1];
+        if (first->from <= pos && pos < first->to) {
+            first->from = pos;
+            return;
+        }
+    }
+    add_range(c, iv, pos, pos + 1);
+}
+
+static void add_use_pos(RaCtx *c, Interval *iv, uint32_t pos, bool must_reg)
+{
+    if (iv->fixed)
+        return;
+    iv->uses = grow(c, iv->uses, &iv->capuses, iv->nuses + 1, sizeof *iv->uses);
+    iv->uses[iv->nuses++] = (UsePos){ pos, must_reg };
+}
+
+static unsigned occurrences(const OperandList *ops, Tmp t)
+{
+    unsigned k = 0;
+    for (uint32_t i = 0; i < ops->n; i++)
+        k += *ops->ops[i].tmp == t;
+    return k;
+}
+
+int ra_fold_candidate(const RaCtx *c, Inst *inst, const OperandList *ops)
+{
+    if (c->opt->no_fold)
+        return -1;
+    for (uint32_t i = 0; i < ops->n; i++) {
+        const Operand *o = &ops->ops[i];
+        Role r = (Role)o->role;
+        if (o->arg < 0 || !tmp_is_virtual(*o->tmp) || r == ROLE_SCRATCH || r == ROLE_EARLY_DEF)
+            continue;
+        if ((role_is_zdef(r) && o->width < 64) || occurrences(ops, *o->tmp) > 1)
+            continue;
+        if (lir_admits_stack(c->code->target, inst, (unsigned)o->arg))
+            return o->arg;
+    }
+    return -1;
+}
+
+static void note_hint(RaCtx *c, Inst *inst, uint32_t n)
+{
+    if (c->opt->no_coalesce || !lir_is_move(inst))
+        return;
+    uint32_t src = lir_tmp_index(c->code, inst->args[0].base);
+    uint32_t dst = lir_tmp_index(c->code, inst->args[1].base);
+    Interval *s = interval_of(c, src), *d = interval_of(c, dst);
+    if (!d->fixed) {
+        d->hint = src;
+        d->hint_pos = pos_early(n);
+    }
+    if (!s->fixed && s->hint == UINT32_MAX) {
+        s->hint = dst;
+        s->hint_pos = pos_late(n);
+    }
+}
+
+/* the operands of instruction n (global number) in block range [from, ...) */
+static void build_inst(RaCtx *c, Inst *inst, uint32_t n, uint32_t from)
+{
+    OperandList *ops = &c->ops;
+    ra_operands(inst, ops);
+    note_hint(c, inst, n);
+    int fold = ra_fold_candidate(c, inst, ops);
+    for (int phase = 0; phase < 4; phase++) {
+        for (uint32_t i = 0; i < ops->n; i++) {
+            const Operand *o = &ops->ops[i];
+            Role r = (Role)o->role;
+            Interval *iv = interval_of(c, lir_tmp_index(c->code, *o->tmp));
+            bool must = o->arg < 0 || o->arg != fold;
+            if (phase == 0 && role_is_late_def(r)) {
+                add_def(c, iv, pos_late(n));
+                add_use_pos(c, iv, pos_late(n), must);
+            } else if (phase == 1 && role_is_late_use(r)) {
+                add_range(c, iv, from, pos_late(n) + 1);
+                add_use_pos(c, iv, pos_late(n), must);
+            } else if (phase == 2 && role_is_early_def(r)) {
+                add_def(c, iv, pos_early(n));
+                add_use_pos(c, iv, pos_early(n), must);
+            } else if (phase == 3 && role_is_early_use(r)) {
+                add_range(c, iv, from, pos_early(n) + 1);
+                add_use_pos(c, iv, pos_early(n), must);
+            }
+        }
+        if (phase == 0)
+            for (unsigned b = 0; b < BANK_COUNT; b++)
+                for (unsigned reg = 0; reg < LIR_MAX_REGS; reg++)
+                    if ((lir_inst_clobbers(inst, (Bank)b) >> reg) & 1)
+                        add_def(c, interval_of(c, b * LIR_MAX_REGS + reg), pos_late(n));
+    }
+}
+
+static void reverse_pieces(Interval *iv)
+{
+    for (uint32_t i = 0, j = iv->nranges; i + 1 < j; i++, j--) {
+        LiveRange t = iv->ranges[i];
+        iv->ranges[i] = iv->ranges[j - 1];
+        iv->ranges[j - 1] = t;
+    }
+    for (uint32_t i = 0, j = iv->nuses; i + 1 < j; i++, j--) {
+        UsePos t = iv->uses[i];
+        iv->uses[i] = iv->uses[j - 1];
+        iv->uses[j - 1] = t;
+    }
+}
+
+bool ra_build_intervals(RaCtx *c)
+{
+    LirLiveness *l = c->live;
+    for (uint32_t b = l->nblocks; b-- > 0;) {
+        LirBlock *blk = c->code->blocks[b];
+        uint32_t first = l->first_inst[b];
+        uint32_t from = 4 * first, to = 4 * (first + blk->ninsts);
+        const uint64_t *out = l->live_out + (size_t)b * l->words;
+        for (uint32_t t = 0; t < l->ntmps; t++)
+            if (bit_get(out, t))
+                add_range(c, interval_of(c, t), from, to);
+        for (uint32_t i = blk->ninsts; i-- > 0;)
+            build_inst(c, &blk->insts[i], first + i, from);
+    }
+    for (uint32_t t = 0; t < c->ntmps; t++) {
+        Interval *iv = c->ivs[t];
+        if (!iv)
+            continue;
+        reverse_pieces(iv);
+        if (!iv->fixed) {
+            iv->children = arena_alloc(c->arena, 4 * sizeof *iv->children);
+            iv->capchildren = 4;
+            iv->children[iv->nchildren++] = iv;
+        }
+    }
+    return true;
+}
+
+/* ---- splitting ---------------------------------------------------------------------- */
+static void insert_child(RaCtx *c, Interval *parent, Interval *after, Interval *child)
+{
+    parent->children = grow(c, parent->children, &parent->capchildren, parent->nchildren + 1,
+                            sizeof *parent->children);
+    uint32_t k = 0;
+    while (k < parent->nchildren && parent->children[k] != after)
+        k++;
+    k++;
+    memmove(&parent->children[k + 1], &parent->children[k],
+            (parent->nchildren - k) * sizeof *parent->children);
+    parent->children[k] = child;
+    parent->nchildren++;
+}
+
+Interval *ra_split(RaCtx *c, Interval *iv, uint32_t pos)
+{
+    Interval *child = arena_alloc(c->arena, sizeof *child);
+    child->tmp = iv->tmp;
+    child->bank = iv->bank;
+    child->reg = -1;
+    child->parent = iv->parent;
+    child->hint = iv->hint;
+    child->hint_pos = iv->hint_pos;
+    child->slot = -1;
+    uint32_t k = 0;
+    while (iv->ranges[k].to <= pos)
+        k++;
+    bool cut = iv->ranges[k].from < pos;
+    child->nranges = child->capranges = iv->nranges - k;
+    child->ranges = arena_alloc(c->arena, child->nranges * sizeof *child->ranges);
+    memcpy(child->ranges, &iv->ranges[k], child->nranges * sizeof *child->ranges);
+    if (cut) {
+        child->ranges[0].from = pos;
+        iv->ranges[k].to = pos;
+        iv->nranges = k + 1;
+    } else {
+        iv->nranges = k;
+    }
+    uint32_t u = 0;
+    while (u < iv->nuses && iv->uses[u].pos < pos)
+        u++;
+    child->nuses = child->capuses = iv->nuses - u;
+    child->uses = arena_alloc(c->arena, (child->nuses + 1) * sizeof *child->uses);
+    memcpy(child->uses, &iv->uses[u], child->nuses * sizeof *child->uses);
+    iv->nuses = u;
+    insert_child(c, iv->parent, iv, child);
+    return child;
+}

@@ -1,0 +1,112 @@
+/* ra_internal.h — what liveness.c, regalloc.c, ra_resolve.c and stackalloc.c share:
+ * instruction positions, operand lists, live sets, live intervals with holes. */
+#ifndef CIRC_RA_INTERNAL_H
+#define CIRC_RA_INTERNAL_H
+
+#include "regalloc.h"
+
+/* Positions: global instruction n (layout order) has its early point at 4n+1 and
+ * its late point at 4n+3; 4n is the gap before it, where moves go.  A live range is
+ * half-open [from, to): an early use ends at 4n+2, a late use at 4n+4, a late def
+ * starts at 4n+3, an early def at 4n+1. */
+static inline uint32_t pos_early(uint32_t n) { return 4 * n + 1; }
+static inline uint32_t pos_late(uint32_t n) { return 4 * n + 3; }
+static inline uint32_t pos_gap_before(uint32_t pos) { return pos & ~3u; }
+
+/* one tmp operand of an instruction */
+typedef struct {
+    Tmp *tmp;
+    uint8_t role;   /* Role */
+    uint8_t bank;   /* Bank */
+    uint8_t width;
+    int8_t arg;     /* index of the Tmp arg holding it, -1 for addresses and call info */
+} Operand;
+
+typedef struct {
+    Operand *ops;
+    uint32_t n, cap;
+} OperandList;
+
+/* the tmp operands of inst (false if it has no overload); list->ops reused */
+bool ra_operands(Inst *inst, OperandList *list);
+
+struct LirLiveness {
+    Code *code;
+    uint32_t ntmps, words, nblocks;
+    uint64_t *live_in, *live_out;   /* nblocks * words bits */
+    uint32_t *first_inst;           /* global number of each block's first instruction */
+    uint32_t ninsts;
+};
+
+static inline bool bit_get(const uint64_t *s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }
+static inline void bit_set(uint64_t *s, uint32_t i) { s[i / 64] |= 1ull << (i % 64); }
+static inline void bit_clear(uint64_t *s, uint32_t i) { s[i / 64] &= ~(1ull << (i % 64)); }
+
+/* ---- intervals ---------------------------------------------------------------- */
+typedef struct {
+    uint32_t from, to;
+} LiveRange;
+
+typedef struct {
+    uint32_t pos;
+    bool must_reg;    /* false: the operand may become the spill slot */
+} UsePos;
+
+typedef struct Interval Interval;
+struct Interval {
+    uint32_t tmp;            /* dense tmp index */
+    uint8_t bank;
+    bool fixed;              /* a physical register's interval */
+    bool spilled;            /* lives in its parent's spill slot */
+    int reg;                 /* assigned register, -1 if none */
+    LiveRange *ranges;       /* ascending, disjoint */
+    uint32_t nranges, capranges;
+    UsePos *uses;            /* ascending */
+    uint32_t nuses, capuses;
+    Interval *parent;        /* the whole tmp's first interval (itself for it) */
+    Interval **children;     /* parent only: every piece, by start (itself first) */
+    uint32_t nchildren, capchildren;
+    uint32_t hint;           /* dense index of a move-related tmp, UINT32_MAX if none */
+    uint32_t hint_pos;       /* where that move is */
+    int32_t slot;            /* parent only: spill slot, -1 if none */
+};
+
+static inline uint32_t iv_start(const Interval *iv) { return iv->ranges[0].from; }
+static inline uint32_t iv_end(const Interval *iv) { return iv->ranges[iv->nranges - 1].to; }
+bool iv_covers(const Interval *iv, uint32_t pos);
+/* the first position both cover at or after neither's start, UINT32_MAX if none */
+uint32_t iv_intersection(const Interval *a, const Interval *b);
+
+#endif
+
+/* ---- the allocator's state ---------------------------------------------------------- */
+typedef struct {
+    Code *code;
+    const RegallocOptions *opt;
+    Arena *arena;              /* private: intervals and sets, freed at the end */
+    LirLiveness *live;
+    uint32_t ntmps;
+    Interval **ivs;            /* per dense tmp index: its whole interval, or NULL */
+    uint32_t *block_of;        /* global instruction number -> block index */
+    OperandList ops;
+    uint8_t order[BANK_COUNT][LIR_MAX_REGS];
+    unsigned norder[BANK_COUNT];
+    int32_t scratch_slot[2];   /* created on demand by the resolution, -1 before */
+    char *err;
+    size_t errlen;
+    bool failed;
+} RaCtx;
+
+bool ra_fail(RaCtx *c, const char *fmt, ...);
+Inst *ra_inst_at(const RaCtx *c, uint32_t n);
+/* the arg of inst that may become a spill slot (at most one per instruction), -1 */
+int ra_fold_candidate(const RaCtx *c, Inst *inst, const OperandList *ops);
+bool ra_build_intervals(RaCtx *c);
+Interval *ra_split(RaCtx *c, Interval *iv, uint32_t pos);
+/* the piece of a tmp's interval that holds it at pos (the last one starting at or
+ * before pos) */
+Interval *ra_child_at(Interval *parent, uint32_t pos);
+uint32_t ra_first_must_use(const Interval *iv, uint32_t from);
+bool ra_linear_scan(RaCtx *c, Bank bank);
+bool ra_assign_spill_slots(RaCtx *c);
+bool ra_resolve_and_rewrite(RaCtx *c);

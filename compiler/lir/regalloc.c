@@ -1,0 +1,449 @@
+/* regalloc.c — linear-scan register allocation on intervals with holes (Wimmer and
+ * Franz, with Poletto and Sarkar's spilling by next use): intervals in order of
+ * start; a free register (the move hint's if it is free long enough), else the
+ * register whose holders are needed furthest away, splitting and spilling them,
+ * else the interval itself goes to its spill slot until its next use that needs a
+ * register.  Splits and spills happen only at gaps between instructions.  Also the
+ * entry points lir_allocate / lir_allocate_registers.  Needs liveness.c,
+ * intervals.c, resolve.c, stackalloc.c. */
+#include "ra_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- worklists ------------------------------------------------------------------ */
+typedef struct {
+    Interval **v;
+    uint32_t n, cap;
+} IvList;
+
+static void list_push(IvList *l, Interval *iv)
+{
+    if (l->n == l->cap) {
+        uint32_t ncap = l->cap ? 2 * l->cap : 32;
+        Interval **p = realloc(l->v, ncap * sizeof *p);
+        if (!p)
+            abort();
+        l->v = p;
+        l->cap = ncap;
+    }
+    l->v[l->n++] = iv;
+}
+
+static void list_remove_at(IvList *l, uint32_t i) { l->v[i] = l->v[--l->n]; }
+
+/* unhandled intervals: a binary min-heap by start */
+static bool heap_less(const Interval *a, const Interval *b)
+{
+    return iv_start(a) < iv_start(b) || (iv_start(a) == iv_start(b) && a->tmp < b->tmp);
+}
+
+static void heap_push(IvList *h, Interval *iv)
+{
+    list_push(h, iv);
+    for (uint32_t i = h->n - 1; i > 0;) {
+        uint32_t up = (i - 1) / 2;
+        if (!heap_less(h->v[i], h->v[up]))
+            break;
+        Interval *t = h->v[i];
+        h->v[i] = h->v[up];
+        h->v[up] = t;
+        i = up;
+    }
+}
+
+static Interval *heap_pop(IvList *h)
+{
+    Interval *top = h->v[0];
+    h->v[0] = h->v[--h->n];
+    for (uint32_t i = 0;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && heap_less(h->v[l], h->v[m]))
+            m = l;
+        if (r < h->n && heap_less(h->v[r], h->v[m]))
+            m = r;
+        if (m == i)
+            break;
+        Interval *t = h->v[i];
+        h->v[i] = h->v[m];
+        h->v[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+typedef struct {
+    RaCtx *c;
+    Bank bank;
+    IvList unhandled, active, inactive;
+    bool usable[LIR_MAX_REGS];
+} Scan;
+
+/* ---- the walk --------------------------------------------------------------------- */
+static void advance_to(Scan *s, uint32_t pos)
+{
+    for (uint32_t i = 0; i < s->active.n;) {
+        Interval *it = s->active.v[i];
+        if (iv_end(it) <= pos) {
+            list_remove_at(&s->active, i);
+        } else if (!iv_covers(it, pos)) {
+            list_remove_at(&s->active, i);
+            list_push(&s->inactive, it);
+        } else {
+            i++;
+        }
+    }
+    for (uint32_t i = 0; i < s->inactive.n;) {
+        Interval *it = s->inactive.v[i];
+        if (iv_end(it) <= pos) {
+            list_remove_at(&s->inactive, i);
+        } else if (iv_covers(it, pos)) {
+            list_remove_at(&s->inactive, i);
+            list_push(&s->active, it);
+        } else {
+            i++;
+        }
+    }
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+static int hint_reg(Scan *s, const Interval *cur)
+{
+    uint32_t h = cur->hint;
+    if (h == UINT32_MAX)
+        return -1;
+    Interval *hv = s->c->ivs[h];
+    if (!hv || hv->bank != cur->bank)
+        return -1;
+    if (hv->fixed)
+        return hv->reg;
+    Interval *piece = ra_child_at(hv, cur->hint_pos);
+    return piece->reg;
+}
+
+static void assign(Interval *cur, int reg)
+{
+    cur->reg = reg;
+    cur->spilled = false;
+}
+
+static bool try_free_reg(Scan *s, Interval *cur)
+{
+    uint32_t free_until[LIR_MAX_REGS];
+    for (unsigned r = 0; r < LIR_MAX_REGS; r++)
+        free_until[r] = UINT32_MAX;
+    for (uint32_t i = 0; i < s->active.n; i++)
+        free_until[s->active.v[i]->reg] = 0;
+    for (uint32_t i = 0; i < s->inactive.n; i++) {
+        Interval *it = s->inactive.v[i];
+        uint32_t x = iv_intersection(it, cur);
+        free_until[it->reg] = min_u32(free_until[it->reg], x);
+    }
+    int best = -1;
+    const uint8_t *order = s->c->order[s->bank];
+    for (unsigned k = 0; k < s->c->norder[s->bank]; k++)
+        if (best < 0 || free_until[order[k]] > free_until[best])
+            best = order[k];
+    int hint = hint_reg(s, cur);
+    if (hint >= 0 && s->usable[hint] && free_until[hint] >= iv_end(cur))
+        best = hint;
+    if (best < 0)
+        return false;
+    uint32_t until = free_until[best];
+    if (until >= iv_end(cur)) {
+        assign(cur, best);
+        return true;
+    }
+    uint32_t split = pos_gap_before(until);
+    if (split <= iv_start(cur))
+        return false;
+    assign(cur, best);
+    heap_push(&s->unhandled, ra_split(s->c, cur, split));
+    return true;
+}
+
+/* ---- when every register is taken ----------------------------------------------- */
+typedef struct {
+    uint32_t next_use[LIR_MAX_REGS];   /* the holders' next use that needs the register */
+    uint32_t block_pos[LIR_MAX_REGS];  /* where a physical register's own use begins */
+    double weight[LIR_MAX_REGS];       /* use density of the holders */
+} Pressure;
+
+static double density(const Interval *iv)
+{
+    uint32_t len = 0;
+    for (uint32_t i = 0; i < iv->nranges; i++)
+        len += iv->ranges[i].to - iv->ranges[i].from;
+    return (iv->nuses + 1.0) / (len + 1.0);
+}
+
+static void note_holder(Pressure *p, Interval *it, uint32_t gap, uint32_t meet)
+{
+    int r = it->reg;
+    if (it->fixed) {
+        p->block_pos[r] = min_u32(p->block_pos[r], meet);
+        p->next_use[r] = min_u32(p->next_use[r], meet);
+        return;
+    }
+    p->next_use[r] = min_u32(p->next_use[r], ra_first_must_use(it, gap));
+    p->weight[r] += density(it);
+}
+
+static void measure(Scan *s, Interval *cur, Pressure *p)
+{
+    uint32_t pos = iv_start(cur), gap = pos_gap_before(pos);
+    for (unsigned r = 0; r < LIR_MAX_REGS; r++) {
+        p->next_use[r] = p->block_pos[r] = UINT32_MAX;
+        p->weight[r] = 0;
+    }
+    for (uint32_t i = 0; i < s->active.n; i++)
+        note_holder(p, s->active.v[i], gap, pos);
+    for (uint32_t i = 0; i < s->inactive.n; i++) {
+        uint32_t x = iv_intersection(s->inactive.v[i], cur);
+        if (x != UINT32_MAX)
+            note_holder(p, s->inactive.v[i], gap, x);
+    }
+}
+
+/* can reg be taken at cur's start: its holders can all move away at the gap */
+static bool takeable(const Pressure *p, unsigned r, const Interval *cur)
+{
+    uint32_t pos = iv_start(cur), gap = pos_gap_before(pos);
+    bool blocked_ok = p->block_pos[r] == UINT32_MAX || p->block_pos[r] >= iv_end(cur) ||
+                      pos_gap_before(p->block_pos[r]) > pos;
+    return blocked_ok && (p->next_use[r] == UINT32_MAX || p->next_use[r] >= gap + 4);
+}
+
+static int pick_victim(Scan *s, const Pressure *p, const Interval *cur)
+{
+    int best = -1;
+    const uint8_t *order = s->c->order[s->bank];
+    bool by_density = s->c->opt->spill == RA_SPILL_LOWEST_DENSITY;
+    for (unsigned k = 0; k < s->c->norder[s->bank]; k++) {
+        unsigned r = order[k];
+        if (!takeable(p, r, cur))
+            continue;
+        if (best < 0 || (by_density ? p->weight[r] < p->weight[best]
+                                    : p->next_use[r] > p->next_use[best]))
+            best = (int)r;
+    }
+    return best;
+}
+
+/* iv leaves its register from gap on: the rest waits in the spill slot until its
+ * next use that needs a register, and goes back to the worklist from there */
+static void spill_from(Scan *s, Interval *iv, uint32_t gap)
+{
+    Interval *rest = iv;
+    if (iv_start(iv) < gap)
+        rest = ra_split(s->c, iv, gap);
+    else
+        rest->reg = -1;
+    uint32_t use = ra_first_must_use(rest, gap);
+    if (use == UINT32_MAX) {
+        rest->spilled = true;
+        return;
+    }
+    uint32_t at = pos_gap_before(use);
+    if (at <= iv_start(rest)) {
+        heap_push(&s->unhandled, rest);
+        return;
+    }
+    rest->spilled = true;
+    heap_push(&s->unhandled, ra_split(s->c, rest, at));
+}
+
+static void evict_holders(Scan *s, Interval *cur, int reg)
+{
+    uint32_t gap = pos_gap_before(iv_start(cur));
+    for (uint32_t i = 0; i < s->active.n;) {
+        Interval *it = s->active.v[i];
+        if (it->reg != reg || it->fixed) {
+            i++;
+            continue;
+        }
+        list_remove_at(&s->active, i);
+        spill_from(s, it, gap);
+    }
+    for (uint32_t i = 0; i < s->inactive.n;) {
+        Interval *it = s->inactive.v[i];
+        if (it->reg != reg || it->fixed || iv_intersection(it, cur) == UINT32_MAX) {
+            i++;
+            continue;
+        }
+        list_remove_at(&s->inactive, i);
+        spill_from(s, it, gap);
+    }
+}
+
+static void spill_current(Scan *s, Interval *cur, uint32_t first_use)
+{
+    cur->reg = -1;
+    cur->spilled = true;
+    if (first_use != UINT32_MAX)
+        heap_push(&s->unhandled, ra_split(s->c, cur, pos_gap_before(first_use)));
+}
+
+static bool prefer_spilling_current(Scan *s, const Pressure *p, int victim, const Interval *cur,
+                                    uint32_t first_use)
+{
+    switch ((RegallocSpill)s->c->opt->spill) {
+    case RA_SPILL_CURRENT: return true;
+    case RA_SPILL_LOWEST_DENSITY: return density(cur) <= p->weight[victim];
+    default: return first_use > p->next_use[victim];
+    }
+}
+
+static bool alloc_blocked_reg(Scan *s, Interval *cur)
+{
+    Pressure p;
+    measure(s, cur, &p);
+    uint32_t pos = iv_start(cur);
+    uint32_t first_use = ra_first_must_use(cur, pos);
+    bool can_spill = first_use == UINT32_MAX || pos_gap_before(first_use) > pos;
+    int victim = pick_victim(s, &p, cur);
+    if (victim < 0 || (can_spill && prefer_spilling_current(s, &p, victim, cur, first_use))) {
+        if (!can_spill)
+            return ra_fail(s->c, "no %s register left for %%%s at instruction %u (too many "
+                           "registers needed at once)", bank_name(s->bank),
+                           cur->tmp < 2 * LIR_MAX_REGS ? "reg" : "tmp", pos / 4);
+        spill_current(s, cur, first_use);
+        return true;
+    }
+    assign(cur, victim);
+    if (p.block_pos[victim] < iv_end(cur))
+        heap_push(&s->unhandled, ra_split(s->c, cur, pos_gap_before(p.block_pos[victim])));
+    evict_holders(s, cur, victim);
+    return true;
+}
+
+static void scan_init(Scan *s, RaCtx *c, Bank bank)
+{
+    memset(s, 0, sizeof *s);
+    s->c = c;
+    s->bank = bank;
+    for (unsigned k = 0; k < c->norder[bank]; k++)
+        s->usable[c->order[bank][k]] = true;
+    for (uint32_t t = 0; t < c->ntmps; t++) {
+        Interval *iv = c->ivs[t];
+        if (!iv || iv->bank != bank || !iv->nranges)
+            continue;
+        if (!iv->fixed)
+            heap_push(&s->unhandled, iv);
+        else if (s->usable[iv->reg])
+            list_push(&s->inactive, iv);
+    }
+}
+
+bool ra_linear_scan(RaCtx *c, Bank bank)
+{
+    Scan s;
+    scan_init(&s, c, bank);
+    while (s.unhandled.n && !c->failed) {
+        Interval *cur = heap_pop(&s.unhandled);
+        advance_to(&s, iv_start(cur));
+        if (!try_free_reg(&s, cur))
+            alloc_blocked_reg(&s, cur);
+        if (cur->reg >= 0)
+            list_push(&s.active, cur);
+    }
+    free(s.unhandled.v);
+    free(s.active.v);
+    free(s.inactive.v);
+    return !c->failed;
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+unsigned lir_alloc_order(const Code *code, const RegallocOptions *opt, Bank b, uint8_t *regs)
+{
+    const LirTarget *t = code->target;
+    unsigned n = 0;
+    unsigned total = t->alloc_order[b] ? t->nalloc_order[b] : t->nregs[b];
+    unsigned limit = opt && opt->max_regs[b] ? opt->max_regs[b] : LIR_MAX_REGS;
+    for (unsigned k = 0; k < total && n < limit; k++) {
+        unsigned r = t->alloc_order[b] ? t->alloc_order[b][k] : k;
+        if (r >= t->nregs[b] || r >= LIR_MAX_REGS || !((t->allocatable[b] >> r) & 1))
+            continue;
+        Tmp reg = tmp_reg(b, r);
+        if (reg == code->frame_base || reg == code->stack_pointer)
+            continue;
+        regs[n++] = (uint8_t)r;
+    }
+    return n;
+}
+
+static bool ctx_init(RaCtx *c, Code *code, const RegallocOptions *opt, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->code = code;
+    c->opt = opt;
+    c->err = err;
+    c->errlen = errlen;
+    c->scratch_slot[0] = c->scratch_slot[1] = -1;
+    if (!code->target)
+        return ra_fail(c, "the code has no target");
+    int problems = lir_verify(code, NULL);
+    if (problems)
+        return ra_fail(c, "the code does not verify (%d problems)", problems);
+    c->arena = arena_new();
+    lir_compute_preds(code);
+    c->live = lir_liveness(c->arena, code);
+    if (!c->live)
+        return ra_fail(c, "an instruction has no overload");
+    c->ntmps = lir_tmp_count(code);
+    c->ivs = arena_alloc(c->arena, (c->ntmps + 1) * sizeof *c->ivs);
+    c->block_of = arena_alloc(c->arena, (c->live->ninsts + 1) * sizeof *c->block_of);
+    for (uint32_t b = 0; b < c->live->nblocks; b++)
+        for (uint32_t n = c->live->first_inst[b]; n < c->live->first_inst[b + 1]; n++)
+            c->block_of[n] = b;
+    for (unsigned b = 0; b < BANK_COUNT; b++)
+        c->norder[b] = lir_alloc_order(code, opt, (Bank)b, c->order[b]);
+    return true;
+}
+
+static void ctx_free(RaCtx *c)
+{
+    free(c->ops.ops);
+    if (c->arena)
+        arena_free(c->arena);
+}
+
+bool lir_allocate_registers(Code *code, const RegallocOptions *opt, char *err, size_t errlen)
+{
+    RegallocOptions defaults = { 0 };
+    RaCtx c;
+    bool ok = ctx_init(&c, code, opt ? opt : &defaults, err, errlen) && ra_build_intervals(&c) &&
+              ra_linear_scan(&c, BANK_GP) && ra_linear_scan(&c, BANK_FP) &&
+              ra_assign_spill_slots(&c) && ra_resolve_and_rewrite(&c);
+    ctx_free(&c);
+    return ok;
+}
+
+static bool check_result(Code *code, char *err, size_t errlen)
+{
+    int problems = lir_verify(code, NULL);
+    if (problems) {
+        if (err && errlen)
+            snprintf(err, errlen, "allocated @%s does not verify (%d problems)", code->name, problems);
+        return false;
+    }
+    for (uint32_t b = 0; b < code->nblocks; b++) {
+        const LirBlock *blk = code->blocks[b];
+        for (uint32_t i = 0; i < blk->ninsts; i++) {
+            if (!lir_is_valid_form(code->target, &blk->insts[i])) {
+                if (err && errlen)
+                    snprintf(err, errlen, "allocated @%s: BB#%u inst %u (%s) has no form",
+                             code->name, b, i, lir_op_name((LirOp)blk->insts[i].op));
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool lir_allocate(Code *code, const RegallocOptions *opt, char *err, size_t errlen)
+{
+    return lir_allocate_registers(code, opt, err, errlen) && lir_allocate_stack(code, err, errlen) &&
+           check_result(code, err, errlen);
+}

@@ -1,0 +1,449 @@
+/* resolve.c — after the linear scan: spill slots for spilled tmps (shared between
+ * tmps whose lifetimes do not overlap), rewriting every operand to its register or
+ * slot, moves where a split interval changes location inside a block, and
+ * resolution: parallel moves on control-flow edges where a tmp's location at the
+ * end of the predecessor differs from the one at the start of the successor
+ * (critical edges get a block of their own).  Needs the intervals of regalloc.c. */
+#include "ra_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SCRATCH_PLACEHOLDER0 (UINT32_MAX - 1)
+#define SCRATCH_PLACEHOLDER1 (UINT32_MAX - 2)
+
+/* ---- spill slots ---------------------------------------------------------------------- */
+static bool needs_slot(const Interval *parent)
+{
+    for (uint32_t k = 0; k < parent->nchildren; k++)
+        if (parent->children[k]->spilled)
+            return true;
+    return false;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const Interval *x = *(Interval *const *)a, *y = *(Interval *const *)b;
+    uint32_t sx = iv_start(x), sy = iv_start(y);
+    return sx < sy ? -1 : sx > sy ? 1 : (x->tmp > y->tmp) - (x->tmp < y->tmp);
+}
+
+static uint32_t lifetime_end(const Interval *parent)
+{
+    return iv_end(parent->children[parent->nchildren - 1]);
+}
+
+bool ra_assign_spill_slots(RaCtx *c)
+{
+    Interval **spilled = malloc((c->ntmps + 1) * sizeof *spilled);
+    uint32_t *busy_until = malloc((c->ntmps + 1) * sizeof *busy_until);
+    int32_t *slot_of = malloc((c->ntmps + 1) * sizeof *slot_of);
+    if (!spilled || !busy_until || !slot_of)
+        abort();
+    uint32_t n = 0, nshared = 0;
+    for (uint32_t t = 2 * LIR_MAX_REGS; t < c->ntmps; t++)
+        if (c->ivs[t] && c->ivs[t]->nranges && needs_slot(c->ivs[t]))
+            spilled[n++] = c->ivs[t];
+    qsort(spilled, n, sizeof *spilled, by_start);
+    for (uint32_t i = 0; i < n; i++) {
+        Interval *p = spilled[i];
+        uint32_t k = 0;
+        if (!c->opt->no_share_slots)
+            while (k < nshared && busy_until[k] > iv_start(p))
+                k++;
+        else
+            k = nshared;
+        if (k == nshared) {
+            slot_of[nshared] = (int32_t)lir_add_slot(c->code, 8, 8, false);
+            nshared++;
+        }
+        busy_until[k] = lifetime_end(p);
+        p->slot = slot_of[k];
+    }
+    free(spilled);
+    free(busy_until);
+    free(slot_of);
+    return true;
+}
+
+/* ---- locations -------------------------------------------------------------------------- */
+static LirLoc loc_of(const Interval *piece)
+{
+    if (piece->spilled)
+        return (LirLoc){ 1, BANK_GP, (uint32_t)piece->parent->slot };
+    return (LirLoc){ 0, piece->bank, (uint32_t)piece->reg };
+}
+
+static bool same_loc(LirLoc a, LirLoc b)
+{
+    return a.is_slot == b.is_slot && a.index == b.index && (a.is_slot || a.bank == b.bank);
+}
+
+/* ---- move groups -------------------------------------------------------------------------- */
+typedef struct {
+    LirMove *v;
+    uint32_t n, cap;
+} MoveList;
+
+static void move_push(MoveList *l, LirMove m)
+{
+    if (l->n == l->cap) {
+        uint32_t ncap = l->cap ? 2 * l->cap : 8;
+        LirMove *p = realloc(l->v, ncap * sizeof *p);
+        if (!p)
+            abort();
+        l->v = p;
+        l->cap = ncap;
+    }
+    l->v[l->n++] = m;
+}
+
+typedef struct {
+    Inst *v;
+    uint32_t n, cap;
+} InstList;
+
+static void inst_push(InstList *l, Inst in)
+{
+    if (l->n == l->cap) {
+        uint32_t ncap = l->cap ? 2 * l->cap : 32;
+        Inst *p = realloc(l->v, ncap * sizeof *p);
+        if (!p)
+            abort();
+        l->v = p;
+        l->cap = ncap;
+    }
+    l->v[l->n++] = in;
+}
+
+/* is register r of bank b held by any interval at p1 or p2 */
+static bool reg_busy(const RaCtx *c, Bank b, unsigned r, uint32_t p1, uint32_t p2)
+{
+    for (uint32_t t = 0; t < c->ntmps; t++) {
+        Interval *iv = c->ivs[t];
+        if (!iv || iv->bank != b)
+            continue;
+        if (iv->fixed) {
+            if ((unsigned)iv->reg == r && (iv_covers(iv, p1) || iv_covers(iv, p2)))
+                return true;
+            continue;
+        }
+        for (uint32_t k = 0; k < iv->nchildren; k++) {
+            Interval *piece = iv->children[k];
+            if (piece->reg == (int)r && (iv_covers(piece, p1) || iv_covers(piece, p2)))
+                return true;
+        }
+    }
+    return false;
+}
+
+static bool named_by_moves(const MoveList *m, Bank b, unsigned r)
+{
+    LirLoc loc = { 0, (uint8_t)b, r };
+    for (uint32_t i = 0; i < m->n; i++)
+        if (same_loc(m->v[i].src, loc) || same_loc(m->v[i].dst, loc))
+            return true;
+    return false;
+}
+
+static int free_reg_at(const RaCtx *c, const MoveList *m, Bank b, uint32_t p1, uint32_t p2)
+{
+    for (unsigned k = 0; k < c->norder[b]; k++) {
+        unsigned r = c->order[b][k];
+        if (!named_by_moves(m, b, r) && !reg_busy(c, b, r, p1, p2))
+            return (int)r;
+    }
+    return -1;
+}
+
+/* a cycle that is not all GP registers, or a slot-to-slot move, needs a temporary */
+static bool may_need_temp(const MoveList *m)
+{
+    for (uint32_t i = 0; i < m->n; i++)
+        if (m->v[i].src.bank == BANK_FP || m->v[i].dst.bank == BANK_FP ||
+            (m->v[i].src.is_slot && m->v[i].dst.is_slot))
+            return true;
+    return false;
+}
+
+static uint32_t scratch_slot(RaCtx *c, uint32_t placeholder)
+{
+    int which = placeholder == SCRATCH_PLACEHOLDER0 ? 0 : 1;
+    if (c->scratch_slot[which] < 0)
+        c->scratch_slot[which] = (int32_t)lir_add_slot(c->code, 8, 8, false);
+    return (uint32_t)c->scratch_slot[which];
+}
+
+static Arg loc_arg(RaCtx *c, LirLoc l)
+{
+    if (!l.is_slot)
+        return arg_tmp(tmp_reg((Bank)l.bank, l.index));
+    uint32_t s = l.index;
+    if (s == SCRATCH_PLACEHOLDER0 || s == SCRATCH_PLACEHOLDER1)
+        s = scratch_slot(c, s);
+    return arg_stack(s, 0);
+}
+
+static Inst step_inst(RaCtx *c, const ParMoveStep *st)
+{
+    Arg args[2] = { loc_arg(c, st->a), loc_arg(c, st->b) };
+    if (st->op == PM_SWAP)
+        return lir_inst(LIR_Swap64, 2, args);
+    Bank b = !st->a.is_slot ? (Bank)st->a.bank : !st->b.is_slot ? (Bank)st->b.bank : BANK_GP;
+    return lir_inst(b == BANK_FP ? LIR_MoveDouble : LIR_Move, 2, args);
+}
+
+/* the parallel copy m as instructions appended to out; p1, p2: the positions on
+ * either side of the point where it happens */
+static void emit_parallel(RaCtx *c, MoveList *m, uint32_t p1, uint32_t p2, InstList *out)
+{
+    if (!m->n)
+        return;
+    ParMoveScratch sc = { { -1, -1 }, { SCRATCH_PLACEHOLDER0, SCRATCH_PLACEHOLDER1 }, 0 };
+    if (may_need_temp(m)) {
+        sc.free_reg[BANK_GP] = free_reg_at(c, m, BANK_GP, p1, p2);
+        sc.free_reg[BANK_FP] = free_reg_at(c, m, BANK_FP, p1, p2);
+    }
+    sc.borrow_gp = c->norder[BANK_GP] ? c->order[BANK_GP][0] : 0;
+    ParMoveStep *steps = malloc(LIR_PARMOVE_MAX_STEPS(m->n) * sizeof *steps);
+    if (!steps)
+        abort();
+    uint32_t n = lir_parallel_moves(m->v, m->n, &sc, steps);
+    for (uint32_t i = 0; i < n; i++)
+        inst_push(out, step_inst(c, &steps[i]));
+    free(steps);
+    m->n = 0;
+}
+
+/* ---- rewriting operands ------------------------------------------------------------------ */
+static uint32_t operand_pos(Role r, uint32_t n)
+{
+    return role_is_early_use(r) || role_is_early_def(r) ? pos_early(n) : pos_late(n);
+}
+
+static bool rewrite_inst(RaCtx *c, Inst *inst, uint32_t n)
+{
+    OperandList *ops = &c->ops;
+    ra_operands(inst, ops);
+    int fold = ra_fold_candidate(c, inst, ops);
+    int fold_slot = -1;
+    for (uint32_t i = 0; i < ops->n; i++) {
+        Operand *o = &ops->ops[i];
+        if (!tmp_is_virtual(*o->tmp))
+            continue;
+        Interval *piece = ra_child_at(c->ivs[lir_tmp_index(c->code, *o->tmp)], operand_pos((Role)o->role, n));
+        if (piece->reg >= 0)
+            *o->tmp = tmp_reg((Bank)piece->bank, (unsigned)piece->reg);
+        else if (piece->spilled && o->arg >= 0 && o->arg == fold)
+            fold_slot = piece->parent->slot;
+        else
+            return ra_fail(c, "instruction %u: an operand was left without a location", n);
+    }
+    if (fold_slot >= 0)
+        inst->args[fold] = arg_stack((uint32_t)fold_slot, 0);
+    return true;
+}
+
+static bool is_self_move(const Inst *in)
+{
+    if (in->op != LIR_Move && in->op != LIR_MoveDouble && in->op != LIR_MoveFloat)
+        return false;
+    return in->nargs == 2 && in->args[0].kind == ARG_TMP && in->args[1].kind == ARG_TMP &&
+           in->args[0].base == in->args[1].base;
+}
+
+/* ---- where locations change ----------------------------------------------------------------- */
+typedef struct {
+    uint32_t n;     /* the moves go before global instruction n */
+    LirMove move;
+} GapMove;
+
+typedef struct {
+    GapMove *v;
+    uint32_t n, cap;
+} GapList;
+
+static void gap_push(GapList *l, GapMove g)
+{
+    if (l->n == l->cap) {
+        uint32_t ncap = l->cap ? 2 * l->cap : 32;
+        GapMove *p = realloc(l->v, ncap * sizeof *p);
+        if (!p)
+            abort();
+        l->v = p;
+        l->cap = ncap;
+    }
+    l->v[l->n++] = g;
+}
+
+static int by_gap(const void *a, const void *b)
+{
+    const GapMove *x = a, *y = b;
+    return (x->n > y->n) - (x->n < y->n);
+}
+
+static bool is_block_start(const RaCtx *c, uint32_t n)
+{
+    return c->live->first_inst[c->block_of[n]] == n;
+}
+
+static void collect_split_moves(RaCtx *c, GapList *gaps)
+{
+    for (uint32_t t = 2 * LIR_MAX_REGS; t < c->ntmps; t++) {
+        Interval *p = c->ivs[t];
+        if (!p)
+            continue;
+        for (uint32_t k = 1; k < p->nchildren; k++) {
+            Interval *a = p->children[k - 1], *b = p->children[k];
+            uint32_t at = iv_start(b);
+            if (iv_end(a) != at || (at & 3) || is_block_start(c, at / 4))
+                continue;
+            LirMove m = { loc_of(a), loc_of(b) };
+            if (!same_loc(m.src, m.dst))
+                gap_push(gaps, (GapMove){ at / 4, m });
+        }
+    }
+    qsort(gaps->v, gaps->n, sizeof *gaps->v, by_gap);
+}
+
+static uint32_t block_end_pos(const RaCtx *c, uint32_t b) { return 4 * c->live->first_inst[b + 1] - 1; }
+static uint32_t block_start_pos(const RaCtx *c, uint32_t b) { return 4 * c->live->first_inst[b]; }
+
+/* the moves of edge b -> s */
+static void edge_moves(RaCtx *c, uint32_t b, uint32_t s, MoveList *out)
+{
+    const uint64_t *in = c->live->live_in + (size_t)s * c->live->words;
+    for (uint32_t t = 2 * LIR_MAX_REGS; t < c->ntmps; t++) {
+        if (!bit_get(in, t) || !c->ivs[t] || !c->ivs[t]->nranges)
+            continue;
+        LirLoc from = loc_of(ra_child_at(c->ivs[t], block_end_pos(c, b)));
+        LirLoc to = loc_of(ra_child_at(c->ivs[t], block_start_pos(c, s)));
+        if (!same_loc(from, to))
+            move_push(out, (LirMove){ from, to });
+    }
+}
+
+/* ---- rebuilding the blocks ------------------------------------------------------------------- */
+typedef struct {
+    MoveList *out_moves;   /* per block: its only outgoing edge's moves, before the terminator */
+    uint32_t *out_succ;
+    MoveList *in_moves;    /* per block: its only incoming edge's moves, at its start */
+    uint32_t *in_pred;
+} EdgePlan;
+
+static void copy_moves(MoveList *dst, const MoveList *src)
+{
+    for (uint32_t i = 0; i < src->n; i++)
+        move_push(dst, src->v[i]);
+}
+
+static void rebuild_block(RaCtx *c, uint32_t b, const GapList *gaps, uint32_t *gi, EdgePlan *plan)
+{
+    LirBlock *blk = c->code->blocks[b];
+    uint32_t first = c->live->first_inst[b];
+    InstList out = { 0 };
+    MoveList m = { 0 };
+    if (plan->in_moves[b].n) {
+        copy_moves(&m, &plan->in_moves[b]);
+        emit_parallel(c, &m, block_end_pos(c, plan->in_pred[b]), block_start_pos(c, b), &out);
+    }
+    for (uint32_t i = 0; i < blk->ninsts; i++) {
+        uint32_t n = first + i;
+        while (*gi < gaps->n && gaps->v[*gi].n == n)
+            move_push(&m, gaps->v[(*gi)++].move);
+        emit_parallel(c, &m, 4 * n - 1, 4 * n, &out);
+        if (i + 1 == blk->ninsts && plan->out_moves[b].n) {
+            copy_moves(&m, &plan->out_moves[b]);
+            emit_parallel(c, &m, block_end_pos(c, b), block_start_pos(c, plan->out_succ[b]), &out);
+        }
+        if (!is_self_move(&blk->insts[i]))
+            inst_push(&out, blk->insts[i]);
+    }
+    blk->insts = arena_alloc(c->code->arena, (out.n + 1) * sizeof *blk->insts);
+    memcpy(blk->insts, out.v, out.n * sizeof *out.v);
+    blk->ninsts = out.n;
+    blk->capinsts = out.n + 1;
+    free(out.v);
+    free(m.v);
+}
+
+/* a new block on the critical edge b -> succs[k] holding the moves */
+static void split_edge(RaCtx *c, uint32_t b, uint32_t k, MoveList *m)
+{
+    LirBlock *pred = c->code->blocks[b];
+    uint32_t s = pred->succs[k];
+    InstList out = { 0 };
+    emit_parallel(c, m, block_end_pos(c, b), block_start_pos(c, s), &out);
+    inst_push(&out, lir_inst(LIR_Jump, 0, NULL));
+    double freq = pred->frequency / (pred->nsuccs ? pred->nsuccs : 1);
+    LirBlock *nb = lir_add_block(c->code, freq);
+    for (uint32_t i = 0; i < out.n; i++)
+        lir_append(c->code, nb, (LirOp)out.v[i].op, out.v[i].nargs, out.v[i].args);
+    lir_add_succ(c->code, nb, s);
+    c->code->blocks[b]->succs[k] = nb->index;
+    free(out.v);
+}
+
+static void plan_edges(RaCtx *c, EdgePlan *plan, MoveList *critical)
+{
+    uint32_t nb = c->live->nblocks;
+    for (uint32_t b = 0; b < nb; b++) {
+        LirBlock *blk = c->code->blocks[b];
+        for (uint32_t k = 0; k < blk->nsuccs; k++) {
+            uint32_t s = blk->succs[k];
+            MoveList m = { 0 };
+            edge_moves(c, b, s, &m);
+            if (!m.n) {
+                free(m.v);
+                continue;
+            }
+            if (blk->nsuccs == 1) {
+                plan->out_moves[b] = m;
+                plan->out_succ[b] = s;
+            } else if (s != 0 && c->code->blocks[s]->npreds == 1) {
+                plan->in_moves[s] = m;
+                plan->in_pred[s] = b;
+            } else {
+                critical[b * 2 + k] = m;
+            }
+        }
+    }
+}
+
+bool ra_resolve_and_rewrite(RaCtx *c)
+{
+    uint32_t nb = c->live->nblocks;
+    EdgePlan plan = {
+        calloc(nb + 1, sizeof(MoveList)), calloc(nb + 1, sizeof(uint32_t)),
+        calloc(nb + 1, sizeof(MoveList)), calloc(nb + 1, sizeof(uint32_t)),
+    };
+    MoveList *critical = calloc(2 * nb + 1, sizeof *critical);
+    GapList gaps = { 0 };
+    if (!plan.out_moves || !plan.out_succ || !plan.in_moves || !plan.in_pred || !critical)
+        abort();
+    collect_split_moves(c, &gaps);
+    plan_edges(c, &plan, critical);
+    for (uint32_t b = 0; b < nb && !c->failed; b++)
+        for (uint32_t i = 0; i < c->code->blocks[b]->ninsts && !c->failed; i++)
+            rewrite_inst(c, &c->code->blocks[b]->insts[i], c->live->first_inst[b] + i);
+    uint32_t gi = 0;
+    for (uint32_t b = 0; b < nb && !c->failed; b++)
+        rebuild_block(c, b, &gaps, &gi, &plan);
+    for (uint32_t e = 0; e < 2 * nb && !c->failed; e++)
+        if (critical[e].n)
+            split_edge(c, e / 2, e % 2, &critical[e]);
+    for (uint32_t b = 0; b < nb; b++) {
+        free(plan.out_moves[b].v);
+        free(plan.in_moves[b].v);
+        free(critical[2 * b].v);
+        free(critical[2 * b + 1].v);
+    }
+    free(plan.out_moves);
+    free(plan.out_succ);
+    free(plan.in_moves);
+    free(plan.in_pred);
+    free(critical);
+    free(gaps.v);
+    lir_compute_preds(c->code);
+    return !c->failed;
+}

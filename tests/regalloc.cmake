@@ -1,0 +1,12 @@
+# regalloc.cmake — liveness, the linear-scan register allocator and the stack
+# allocator (compiler/lir/regalloc.h): LIR text files allocated with full and
+# limited register sets and run under Unicorn; the parallel-move resolver on random
+# permutations; random programs allocated with 2..16 registers and run.
+if(NOT UNICORN_LIBRARY OR NOT UNICORN_INCLUDE_DIR)
+  find_path(UNICORN_INCLUDE_DIR unicorn/unicorn.h)
+  find_library(UNICORN_LIBRARY unicorn)
+endif()
+
+add_executable(test_regalloc_lir ${CMAKE_SOURCE_DIR}/tests/regalloc_lir.c)
+target_link_libraries(test_regalloc_lir circ_x64 circ_oracle)
+add_test(NAME regalloc_lir COMMAND test_regalloc_lir ${CMAKE_SOURCE_DIR}/tests/regalloc)
