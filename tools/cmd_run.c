@@ -8,6 +8,8 @@
 #include "compiler/opt/opt.h"
 #include "oracle/interp.h"
 #include "oracle/interp_cfg.h"
+#include "compiler/x64/backend.h"
+#include "oracle/emu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,10 +105,50 @@ static void sched_close(void *ctx)
     release(ctx);
 }
 
+/* compiled code under Unicorn: the module through the whole pipeline at -O0
+ * (naive schedule) or the -O level (compiler/lir/pipeline.h) */
+typedef struct { const Module *m; Emu *emu; } EmuCtx;
+
+static void *x64_open(const Module *m, int opt_level)
+{
+    EmuCtx *t = calloc(1, sizeof *t);
+    Arena *arena = arena_new();
+    Diag d;
+    diag_init(&d, m->file, stderr);
+    CodeBlob blob;
+    CompileOptions opt = {.opt_level = opt_level};
+    bool ok = t && compile_module(m, x64_backend(), &opt, arena, &blob, NULL, &d) &&
+              (t->emu = emu_new(ISA_X64)) && emu_load(t->emu, &blob);
+    if (t && t->emu && !ok)
+        fprintf(stderr, "%s: %s\n", m->file, emu_error(t->emu));
+    arena_free(arena);
+    if (!ok) {
+        if (t)
+            emu_free(t->emu);
+        free(t);
+        return NULL;
+    }
+    t->m = m;
+    return t;
+}
+
+static void x64_run(void *ctx, uint32_t func, const uint64_t *args, Outcome *out)
+{
+    EmuCtx *t = ctx;
+    emu_call_func(t->emu, t->m->funcs[func], args, 0, out);
+}
+
+static void x64_close(void *ctx)
+{
+    emu_free(((EmuCtx *)ctx)->emu);
+    free(ctx);
+}
+
 static const Target targets[] = {
     {"interp", "the reference interpreter on the circuit", interp_open, interp_target_run, interp_close},
     {"sched", "the interpreter of the scheduled form (global code motion)", sched_open, sched_target_run,
      sched_close},
+    {"x86-64", "x86-64 code from the compile pipeline, run under Unicorn", x64_open, x64_run, x64_close},
 };
 
 static const Target *find_target(const char *name)
@@ -277,6 +319,7 @@ static const char test_usage[] =
     "Targets:\n"
     "  interp   the reference interpreter on the circuit\n"
     "  sched    the interpreter of the scheduled form (global code motion)\n"
+    "  x86-64   x86-64 code from the compile pipeline, run under Unicorn\n"
     "Exit 0 if every run line passed, 1 if any failed or a file is invalid, 2 on usage\n"
     "or I/O errors.\n";
 

@@ -700,7 +700,7 @@ static bool sel_constant(Lower *l, GateId g)
     Arg dst = T(l, g);
     if (bits <= 0xffffffffu)
         lower_emit2(l, LIR_Move32, arg_imm((int64_t)bits), dst);
-    else if ((int64_t)bits >= INT32_MIN)
+    else if ((int64_t)bits >= INT32_MIN && (int64_t)bits <= INT32_MAX)
         move64(l, arg_imm((int64_t)bits), dst);
     else
         move64(l, arg_bigimm((int64_t)bits), dst);

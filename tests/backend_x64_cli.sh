@@ -1,0 +1,66 @@
+#!/bin/bash
+# backend_x64_cli.sh — `circ compile` and `circ test --target x86-64`:
+#   -S lists the code with `%name = OPCODE` headings, --emit=lir / lir-alloc print
+#   LIR, -o writes exactly the listed bytes, arm64 is refused (exit 2) for now, bad
+#   usage exits 2, an invalid file exits 1, and `circ test --target x86-64` passes
+#   the examples at -O0 and -O2 and fails (exit 1) on a wrong expectation.
+# usage: backend_x64_cli.sh CIRC EXAMPLES_DIR
+set -u
+circ=$1
+examples=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() { # description, command...
+    local what=$1; shift
+    if ! "$@"; then echo "FAIL: $what"; fails=$((fails + 1)); fi
+}
+expect_exit() { # code, command...
+    local want=$1; shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" != "$want" ]; then
+        echo "FAIL: '$*' exited $got, expected $want"; cat "$tmp/err"; fails=$((fails + 1))
+    fi
+}
+
+div=$examples/div.circ
+expect_exit 0 "$circ" compile "$div" --target x86-64 -S
+check "-S names gates" grep -q '= SDIV\|= UDIV\|= SREM\|= UREM' "$tmp/out"
+check "-S lists a div" grep -q 'div' "$tmp/out"
+check "-S shows a trap site" grep -qi 'trap' "$tmp/out"
+
+expect_exit 0 "$circ" compile "$div" --target x86-64 --emit=lir
+check "--emit=lir shows virtual tmps" grep -q '%tmp' "$tmp/out"
+check "--emit=lir shows the x86 division" grep -q 'X86I\?Div' "$tmp/out"
+expect_exit 0 "$circ" compile "$div" --target x86-64 -O2 --emit=lir-alloc
+if grep -q '%tmp\|%ftmp' "$tmp/out"; then echo "FAIL: lir-alloc still has virtual tmps"; fails=$((fails + 1)); fi
+check "--emit=lir-alloc has the prologue" grep -q 'Push %rbp' "$tmp/out"
+
+expect_exit 0 "$circ" compile "$div" --target x86-64 -o "$tmp/code.bin"
+check "-o writes bytes" test -s "$tmp/code.bin"
+expect_exit 0 "$circ" compile "$div" --target x86-64
+size=$(awk '{s += $(NF-1)} END {print s}' "$tmp/out")
+# functions are padded to 16 bytes: the file holds at least the sum of the sizes
+check "-o size matches the functions" test "$(stat -c %s "$tmp/code.bin")" -ge "$size"
+
+expect_exit 2 "$circ" compile "$div" --target arm64
+check "arm64 not yet available" grep -q 'not yet available' "$tmp/err"
+expect_exit 2 "$circ" compile "$div" --target sparc
+expect_exit 2 "$circ" compile "$div"
+expect_exit 2 "$circ" compile "$div" --target x86-64 --bogus
+expect_exit 2 "$circ" compile "$tmp/missing.circ" --target x86-64
+printf 'func @f() -> i32 {\n  RETURN [entry] {entry} (%%nope)\n}\n' >"$tmp/bad.circ"
+expect_exit 1 "$circ" compile "$tmp/bad.circ" --target x86-64
+expect_exit 0 "$circ" compile --help
+
+for o in -O0 -O2; do
+    expect_exit 0 "$circ" test "$examples"/*.circ --target x86-64 $o
+    check "circ test $o summary" grep -q ' passed, 0 failed' "$tmp/out"
+done
+sed 's/== 14$/== 15/' "$examples/guarded_div.circ" >"$tmp/wrong.circ"
+expect_exit 1 "$circ" test "$tmp/wrong.circ" --target x86-64
+check "a wrong expectation is reported" grep -q 'expected 15, got return 14' "$tmp/out"
+
+if [ $fails -ne 0 ]; then echo "$fails failures"; exit 1; fi
+echo "backend_x64_cli: all checks passed"
