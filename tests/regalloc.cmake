@@ -10,3 +10,7 @@ endif()
 add_executable(test_regalloc_lir ${CMAKE_SOURCE_DIR}/tests/regalloc_lir.c)
 target_link_libraries(test_regalloc_lir circ_x64 circ_oracle)
 add_test(NAME regalloc_lir COMMAND test_regalloc_lir ${CMAKE_SOURCE_DIR}/tests/regalloc)
+
+add_executable(test_regalloc_parmove ${CMAKE_SOURCE_DIR}/tests/regalloc_parmove.c)
+target_link_libraries(test_regalloc_parmove circ_lir)
+add_test(NAME regalloc_parmove COMMAND test_regalloc_parmove)

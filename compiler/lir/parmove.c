@@ -99,26 +99,38 @@ static uint32_t collect_cycle(const LirMove *m, bool *done, uint32_t n, uint32_t
     return k;
 }
 
+/* the bank of every register in the cycle; -1 if none, -2 if both banks */
+static int cycle_bank(const LirLoc *cyc, uint32_t k)
+{
+    int bank = -1;
+    for (uint32_t j = 0; j < k; j++) {
+        if (cyc[j].is_slot)
+            continue;
+        if (bank == -1)
+            bank = cyc[j].bank;
+        else if (bank != cyc[j].bank)
+            return -2;
+    }
+    return bank;
+}
+
 static void break_cycle(Seq *s, const LirLoc *cyc, uint32_t k)
 {
     bool all_gp = true;
-    Bank bank = BANK_GP;
-    bool have_bank = false;
-    for (uint32_t j = 0; j < k; j++) {
-        if (cyc[j].is_slot || cyc[j].bank != BANK_GP)
-            all_gp = false;
-        if (!cyc[j].is_slot && !have_bank) {
-            bank = (Bank)cyc[j].bank;
-            have_bank = true;
-        }
-    }
+    for (uint32_t j = 0; j < k; j++)
+        all_gp &= !cyc[j].is_slot && cyc[j].bank == BANK_GP;
     if (all_gp) {
         for (uint32_t j = 1; j < k; j++)
             step(s, PM_SWAP, cyc[0], cyc[j]);
         return;
     }
-    int free = s->scratch->free_reg[bank];
-    LirLoc temp = free >= 0 ? reg_loc(bank, (unsigned)free) : slot_loc(s->scratch->scratch_slot[0]);
+    /* a free register holds the value only if the cycle's registers share its
+     * bank; the scratch slot takes any */
+    int bank = cycle_bank(cyc, k);
+    if (bank == -1)
+        bank = BANK_GP;
+    int free = bank >= 0 ? s->scratch->free_reg[bank] : -1;
+    LirLoc temp = free >= 0 ? reg_loc((Bank)bank, (unsigned)free) : slot_loc(s->scratch->scratch_slot[0]);
     copy(s, cyc[k - 1], temp);
     s->free_gp_busy = free >= 0 && bank == BANK_GP;
     for (uint32_t j = k - 1; j > 0; j--)
