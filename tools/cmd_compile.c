@@ -2,6 +2,8 @@
  * pipeline (compiler/lir/pipeline.h) and print its LIR, an annotated listing, or
  * write the code bytes. */
 #include "compiler/lir/pipeline.h"
+#include "compiler/a64/a64.h"
+#include "compiler/a64/backend.h"
 #include "compiler/x64/backend.h"
 #include "compiler/x64/x64.h"
 #include "driver.h"
@@ -33,7 +35,7 @@ typedef struct {
 
 static const CompileTarget compile_targets[] = {
     {"x86-64", x64_backend, x64_listing},
-    {"arm64", NULL, NULL},
+    {"arm64", a64_backend, a64_listing},
 };
 
 static const CompileTarget *find_compile_target(const char *name)

@@ -8,6 +8,7 @@
 #include "compiler/opt/opt.h"
 #include "oracle/interp.h"
 #include "oracle/interp_cfg.h"
+#include "compiler/a64/backend.h"
 #include "compiler/x64/backend.h"
 #include "oracle/emu.h"
 
@@ -109,7 +110,7 @@ static void sched_close(void *ctx)
  * (naive schedule) or the -O level (compiler/lir/pipeline.h) */
 typedef struct { const Module *m; Emu *emu; } EmuCtx;
 
-static void *x64_open(const Module *m, int opt_level)
+static void *compiled_open(const Module *m, int opt_level, const Backend *backend, Isa isa)
 {
     EmuCtx *t = calloc(1, sizeof *t);
     Arena *arena = arena_new();
@@ -117,8 +118,8 @@ static void *x64_open(const Module *m, int opt_level)
     diag_init(&d, m->file, stderr);
     CodeBlob blob;
     CompileOptions opt = {.opt_level = opt_level};
-    bool ok = t && compile_module(m, x64_backend(), &opt, arena, &blob, NULL, &d) &&
-              (t->emu = emu_new(ISA_X64)) && emu_load(t->emu, &blob);
+    bool ok = t && compile_module(m, backend, &opt, arena, &blob, NULL, &d) &&
+              (t->emu = emu_new(isa)) && emu_load(t->emu, &blob);
     if (t && t->emu && !ok)
         fprintf(stderr, "%s: %s\n", m->file, emu_error(t->emu));
     arena_free(arena);
@@ -130,6 +131,16 @@ static void *x64_open(const Module *m, int opt_level)
     }
     t->m = m;
     return t;
+}
+
+static void *x64_open(const Module *m, int opt_level)
+{
+    return compiled_open(m, opt_level, x64_backend(), ISA_X64);
+}
+
+static void *a64_open(const Module *m, int opt_level)
+{
+    return compiled_open(m, opt_level, a64_backend(), ISA_A64);
 }
 
 static void x64_run(void *ctx, uint32_t func, const uint64_t *args, Outcome *out)
@@ -149,6 +160,7 @@ static const Target targets[] = {
     {"sched", "the interpreter of the scheduled form (global code motion)", sched_open, sched_target_run,
      sched_close},
     {"x86-64", "x86-64 code from the compile pipeline, run under Unicorn", x64_open, x64_run, x64_close},
+    {"arm64", "ARM64 code from the compile pipeline, run under Unicorn", a64_open, x64_run, x64_close},
 };
 
 static const Target *find_target(const char *name)
