@@ -317,8 +317,9 @@ static LirOp branch_op(int w)
     return w == 64 ? LIR_Branch64 : w == 32 ? LIR_Branch32 : w == 16 ? LIR_Branch16 : LIR_Branch8;
 }
 
-/* ICMP's operands and condition, constants on the right when possible */
-static void icmp_args(Lower *l, GateId g, int *w, Arg args[3])
+/* ICMP's operands and condition, constants on the right when possible; *right is
+ * the gate of args[2] (its tmp replaces an immediate the form cannot take) */
+static void icmp_args(Lower *l, GateId g, int *w, Arg args[3], GateId *right)
 {
     const Gate *gate = G(l, g);
     Type ot = (Type)G(l, in(l, g, 0))->type;
@@ -334,6 +335,7 @@ static void icmp_args(Lower *l, GateId g, int *w, Arg args[3])
     args[0] = arg_relcond(c);
     args[1] = T(l, a);
     args[2] = operand(l, b, *w);
+    *right = b;
 }
 
 /* FCMP condition as a DoubleCond (every code but false/true is one on ARM64) */
@@ -362,9 +364,10 @@ static bool sel_icmp(Lower *l, GateId g)
     }
     int w;
     Arg args[4];
-    icmp_args(l, g, &w, args);
+    GateId right;
+    icmp_args(l, g, &w, args, &right);
     args[3] = T(l, g);
-    emit_try_imm(l, compare_op(w), 4, args, 2, in(l, g, 1));
+    emit_try_imm(l, compare_op(w), 4, args, 2, right);
     return true;
 }
 
@@ -530,13 +533,14 @@ static bool sel_fptoi(Lower *l, GateId g)
         Arg max = gp_const(l, hi);
         lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_sgt), r, max, max, r);
     } else if (!is_signed) {
-        /* 2^63 <= x < 2^64: convert x - 2^63 and set the top bit; beyond: all ones */
-        Arg two63 = fp_const(l, ft, fbits(ft, 9223372036854775808.0));
+        /* 2^63 <= x < 2^64: convert x - 2^63 and set the top bit; beyond: all ones.
+         * 2^63 is built twice so that no more than two FP values live at once */
+        uint64_t two63_bits = fbits(ft, 9223372036854775808.0);
         Arg t = fresh(l, BANK_FP);
-        lower_emit3(l, is_f64(ft) ? LIR_SubDouble : LIR_SubFloat, x, two63, t);
+        lower_emit3(l, is_f64(ft) ? LIR_SubDouble : LIR_SubFloat, x, fp_const(l, ft, two63_bits), t);
         Arg hi = truncate64(l, ft, t);
         lower_emit3(l, LIR_Xor64, hi, gp_const(l, 1ull << 63), hi);
-        cmov_f(l, ft, DBL_oge, x, two63, hi, r);
+        cmov_f(l, ft, DBL_oge, x, fp_const(l, ft, two63_bits), hi, r);
         Arg two64 = fp_const(l, ft, fbits(ft, 18446744073709551616.0));
         cmov_f(l, ft, DBL_oge, x, two64, gp_const(l, ~0ull), r);
     }
@@ -724,10 +728,11 @@ static bool sel_if(Lower *l, const Block *b)
     if (l->fused[c] && G(l, c)->op == OP_ICMP) {
         int w;
         Arg args[3];
-        icmp_args(l, c, &w, args);
+        GateId right;
+        icmp_args(l, c, &w, args, &right);
         GateId saved = l->origin;
         l->origin = c;
-        emit_try_imm(l, branch_op(w), 3, args, 2, in(l, c, 1));
+        emit_try_imm(l, branch_op(w), 3, args, 2, right);
         l->origin = saved;
     } else if (l->fused[c]) {
         DoubleCond dc = DBL_ord;
