@@ -1,0 +1,60 @@
+#!/bin/bash
+# backend_a64_cli.sh — `circ compile --target arm64` and `circ test --target arm64`:
+#   -S lists ARM64 code with `%name = OPCODE` headings, the division's checks and
+#   brk trap sites, literal words of symbols with their relocations; --emit=lir /
+#   lir-alloc print LIR (three-operand division; prologue, no virtual tmps after
+#   allocation); -o writes the code; `circ test --target arm64` passes the examples
+#   at -O0 and -O2 and fails (exit 1) on a wrong expectation.
+# usage: backend_a64_cli.sh CIRC EXAMPLES_DIR
+set -u
+circ=$1
+examples=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() { # description, command...
+    local what=$1; shift
+    if ! "$@"; then echo "FAIL: $what"; fails=$((fails + 1)); fi
+}
+expect_exit() { # code, command...
+    local want=$1; shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" != "$want" ]; then
+        echo "FAIL: '$*' exited $got, expected $want"; cat "$tmp/err"; fails=$((fails + 1))
+    fi
+}
+
+div=$examples/div.circ
+expect_exit 0 "$circ" compile "$div" --target arm64 -S
+check "-S names gates" grep -q '= SDIV\|= UDIV\|= SREM\|= UREM' "$tmp/out"
+check "-S lists an sdiv or udiv" grep -q 'sdiv\|udiv' "$tmp/out"
+check "-S checks the divisor against 0" grep -q 'cbz' "$tmp/out"
+check "-S shows a div0 trap site" grep -q 'brk #0x1 *; trap div0' "$tmp/out"
+check "-S shows the prologue" grep -q 'str x30, \[sp, #-0x10\]!' "$tmp/out"
+
+expect_exit 0 "$circ" compile "$examples/checked.circ" --target arm64 -S
+check "-S shows the helper's literal and relocation" grep -q '\.quad.*abs64 helper\.throw' "$tmp/out"
+check "-S calls through the literal" grep -q 'blr x16' "$tmp/out"
+
+expect_exit 0 "$circ" compile "$div" --target arm64 --emit=lir
+check "--emit=lir shows virtual tmps" grep -q '%tmp' "$tmp/out"
+check "--emit=lir shows the three-operand division" grep -q 'U\?Div32 %tmp[0-9]*, %tmp[0-9]*, %tmp' "$tmp/out"
+expect_exit 0 "$circ" compile "$div" --target arm64 -O2 --emit=lir-alloc
+if grep -q '%tmp\|%ftmp' "$tmp/out"; then echo "FAIL: lir-alloc still has virtual tmps"; fails=$((fails + 1)); fi
+check "--emit=lir-alloc has the prologue" grep -q 'Push %x29' "$tmp/out"
+
+expect_exit 0 "$circ" compile "$div" --target arm64 -o "$tmp/code.bin"
+check "-o writes bytes" test -s "$tmp/code.bin"
+check "-o writes whole instructions" test $(( $(stat -c %s "$tmp/code.bin") % 4 )) -eq 0
+
+for o in -O0 -O2; do
+    expect_exit 0 "$circ" test "$examples"/*.circ --target arm64 $o
+    check "circ test $o summary" grep -q ' passed, 0 failed' "$tmp/out"
+done
+sed 's/== 14$/== 15/' "$examples/guarded_div.circ" >"$tmp/wrong.circ"
+expect_exit 1 "$circ" test "$tmp/wrong.circ" --target arm64
+check "a wrong expectation is reported" grep -q 'got return 14' "$tmp/out"
+
+if [ $fails -ne 0 ]; then echo "$fails failures"; exit 1; fi
+echo "backend_a64_cli: all checks passed"
