@@ -22,6 +22,8 @@ enum { MAX_JOBS = 64 };
 typedef struct {
     uint32_t gates, funcs, params, runs;
     uint64_t weight; /* constants, run-line arguments and types: toward 0, 1, -1, narrow */
+    uint64_t wiring; /* UINT64_MAX - the sum of the ranks (positions among the live
+                        gates) of data inputs: rewiring toward later gates */
 } Metric;
 
 typedef struct {
@@ -98,19 +100,28 @@ static uint64_t bits_cost(Type t, uint64_t bits)
 
 static Metric measure(const Module *m)
 {
-    Metric r = {reduce_gate_count(m), m->nfuncs, 0, m->nruns, 0};
+    Metric r = {reduce_gate_count(m), m->nfuncs, 0, m->nruns, 0, UINT64_MAX};
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         const Func *f = m->funcs[i];
         r.params += f->nparams;
         const Circuit *c = f->circ;
+        uint32_t *rank = calloc(c->ngates, sizeof *rank);
+        if (!rank)
+            abort();
+        for (GateId g = NUM_ROOTS, n = 0; g < c->ngates; g++)
+            rank[g] = c->gates[g].dead ? 0 : n++;
         for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
             const Gate *gt = &c->gates[g];
             if (gt->dead)
                 continue;
             r.weight += (uint64_t)ty_bits(gt->type);
+            for (uint32_t k = 0; k < gt->ndata; k++)
+                if (gate_data(gt, k) < c->ngates)
+                    r.wiring -= rank[gate_data(gt, k)];
             if (gt->op == OP_CONSTANT)
                 r.weight += bits_cost(gt->type, gt->lit);
         }
+        free(rank);
     }
     for (uint32_t i = 0; i < m->nruns; i++) {
         const RunLine *rl = &m->runs[i];
@@ -122,11 +133,12 @@ static Metric measure(const Module *m)
     return r;
 }
 
-static int metric_cmp(const Metric *a, const Metric *b)
+/* components: 5 compares the size only, 6 also the wiring */
+static int metric_cmp(const Metric *a, const Metric *b, int components)
 {
-    const uint64_t x[5] = {a->gates, a->funcs, a->params, a->runs, a->weight};
-    const uint64_t y[5] = {b->gates, b->funcs, b->params, b->runs, b->weight};
-    for (int i = 0; i < 5; i++)
+    const uint64_t x[6] = {a->gates, a->funcs, a->params, a->runs, a->weight, a->wiring};
+    const uint64_t y[6] = {b->gates, b->funcs, b->params, b->runs, b->weight, b->wiring};
+    for (int i = 0; i < components; i++)
         if (x[i] != y[i])
             return x[i] < y[i] ? -1 : 1;
     return 0;
@@ -200,14 +212,14 @@ static bool valid(Reducer *r, const Module *m)
 }
 
 /* verify, clean up, verify, refresh the run lines; NULL unless valid and smaller */
-static Module *prepare(Reducer *r, Module *cand, Cleanup clean)
+static Module *prepare(Reducer *r, Module *cand, const Strategy *s)
 {
     if (!valid(r, cand)) {
         module_free(cand);
         return NULL;
     }
-    if (clean != CLEAN_NONE) {
-        const char *passes = clean == CLEAN_CFG ? "simplify-cfg,dce" : "dce";
+    if (s->cleanup != CLEAN_NONE) {
+        const char *passes = s->cleanup == CLEAN_CFG ? "simplify-cfg,dce" : "dce";
         if (!run_passes(cand, passes) || !valid(r, cand)) {
             module_free(cand);
             return NULL;
@@ -215,7 +227,7 @@ static Module *prepare(Reducer *r, Module *cand, Cleanup clean)
     }
     reduce_refresh_runs(cand, r->steps);
     Metric mt = measure(cand);
-    if (metric_cmp(&mt, &r->metric) >= 0) {
+    if (metric_cmp(&mt, &r->metric, s->rewires ? 6 : 5) >= 0) {
         module_free(cand);
         return NULL;
     }
@@ -302,7 +314,7 @@ static bool sweep(Reducer *r, const Strategy *s, const UnitList *u, uint32_t siz
         while (i < u->n && n < (r->jobs ? r->jobs : 1)) {
             uint32_t len = u->n - i < size ? u->n - i : size;
             Module *c = s->apply(r->cur, u->v + i, len, v);
-            if (c && (c = prepare(r, c, s->cleanup))) {
+            if (c && (c = prepare(r, c, s))) {
                 pos[n] = i;
                 cands[n++] = c;
             }

@@ -10,6 +10,7 @@
 #define CIRC_REDUCE_H
 
 #include "compiler/ir/ir.h"
+#include "fuzz/check.h"
 #include "oracle/interp.h"
 
 /* true if the candidate still shows the behaviour being reduced.  Called on valid
@@ -59,6 +60,20 @@ typedef struct {
     double timeout;         /* seconds; the script's process group is killed after it */
 } ReduceScript;
 bool reduce_script_interesting(void *ctx, const Module *candidate);
+
+/* the default test: check_module still finds a mismatch with this signature (stage,
+ * ISA and outcome kinds, check.h) */
+typedef struct {
+    CheckOptions check;
+    char signature[128];
+} ReduceCheck;
+bool reduce_check_interesting(void *ctx, const Module *candidate);
+
+/* the campaign's reducer hook (CampaignReducer in campaign.h): reduce the finding at
+ * path under the same check options, keeping its signature; rewrites the file when
+ * the result is smaller.  ctx: NULL, or a ReduceOptions whose jobs/timeout/max_seconds
+ * are used. */
+bool reduce_campaign_file(const char *path, const char *signature, const CheckOptions *check, void *ctx);
 
 /* write a module's text to a file; false on an I/O error */
 bool reduce_write_file(const char *path, const Module *m);

@@ -158,6 +158,97 @@ static Module *apply_other_value(const Module *m, const Unit *u, uint32_t n, uin
     return r;
 }
 
+/* a conversion from h's type to t (NO_GATE if none fits the verifier's rules) */
+static GateId convert_to(Circuit *c, GateId h, Type t)
+{
+    Type from = c->gates[h].type;
+    Opcode op;
+    if (ty_is_int(from) && ty_is_int(t))
+        op = ty_bits(t) < ty_bits(from) ? OP_TRUNC : from == TY_I1 ? OP_ZEXT : OP_SEXT;
+    else if (ty_is_int(from) && ty_is_float(t) && from != TY_I1)
+        op = OP_SITOFP;
+    else if (ty_is_float(from) && ty_is_int(t) && t != TY_I1)
+        op = OP_FPTOSI;
+    else if (from == TY_F32 && t == TY_F64)
+        op = OP_FPEXT;
+    else if (from == TY_F64 && t == TY_F32)
+        op = OP_FPTRUNC;
+    else
+        return NO_GATE;
+    return circ_unop(c, op, t, h);
+}
+
+/* a value gate's value users take a conversion of the v-th live value of another type */
+static Module *apply_convert_other(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    const Circuit *mc = m->funcs[u->func]->circ;
+    if (n != 1 || !reduce_gate_live(mc, u->gate) || mc->gates[u->gate].op == OP_CONSTANT)
+        return NULL;
+    Type t = mc->gates[u->gate].type;
+    GateId h = NO_GATE;
+    for (GateId k = NUM_ROOTS; k < mc->ngates && h == NO_GATE; k++) {
+        const Gate *kt = &mc->gates[k];
+        if (!kt->dead && kt->type != TY_NONE && kt->type != t && op_has(kt->op, F_VALUE) && kt->op != OP_CONSTANT &&
+            v-- == 0)
+            h = k;
+    }
+    if (h == NO_GATE)
+        return NULL;
+    Module *r = module_clone(m);
+    Circuit *c = r->funcs[u->func]->circ;
+    GateId conv = convert_to(c, h, t);
+    if (conv == NO_GATE) {
+        module_free(r);
+        return NULL;
+    }
+    Gate *gt = &c->gates[u->gate];
+    for (uint32_t k = gt->nuses; k-- > 0;) {
+        Use use = gt->uses[k];
+        const Gate *user = &c->gates[use.user];
+        if (use.index >= (uint32_t)user->nstate + user->ndep && use.user != conv)
+            circ_set_input(c, use.user, use.index, conv);
+    }
+    return r;
+}
+
+/* one data input of a gate moves to a later gate of its type (a step that removes
+ * nothing itself but lets later steps cut a loop or a chain; the measure's last
+ * component, the sum of data input ids, grows, so such steps cannot cycle) */
+static void edge_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+            const Gate *gt = &c->gates[g];
+            if (!gt->dead)
+                for (uint32_t k = 0; k < gt->ndata; k++)
+                    units_push(out, f, g, k);
+        }
+    }
+}
+
+static Module *apply_rewire(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    const Circuit *mc = m->funcs[u->func]->circ;
+    if (n != 1 || !reduce_gate_live(mc, u->gate) || u->aux >= mc->gates[u->gate].ndata)
+        return NULL;
+    GateId in = gate_data(&mc->gates[u->gate], u->aux);
+    if (!reduce_gate_live(mc, in))
+        return NULL;
+    GateId to = NO_GATE;
+    for (GateId k = in + 1; k < mc->ngates && to == NO_GATE; k++) {
+        const Gate *kt = &mc->gates[k];
+        if (k != u->gate && !kt->dead && kt->type == mc->gates[in].type && op_has(kt->op, F_VALUE) && v-- == 0)
+            to = k;
+    }
+    if (to == NO_GATE)
+        return NULL;
+    Module *r = module_clone(m);
+    Circuit *c = r->funcs[u->func]->circ;
+    circ_set_input(c, u->gate, c->gates[u->gate].nstate + c->gates[u->gate].ndep + u->aux, to);
+    return r;
+}
+
 /* ---- branches ------------------------------------------------------------------- */
 static void branch_units(const Module *m, UnitList *out)
 {
@@ -405,19 +496,21 @@ void reduce_run_arg_units(const Module *m, UnitList *out);
 Module *reduce_shrink_run_args(const Module *m, const Unit *u, uint32_t n, uint32_t v);
 
 const Strategy reduce_strategies[] = {
-    {"drop run lines", 0, 1, true, false, CLEAN_NONE, reduce_run_units, reduce_drop_runs},
-    {"remove functions", 0, 1, true, false, CLEAN_DCE, reduce_func_units, reduce_remove_funcs},
-    {"fold branches", 0, 2, true, false, CLEAN_CFG, branch_units, apply_fold_branch},
-    {"replace values", 0, 6, true, false, CLEAN_DCE, value_units, apply_replace_value},
-    {"shorten dependency chains", 0, 2, true, false, CLEAN_DCE, effect_units, apply_bypass_effect},
-    {"inline calls", 0, 1, false, false, CLEAN_DCE, module_unit, apply_inline},
-    {"simplify control flow", 0, 1, false, false, CLEAN_DCE, module_unit, apply_simplify_cfg},
-    {"switch cases", 2, 8, false, false, CLEAN_CFG, branch_units, apply_fold_branch},
-    {"selector inputs", 6, 10, false, false, CLEAN_DCE, value_units, apply_replace_value},
-    {"drop parameters", 0, 1, false, false, CLEAN_DCE, reduce_param_units, reduce_drop_param},
-    {"shrink constants", 0, 9, true, false, CLEAN_NONE, const_units, apply_shrink_const},
-    {"narrow types", 0, 2, true, false, CLEAN_NONE, narrow_units, apply_narrow},
-    {"shrink run arguments", 0, 4, true, false, CLEAN_NONE, reduce_run_arg_units, reduce_shrink_run_args},
-    {"other values", 0, 16, false, true, CLEAN_DCE, any_value_units, apply_other_value},
+    {"drop run lines", 0, 1, true, false, CLEAN_NONE, reduce_run_units, reduce_drop_runs, false},
+    {"remove functions", 0, 1, true, false, CLEAN_DCE, reduce_func_units, reduce_remove_funcs, false},
+    {"fold branches", 0, 2, true, false, CLEAN_CFG, branch_units, apply_fold_branch, false},
+    {"replace values", 0, 6, true, false, CLEAN_DCE, value_units, apply_replace_value, false},
+    {"shorten dependency chains", 0, 2, true, false, CLEAN_DCE, effect_units, apply_bypass_effect, false},
+    {"inline calls", 0, 1, false, false, CLEAN_DCE, module_unit, apply_inline, false},
+    {"simplify control flow", 0, 1, false, false, CLEAN_DCE, module_unit, apply_simplify_cfg, false},
+    {"switch cases", 2, 8, false, false, CLEAN_CFG, branch_units, apply_fold_branch, false},
+    {"selector inputs", 6, 10, false, false, CLEAN_DCE, value_units, apply_replace_value, false},
+    {"drop parameters", 0, 1, false, false, CLEAN_DCE, reduce_param_units, reduce_drop_param, false},
+    {"shrink constants", 0, 9, true, false, CLEAN_NONE, const_units, apply_shrink_const, false},
+    {"narrow types", 0, 2, true, false, CLEAN_NONE, narrow_units, apply_narrow, false},
+    {"shrink run arguments", 0, 4, true, false, CLEAN_NONE, reduce_run_arg_units, reduce_shrink_run_args, false},
+    {"other values", 0, 16, false, true, CLEAN_DCE, any_value_units, apply_other_value, false},
+    {"converted values", 0, 16, false, true, CLEAN_DCE, value_units, apply_convert_other, false},
+    {"rewire inputs", 0, 8, false, true, CLEAN_DCE, edge_units, apply_rewire, true},
 };
 const uint32_t reduce_nstrategies = sizeof reduce_strategies / sizeof reduce_strategies[0];

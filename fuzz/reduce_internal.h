@@ -35,6 +35,7 @@ typedef struct {
     /* a new module: m with variant v of the edit applied to u[0..n); NULL if the edit
      * changes nothing or does not apply */
     Module *(*apply)(const Module *m, const Unit *u, uint32_t n, uint32_t v);
+    bool rewires;   /* may keep a candidate that is only rewired (no smaller otherwise) */
 } Strategy;
 
 extern const Strategy reduce_strategies[];

@@ -162,33 +162,25 @@ static uint64_t param_value(const Module *m, uint32_t f, uint32_t k)
     return 0;
 }
 
-/* every use of f's SYMBOL is the callee of a CALL: drop argument k there */
+/* every direct call of f (its callee a SYMBOL of f) drops argument k */
 static bool rewrite_calls(Module *m, uint32_t f, uint32_t k)
 {
     for (uint32_t h = 0; h < m->nfuncs; h++) {
         Circuit *c = m->funcs[h]->circ;
-        for (GateId s = NUM_ROOTS; s < c->ngates; s++) {
-            const Gate *sym = &c->gates[s];
-            if (sym->dead || sym->op != OP_SYMBOL || sym->lit != f)
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+            const Gate *call = &c->gates[g];
+            if (call->dead || call->op != OP_CALL || !call->ndata)
                 continue;
-            while (c->gates[s].nuses) {
-                Use use = c->gates[s].uses[0];
-                const Gate *call = &c->gates[use.user];
-                uint32_t first = (uint32_t)call->nstate + call->ndep;
-                if (call->op != OP_CALL || use.index != first || call->ndata < k + 2)
-                    return false;
-                GateId in[64];
-                uint32_t nin = gate_nin(call);
-                if (nin > 64)
-                    return false;
-                memcpy(in, call->in, nin * sizeof *in);
-                memmove(in + first + k + 1, in + first + k + 2, (nin - first - k - 2) * sizeof *in);
-                /* move the call to a fresh SYMBOL use so the loop ends */
-                GateId fresh = circ_add(c, OP_SYMBOL, TY_I64, 0, f, NULL, 0, NULL, 0, NULL, 0);
-                in[first] = fresh;
-                circ_set_inputs(c, use.user, in, call->nstate, in + call->nstate, call->ndep, in + first,
-                                call->ndata - 1);
-            }
+            const Gate *callee = &c->gates[gate_data(call, 0)];
+            if (callee->op != OP_SYMBOL || callee->lit != f)
+                continue;
+            uint32_t first = (uint32_t)call->nstate + call->ndep, nin = gate_nin(call);
+            GateId in[64];
+            if (nin > 64 || call->ndata < k + 2)
+                return false;
+            memcpy(in, call->in, nin * sizeof *in);
+            memmove(in + first + k + 1, in + first + k + 2, (nin - first - k - 2) * sizeof *in);
+            circ_set_inputs(c, g, in, call->nstate, in + call->nstate, call->ndep, in + first, call->ndata - 1);
         }
     }
     return true;

@@ -201,7 +201,7 @@ static int count_removable(const Module *m, SwapTest *t, bool print)
 typedef struct {
     uint32_t cases, size, max_gates, jobs_check;
     double max_seconds;
-    bool print, table;
+    bool print, table, verbose;
 } Args;
 
 static char *module_text(const Module *m)
@@ -249,7 +249,7 @@ static const char *kind_name(int k)
 static bool run_case(const Args *a, uint32_t idx, uint64_t seed, Module *m, SwapTest *t, uint32_t *final,
                      double *secs)
 {
-    ReduceOptions ro = {.interesting = swap_interesting, .ctx = t};
+    ReduceOptions ro = {.interesting = swap_interesting, .ctx = t, .progress = a->verbose ? stderr : NULL};
     ReduceStats st;
     Module *r = reduce_module(m, &ro, &st);
     bool ok = st.input_interesting;
@@ -292,6 +292,8 @@ static bool parse_args(int argc, char **argv, Args *a)
             a->print = true;
         else if (!strcmp(argv[i], "--table"))
             a->table = true;
+        else if (!strcmp(argv[i], "--verbose"))
+            a->verbose = true;
         else if (v && !strcmp(argv[i], "--cases"))
             a->cases = (uint32_t)atoi(argv[++i]);
         else if (v && !strcmp(argv[i], "--size"))
