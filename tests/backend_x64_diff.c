@@ -6,7 +6,8 @@
  *                        interpreter's (outcome_equal: kind, trap kind, value bits,
  *                        harness buffer)
  * Options (before the mode): --max-regs G,F (allocate with few registers: spills),
- * --save DIR (write each failing generated program there), --quiet.
+ * --save DIR (write each failing generated program there), --swarm (generator
+ * swarm mode: a random subset of features per program), --quiet.
  * Exit 0 if everything matched, 1 otherwise. */
 #include "compiler/x64/backend.h"
 #include "fuzz/gen.h"
@@ -20,7 +21,7 @@ typedef struct {
     Emu *emu;
     RegallocOptions ra;
     const char *save_dir;
-    bool quiet;
+    bool quiet, swarm;
     long programs, runs, failures, compile_failures;
 } Ctx;
 
@@ -102,7 +103,7 @@ static void save_program(Ctx *c, const Module *m, uint64_t seed)
 /* one generated program: every run line at every level against the interpreter */
 static void check_seed(Ctx *c, uint64_t seed, uint32_t size, Outcome *want, Outcome *got)
 {
-    GenOptions gopt = {.size = size};
+    GenOptions gopt = {.size = size, .swarm = c->swarm};
     size_t len = gen_bytes_for_size(size);
     uint8_t *bytes = malloc(len);
     gen_seed_bytes(seed, bytes, len);
@@ -165,6 +166,8 @@ int main(int argc, char **argv)
             i++;
         } else if (!strcmp(argv[i], "--save") && i + 1 < argc) {
             c.save_dir = argv[++i];
+        } else if (!strcmp(argv[i], "--swarm")) {
+            c.swarm = true;
         } else if (!strcmp(argv[i], "--quiet")) {
             c.quiet = true;
         } else {
@@ -172,7 +175,7 @@ int main(int argc, char **argv)
         }
     }
     if (i >= argc || (strcmp(argv[i], "files") && strcmp(argv[i], "gen"))) {
-        fprintf(stderr, "usage: %s [--max-regs G,F] [--save DIR] files FILE... | gen N [FIRST [SIZE]]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--max-regs G,F] [--save DIR] [--swarm] [--quiet] files FILE... | gen N [FIRST [SIZE]]\n", argv[0]);
         return 2;
     }
     if (!(c.emu = emu_new(ISA_X64))) {

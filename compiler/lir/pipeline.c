@@ -32,6 +32,108 @@ static bool run_passes(Module *m, const CompileOptions *opt, Diag *d)
     return ok;
 }
 
+/* ---- dead instructions ---------------------------------------------------------
+ * Selection leaves values nobody reads (a constant folded into an immediate, an
+ * address folded into its load, a compare fused into its branch).  An instruction
+ * without effects (no terminator, call, trap, effect flag, memory or physical
+ * register def) whose defs are all virtual tmps dead after it is removed; a few
+ * rounds catch chains across blocks. */
+typedef struct {
+    const Code *code;
+    uint64_t *live;      /* bitset over lir_tmp_index */
+    bool keep;           /* something the instruction defines is needed */
+} DeadScan;
+
+static bool bit(const uint64_t *set, uint32_t i) { return set[i / 64] >> (i % 64) & 1; }
+static void set_bit(uint64_t *set, uint32_t i, bool on)
+{
+    if (on)
+        set[i / 64] |= 1ull << (i % 64);
+    else
+        set[i / 64] &= ~(1ull << (i % 64));
+}
+
+static void scan_def_arg(void *ctx, Arg *a, Role role, Bank bank, Width w)
+{
+    DeadScan *d = ctx;
+    (void)bank;
+    (void)w;
+    if (!role_is_def(role))
+        return;
+    if (a->kind != ARG_TMP || !tmp_is_virtual(a->base) || bit(d->live, lir_tmp_index(d->code, a->base)))
+        d->keep = true;
+}
+
+static void kill_defs(void *ctx, Tmp *t, Role role, Bank bank, Width w)
+{
+    DeadScan *d = ctx;
+    (void)bank;
+    (void)w;
+    if (role_is_def(role) && !role_is_use(role))
+        set_bit(d->live, lir_tmp_index(d->code, *t), false);
+}
+
+static void add_uses(void *ctx, Tmp *t, Role role, Bank bank, Width w)
+{
+    DeadScan *d = ctx;
+    (void)bank;
+    (void)w;
+    if (role_is_use(role) || role == ROLE_USE_ADDR)
+        set_bit(d->live, lir_tmp_index(d->code, *t), true);
+}
+
+static bool removable(DeadScan *d, Inst *in)
+{
+    if (lir_op_flags((LirOp)in->op) & (LF_TERM | LF_CALL | LF_EFFECT | LF_TRAP) || in->call)
+        return false;
+    d->keep = false;
+    if (!lir_for_each_arg(in, scan_def_arg, d))
+        return false;
+    return !d->keep;
+}
+
+/* one backward pass over every block; true if something was removed */
+static bool remove_dead_round(Arena *arena, Code *code)
+{
+    LirLiveness *live = lir_liveness(arena, code);
+    if (!live)
+        return false;
+    uint32_t ntmps = lir_tmp_count(code);
+    DeadScan d = {code, arena_alloc(arena, ((ntmps + 63) / 64 + 1) * 8), false};
+    bool removed = false;
+    for (uint32_t b = 0; b < code->nblocks; b++) {
+        LirBlock *blk = code->blocks[b];
+        for (uint32_t t = 0; t < ntmps; t++)
+            set_bit(d.live, t, lir_live_out(live, b, lir_tmp_of_index(code, t)));
+        uint32_t keep = blk->ninsts;
+        for (uint32_t i = blk->ninsts; i-- > 0;) {
+            Inst *in = &blk->insts[i];
+            if (removable(&d, in)) {
+                in->op = LIR_Nop;
+                in->nargs = 0;
+                removed = true;
+                continue;
+            }
+            lir_for_each_tmp(in, kill_defs, &d);
+            lir_for_each_tmp(in, add_uses, &d);
+        }
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < keep; i++)
+            if (blk->insts[i].op != LIR_Nop)
+                blk->insts[n++] = blk->insts[i];
+        blk->ninsts = n;
+    }
+    return removed;
+}
+
+static void remove_dead_insts(Code *code)
+{
+    Arena *scratch = arena_new();
+    for (int round = 0; round < 4 && remove_dead_round(scratch, code); round++)
+        ;
+    arena_free(scratch);
+}
+
 static uint64_t count_insts(const Code *c)
 {
     uint64_t n = 0;
@@ -54,6 +156,7 @@ static Code *compile_func(const Func *f, const Backend *be, const CompileOptions
         return NULL;
     code->frame_base = be->frame_base;
     code->stack_pointer = be->stack_pointer;
+    remove_dead_insts(code);
     if (opt->dump_lir)
         lir_print(opt->dump_lir, code);
     char err[512];

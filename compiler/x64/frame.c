@@ -29,7 +29,7 @@ static uint32_t insert(Code *c, LirBlock *b, uint32_t at, Inst in)
 }
 
 /* save (or restore) every callee-saved register the allocator recorded */
-static uint32_t save_registers(Code *c, LirBlock *b, uint32_t at, bool restore)
+static uint32_t save_registers(Code *c, LirBlock *b, uint32_t at, bool restore, GateId origin)
 {
     Arg rbp = arg_tmp(tmp_gp(X64_RBP));
     for (unsigned bank = 0; bank < BANK_COUNT; bank++)
@@ -39,7 +39,9 @@ static uint32_t save_registers(Code *c, LirBlock *b, uint32_t at, bool restore)
             Arg reg = arg_tmp(tmp_reg((Bank)bank, r));
             Arg slot = arg_addr(rbp.base, c->frame.save_offset[bank][r]);
             LirOp op = bank == BANK_FP ? LIR_MoveDouble : LIR_Move;
-            at = insert(c, b, at, restore ? make(op, slot, reg, 2) : make(op, reg, slot, 2));
+            Inst in = restore ? make(op, slot, reg, 2) : make(op, reg, slot, 2);
+            in.origin = origin;
+            at = insert(c, b, at, in);
         }
     return at;
 }
@@ -57,16 +59,18 @@ bool x64_finish_frame(Code *c, char *err, size_t errlen)
     at = insert(c, entry, at, make(LIR_Move, rsp, rbp, 2));
     if (c->frame.size)
         at = insert(c, entry, at, make(LIR_Sub64, arg_imm(c->frame.size), rsp, 2));
-    save_registers(c, entry, at, false);
+    save_registers(c, entry, at, false, NO_GATE);
     for (uint32_t bi = 0; bi < c->nblocks; bi++) {
         LirBlock *b = c->blocks[bi];
         for (uint32_t i = 0; i < b->ninsts; i++) {
             if (!is_return(&b->insts[i]))
                 continue;
-            uint32_t k = save_registers(c, b, i, true);
-            k = insert(c, b, k, make(LIR_Move, rbp, rsp, 2));
-            k = insert(c, b, k, make(LIR_Pop, rbp, arg_none(), 1));
-            i = k;
+            GateId origin = b->insts[i].origin;
+            Inst move = make(LIR_Move, rbp, rsp, 2), pop = make(LIR_Pop, rbp, arg_none(), 1);
+            move.origin = pop.origin = origin;
+            uint32_t k = save_registers(c, b, i, true, origin);
+            k = insert(c, b, k, move);
+            i = insert(c, b, k, pop);
         }
     }
     return true;

@@ -131,6 +131,7 @@ static void branch_or_continue(Lower *l, Inst *br, uint32_t taken)
 }
 
 /* ---- integer arithmetic ------------------------------------------------------------ */
+static LirOp branch_op(int w);
 static LirOp pick(int w, LirOp op32, LirOp op64) { return w == 64 ? op64 : op32; }
 
 static bool sel_binary(Lower *l, GateId g, LirOp op32, LirOp op64, bool may_widen)
@@ -205,16 +206,6 @@ static bool sel_shift(Lower *l, GateId g)
     return true;
 }
 
-/* a branch comparing tmp/imm a with b at width w, to the trap block of kind */
-static void check_trap(Lower *l, int w, RelCond c, Arg a, Arg b, TrapKind kind)
-{
-    LirOp op = w == 64 ? LIR_Branch64 : w == 32 ? LIR_Branch32 : w == 16 ? LIR_Branch16 : LIR_Branch8;
-    if (b.kind == ARG_IMM && !lir_is_valid_args(l->code->target, op, 3, (Arg[]){arg_relcond(c), a, b}))
-        b = gp_const(l, (uint64_t)b.value);
-    Inst *br = lower_emit3(l, op, arg_relcond(c), a, b);
-    branch_or_continue(l, br, lower_trap_block(l, kind));
-}
-
 static bool sel_divide(Lower *l, GateId g)
 {
     const Gate *gate = G(l, g);
@@ -227,15 +218,16 @@ static bool sel_divide(Lower *l, GateId g)
     if (is_signed) {
         /* INT_MIN / -1 overflows: checked on the -1 path only */
         LirBlock *minus_one = lower_new_block(l, false);
-        lower_emit3(l, w == 64 ? LIR_Branch64 : w == 32 ? LIR_Branch32 : w == 16 ? LIR_Branch16 : LIR_Branch8,
-                    arg_relcond(REL_eq), b, arg_imm(-1));
+        lower_emit3(l, branch_op(w), arg_relcond(REL_eq), b, arg_imm(-1));
         LirBlock *divide = lower_new_block(l, false);
         lir_add_succ(l->code, l->cur, minus_one->index);
         lir_add_succ(l->code, l->cur, divide->index);
         l->cur = minus_one;
         uint64_t min = 1ull << (w - 1);
-        check_trap(l, w, REL_eq, a, w == 64 ? gp_const(l, min) : arg_imm((int64_t)min), TRAP_OVERFLOW);
-        lower_jump(l, divide->index);
+        Arg kmin = w == 64 ? gp_const(l, min) : arg_imm((int64_t)min);
+        lower_emit3(l, branch_op(w), arg_relcond(REL_eq), a, kmin);
+        lir_add_succ(l->code, l->cur, lower_trap_block(l, TRAP_OVERFLOW));
+        lir_add_succ(l->code, l->cur, divide->index);
         l->cur = divide;
     }
     int dw = w == 64 ? 64 : 32;
