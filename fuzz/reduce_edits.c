@@ -227,8 +227,26 @@ static void edge_units(const Module *m, UnitList *out)
     }
 }
 
+/* the b-th IF_BRANCH of c made constant (side 0: true, 1: false); false if none */
+static bool fold_nth_branch(Circuit *c, uint32_t b, uint32_t side)
+{
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+        const Gate *gt = &c->gates[g];
+        if (gt->dead || gt->op != OP_IF_BRANCH || b-- != 0)
+            continue;
+        circ_set_input(c, g, gt->nstate, circ_const(c, TY_I1, side == 0));
+        return true;
+    }
+    return false;
+}
+
+/* variant v: the (v % 8)-th later gate of the input's type; v / 8 = 0: nothing else,
+ * else also branch (v/8 - 1) / 2 made constant on side (v/8 - 1) % 2 (a rewired value
+ * often shows the difference only once its loop is cut) */
 static Module *apply_rewire(const Module *m, const Unit *u, uint32_t n, uint32_t v)
 {
+    uint32_t fold = v / 8;
+    v %= 8;
     const Circuit *mc = m->funcs[u->func]->circ;
     if (n != 1 || !reduce_gate_live(mc, u->gate) || u->aux >= mc->gates[u->gate].ndata)
         return NULL;
@@ -246,6 +264,62 @@ static Module *apply_rewire(const Module *m, const Unit *u, uint32_t n, uint32_t
     Module *r = module_clone(m);
     Circuit *c = r->funcs[u->func]->circ;
     circ_set_input(c, u->gate, c->gates[u->gate].nstate + c->gates[u->gate].ndep + u->aux, to);
+    if (fold && !fold_nth_branch(c, (fold - 1) / 2, (fold - 1) % 2)) {
+        module_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* ---- return types ----------------------------------------------------------------- */
+static void return_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        if (m->funcs[f]->ret != TY_NONE)
+            units_push(out, f, NO_GATE, 0);
+}
+
+static bool func_is_called(const Module *m, uint32_t f)
+{
+    for (uint32_t h = 0; h < m->nfuncs; h++) {
+        const Circuit *c = m->funcs[h]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+            if (!c->gates[g].dead && c->gates[g].op == OP_SYMBOL && c->gates[g].lit == f)
+                return true;
+    }
+    return false;
+}
+
+/* a function nothing calls whose every RETURN returns a conversion of a value of one
+ * type returns that value instead (run-line expectations are recomputed) */
+static Module *apply_return_type(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    (void)v;
+    if (n != 1 || u->func >= m->nfuncs || func_is_called(m, u->func))
+        return NULL;
+    Module *r = module_clone(m);
+    Circuit *c = r->funcs[u->func]->circ;
+    Type to = TY_NONE;
+    bool ok = true;
+    for (GateId g = NUM_ROOTS; g < c->ngates && ok; g++) {
+        const Gate *gt = &c->gates[g];
+        if (gt->dead || gt->op != OP_RETURN || gt->ndata != 1)
+            continue;
+        const Gate *val = &c->gates[gate_data(gt, 0)];
+        ok = op_has(val->op, F_PURE) && val->ndata == 1 && val->op != OP_FNEG;
+        if (!ok)
+            break;
+        Type t = c->gates[gate_data(val, 0)].type;
+        ok = (to == TY_NONE || to == t) && t != TY_I1;
+        to = t;
+        if (ok)
+            circ_set_input(c, g, gt->nstate + gt->ndep, gate_data(val, 0));
+    }
+    if (!ok || to == TY_NONE) {
+        module_free(r);
+        return NULL;
+    }
+    r->funcs[u->func]->ret = to;
     return r;
 }
 
@@ -511,6 +585,7 @@ const Strategy reduce_strategies[] = {
     {"shrink run arguments", 0, 4, true, false, CLEAN_NONE, reduce_run_arg_units, reduce_shrink_run_args, false},
     {"other values", 0, 16, false, true, CLEAN_DCE, any_value_units, apply_other_value, false},
     {"converted values", 0, 16, false, true, CLEAN_DCE, value_units, apply_convert_other, false},
-    {"rewire inputs", 0, 8, false, true, CLEAN_DCE, edge_units, apply_rewire, true},
+    {"return types", 0, 1, false, false, CLEAN_DCE, return_units, apply_return_type, false},
+    {"rewire inputs", 0, 56, false, true, CLEAN_DCE, edge_units, apply_rewire, true},
 };
 const uint32_t reduce_nstrategies = sizeof reduce_strategies / sizeof reduce_strategies[0];

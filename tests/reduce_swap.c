@@ -12,8 +12,11 @@
  *     make the module smaller or valid (this removal is written here independently
  *     of the reducer's strategies);
  *   - the same case reduced with --jobs 2 gives the same text (determinism).
+ * With --check the reducer uses the default interestingness instead (check_module
+ * keeps the signature, the wrong pass installed through CheckOptions.extra_passes);
+ * the checks above stay the same.
  * Usage: reduce_swap [--cases N] [--size S] [--max-gates G] [--max-seconds T]
- *                    [--jobs-check K] [--print] [--table]
+ *                    [--jobs-check K] [--check] [--print] [--verbose]
  * Prints one line per case and the median final size; exit 0 if every check holds. */
 #include "fuzz/gen.h"
 #include "fuzz/reduce.h"
@@ -201,7 +204,7 @@ static int count_removable(const Module *m, SwapTest *t, bool print)
 typedef struct {
     uint32_t cases, size, max_gates, jobs_check;
     double max_seconds;
-    bool print, table, verbose;
+    bool print, verbose, check;
 } Args;
 
 static char *module_text(const Module *m)
@@ -250,6 +253,25 @@ static bool run_case(const Args *a, uint32_t idx, uint64_t seed, Module *m, Swap
                      double *secs)
 {
     ReduceOptions ro = {.interesting = swap_interesting, .ctx = t, .progress = a->verbose ? stderr : NULL};
+    ReduceCheck rc;
+    if (a->check) {
+        /* the default interestingness: check_module keeps the signature, with the wrong
+           pass installed through the check's plugin hook */
+        check_options_default(&rc.check);
+        rc.check.extra_passes = &swap_sub_info;
+        rc.check.nextra_passes = 1;
+        rc.check.targets = "pass-swap-sub";
+        CheckResult *res = malloc(sizeof *res);
+        bool found = !check_module(m, &rc.check, res);
+        snprintf(rc.signature, sizeof rc.signature, "%s", found ? res->signature : "");
+        free(res);
+        if (!found) {
+            printf("case %2u seed %llu: check_module finds no mismatch FAIL\n", idx, (unsigned long long)seed);
+            return false;
+        }
+        ro.interesting = reduce_check_interesting;
+        ro.ctx = &rc;
+    }
     ReduceStats st;
     Module *r = reduce_module(m, &ro, &st);
     bool ok = st.input_interesting;
@@ -290,8 +312,8 @@ static bool parse_args(int argc, char **argv, Args *a)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--print"))
             a->print = true;
-        else if (!strcmp(argv[i], "--table"))
-            a->table = true;
+        else if (!strcmp(argv[i], "--check"))
+            a->check = true;
         else if (!strcmp(argv[i], "--verbose"))
             a->verbose = true;
         else if (v && !strcmp(argv[i], "--cases"))
@@ -315,7 +337,7 @@ int main(int argc, char **argv)
     Args a;
     if (!parse_args(argc, argv, &a)) {
         fprintf(stderr, "usage: reduce_swap [--cases N] [--size S] [--max-gates G] [--max-seconds T] "
-                        "[--jobs-check K] [--print]\n");
+                        "[--jobs-check K] [--check] [--print] [--verbose]\n");
         return 2;
     }
     uint32_t *sizes = calloc(a.cases, sizeof *sizes);
@@ -327,7 +349,7 @@ int main(int argc, char **argv)
         uint64_t s = seed;
         Module *m = next_case(&a, &seed, &t);
         s = seed - 1;
-        double secs;
+        double secs = 0;
         failures += !run_case(&a, i, s, m, &t, &sizes[i], &secs);
         total += secs;
         worst = secs > worst ? secs : worst;
