@@ -4,10 +4,13 @@
 add_executable(test_backend_x64_diff ${CMAKE_CURRENT_SOURCE_DIR}/backend_x64_diff.c)
 target_link_libraries(test_backend_x64_diff PRIVATE ${CIRC_LIBS})
 
-# every run line of the examples, the semantics suite and the regression corpus, at
+# every run line of the examples, the semantics suite, the regression corpus and
+# backend_x64_abi.circ (many arguments, stack arguments, indirect calls, ALLOCA per
+# activation, wide and narrow switches, swapping selectors), at
 # -O0 and -O2, meets its expectation on x86-64
 file(GLOB _x64_files ${CIRC_EXAMPLES}/*.circ ${CMAKE_SOURCE_DIR}/tests/semantics/*.circ
-     ${CMAKE_SOURCE_DIR}/corpus/regress/*.circ ${CMAKE_SOURCE_DIR}/corpus/seeds/*.circ)
+     ${CMAKE_SOURCE_DIR}/corpus/regress/*.circ ${CMAKE_SOURCE_DIR}/corpus/seeds/*.circ
+     ${CMAKE_SOURCE_DIR}/tests/backend_x64_*.circ)
 add_test(NAME backend_x64_files COMMAND test_backend_x64_diff files ${_x64_files})
 # the same with 3 general and 2 float registers: spills and reloads everywhere
 add_test(NAME backend_x64_files_spill COMMAND test_backend_x64_diff --max-regs 3,2 files ${_x64_files})
