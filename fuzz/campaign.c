@@ -2,11 +2,12 @@
  * workers, reads their reports from pipes, keeps the status line, saves findings
  * and restarts workers that die or hang.
  *
- * Worker -> parent: fixed-size messages (smaller than PIPE_BUF, so each write is
- * atomic): a tally of the programs checked since the last one, or a finding.  The
- * parent -> worker direction and crash attribution go through one shared page per
- * worker (mmap MAP_SHARED before fork): the index of the program being checked, when
- * it started, and the stop flag.  SIGINT/SIGTERM are blocked during a campaign and
+ * Worker -> parent: findings as fixed-size messages on a pipe (smaller than
+ * PIPE_BUF, so each write is atomic).  Everything else goes through one shared
+ * record per worker (mmap MAP_SHARED before fork): the worker's running tallies
+ * (updated after every program, so a crash loses none), the index of the program
+ * being checked and when it started (crash and hang attribution), and the stop
+ * flag the parent sets.  SIGINT/SIGTERM are blocked during a campaign and
  * polled with sigpending(), so an interrupt ends it cleanly with a summary. */
 #include "fuzz/campaign.h"
 
@@ -22,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { MSG_TALLY = 1, MSG_FINDING = 2, MAX_JOBS = 256, MAX_SIGNATURES = 4096 };
+enum { MSG_FINDING = 2, MAX_JOBS = 256, MAX_SIGNATURES = 4096 };
 
 typedef struct {
     uint32_t type, worker;
@@ -42,6 +43,9 @@ typedef struct {
     volatile uint64_t current;      /* program being checked */
     volatile int64_t started_ns;    /* when, 0 between programs */
     volatile int stop;
+    Msg tally;                      /* running totals of this worker slot (all its
+                                       processes), updated after each program so a
+                                       crash loses nothing */
 } WorkerShared;
 
 typedef struct {
@@ -145,7 +149,6 @@ typedef struct {
     uint32_t worker;
     int fd;
     WorkerShared *sh;
-    Msg tally;
     Outcome *outs;
     CheckResult *res;
 } Worker;
@@ -165,7 +168,7 @@ static void worker_one(Worker *w, uint64_t k)
     double t2 = cpu_seconds();
     bool ok = check_module(m, &o->check, w->res);
     double t3 = cpu_seconds();
-    Msg *t = &w->tally;
+    Msg *t = &w->sh->tally;
     t->programs++;
     t->execs += w->res->execs + made;
     t->runs += made;
@@ -184,16 +187,6 @@ static void worker_one(Worker *w, uint64_t k)
     module_free(m);
 }
 
-static void flush_tally(Worker *w)
-{
-    if (!w->tally.programs)
-        return;
-    send_msg(w->fd, &w->tally);
-    memset(&w->tally, 0, sizeof w->tally);
-    w->tally.type = MSG_TALLY;
-    w->tally.worker = w->worker;
-}
-
 static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t start, int fd, WorkerShared *sh)
 {
     Worker w = {.o = o, .worker = worker, .fd = fd, .sh = sh};
@@ -201,20 +194,12 @@ static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t star
     w.res = malloc(sizeof *w.res);
     if (!w.outs || !w.res)
         _exit(4);
-    w.tally.type = MSG_TALLY;
-    w.tally.worker = worker;
-    int64_t last = now_ns();
     for (uint64_t k = start; !sh->stop; k++) {
         sh->current = k;
         sh->started_ns = now_ns();
         worker_one(&w, k);
         sh->started_ns = 0;
-        if (now_ns() - last > 50000000 || w.tally.programs >= 256) {
-            flush_tally(&w);
-            last = now_ns();
-        }
     }
-    flush_tally(&w);
     free(w.outs);
     free(w.res);
     _exit(0);
@@ -370,16 +355,23 @@ static void record_finding(Parent *p, const Msg *m)
         p->stopping = true;
 }
 
-static void add_tally(Parent *p, const Msg *m)
+/* the workers' running totals into the campaign's statistics */
+static void collect_tallies(Parent *p)
 {
     CampaignStats *st = p->st;
-    st->programs += m->programs;
-    st->execs += m->execs;
-    st->runs += m->runs;
-    for (int k = 0; k < 5; k++)
-        st->outcome_kinds[k] += m->outcome_kinds[k];
-    for (int k = 0; k < 3; k++)
-        st->worker_seconds[k] += m->seconds[k];
+    st->programs = st->execs = st->runs = 0;
+    memset(st->outcome_kinds, 0, sizeof st->outcome_kinds);
+    memset(st->worker_seconds, 0, sizeof st->worker_seconds);
+    for (uint32_t i = 0; i < p->o->jobs; i++) {
+        const Msg *m = &p->shared[i].tally;
+        st->programs += m->programs;
+        st->execs += m->execs;
+        st->runs += m->runs;
+        for (int k = 0; k < 5; k++)
+            st->outcome_kinds[k] += m->outcome_kinds[k];
+        for (int k = 0; k < 3; k++)
+            st->worker_seconds[k] += m->seconds[k];
+    }
     if (p->o->max_programs && st->programs >= p->o->max_programs)
         p->stopping = true;
 }
@@ -399,9 +391,7 @@ static bool drain(Parent *p, uint32_t i)
         have += (size_t)k;
         if (have < sizeof m)
             continue;
-        if (m.type == MSG_TALLY)
-            add_tally(p, &m);
-        else if (m.type == MSG_FINDING)
+        if (m.type == MSG_FINDING)
             record_finding(p, &m);
         return true;
     }
@@ -551,6 +541,7 @@ static void run_loop(Parent *p)
     while (!p->stopping) {
         poll_workers(p, 50);
         check_hangs(p);
+        collect_tallies(p);
         show_status(p, false);
         if ((p->o->seconds > 0 && elapsed(p) >= p->o->seconds) || interrupted())
             p->stopping = true;
@@ -561,6 +552,7 @@ static void run_loop(Parent *p)
 static void summary(Parent *p)
 {
     CampaignStats *st = p->st;
+    collect_tallies(p);
     st->elapsed = elapsed(p);
     st->execs_per_sec = st->elapsed > 0 ? (double)st->execs / st->elapsed : 0;
     if (!p->status)

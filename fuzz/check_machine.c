@@ -8,6 +8,7 @@
  * (a compiled call runs at most a few translated blocks per gate the interpreter
  * evaluates), so runaway compiled code ends as a timeout quickly. */
 #include "compiler/lir/pipeline.h"
+#include "compiler/a64/backend.h"
 #include "compiler/x64/backend.h"
 #include "fuzz/check_stage.h"
 #include "oracle/emu.h"
@@ -24,10 +25,10 @@ typedef struct {
     const Backend *(*backend)(void);
 } MachineTarget;
 
-/* the backends of this build, per ISA (NULL: the ISA has no backend yet) */
+/* the backends of this build, per ISA */
 static const MachineTarget machine_targets[] = {
     {ISA_X64, "x86-64", x64_backend},
-    {ISA_A64, "arm64", NULL},
+    {ISA_A64, "arm64", a64_backend},
 };
 
 struct CheckEngines {

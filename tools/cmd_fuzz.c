@@ -5,6 +5,7 @@
 #include "fuzz/campaign.h"
 #include "compiler/blob.h"
 #include "fuzz/check.h"
+#include "fuzz/reduce.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -181,7 +182,7 @@ static const char fuzz_usage[] =
     "  --targets LIST     only stages whose names start with one of LIST\n"
     "  --size S           target gate count of generated modules, default 100\n"
     "  --swarm            switch a random subset of generator features off per program\n"
-    "  --reduce           minimize each new finding (when the build has a reducer)\n"
+    "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"
     "  --max-programs N   stop after N programs\n"
     "  --hang-seconds H   a program checked for longer than H seconds is a hang (default 60)\n"
     "Exit 0 if no mismatch was found, 1 if any was, 2 on usage or I/O errors.\n";
@@ -234,8 +235,8 @@ int cmd_fuzz(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (o.reduce && !o.reducer)
-        fprintf(stderr, "circ fuzz: --reduce: this build has no reducer; findings are saved unreduced\n");
+    if (o.reduce)
+        o.reducer = reduce_campaign_file; /* fuzz/reduce.h: keeps the signature */
     CampaignStats st;
     int rc = campaign_run(&o, &st, stderr);
     if (rc < 0)

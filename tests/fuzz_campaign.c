@@ -1,0 +1,229 @@
+/* fuzz_campaign.c — the campaign and check APIs catch broken compilers:
+ *   1. a deliberately wrong pass installed through the pass manager's plugin hook
+ *      (x - y folded to y - x) is caught by check_module on a two-line program, with
+ *      the signature pass-wrong-sub:return-vs-return, and not without the pass;
+ *   2. a campaign (1 worker) with that pass finds it within 10 seconds, saves
+ *      DIR/pass-wrong-sub_return-vs-return.circ and .json, and the saved program
+ *      reproduces the signature under check_module (and checks clean without the pass);
+ *   3. a pass that crashes its process on some programs: the campaign records
+ *      crash:SIGABRT with its program and, restarting the worker each time, still
+ *      checks its 150 programs;
+ *   4. a pass that never returns on some programs: the worker is killed after
+ *      --hang-seconds, the hang is a finding, the campaign goes on.
+ * Usage: test_fuzz_campaign OUTDIR */
+#include "fuzz/campaign.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int failures;
+#define CHECK(cond, ...)                                                                   \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                           \
+            fprintf(stderr, __VA_ARGS__);                                                  \
+            fputc('\n', stderr);                                                           \
+            failures++;                                                                    \
+        }                                                                                  \
+    } while (0)
+
+/* ---- broken passes ------------------------------------------------------------------ */
+static bool wrong_sub(PassContext *ctx, Func *f)
+{
+    (void)ctx;
+    Circuit *c = f->circ;
+    bool changed = false;
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+        Gate *gt = circ_gate(c, g);
+        if (gt->dead || gt->op != OP_SUB || gate_data(gt, 0) == gate_data(gt, 1))
+            continue;
+        GateId a = gate_data(gt, 0), b = gate_data(gt, 1);
+        uint32_t base = gt->nstate + gt->ndep;
+        circ_set_input(c, g, base, b);
+        circ_set_input(c, g, base + 1, a);
+        changed = true;
+    }
+    return changed;
+}
+
+static bool has_op(const Func *f, int op)
+{
+    for (GateId g = NUM_ROOTS; g < f->circ->ngates; g++)
+        if (!f->circ->gates[g].dead && f->circ->gates[g].op == op)
+            return true;
+    return false;
+}
+
+static bool crash_on_urem(PassContext *ctx, Func *f)
+{
+    (void)ctx;
+    if (has_op(f, OP_UREM))
+        abort();
+    return false;
+}
+
+static bool hang_on_srem(PassContext *ctx, Func *f)
+{
+    (void)ctx;
+    while (has_op(f, OP_SREM))
+        sleep(1);
+    return false;
+}
+
+static const PassInfo wrong_pass = {"wrong-sub", wrong_sub, "swaps the operands of SUB (wrong on purpose)"};
+static const PassInfo crash_pass = {"crash-urem", crash_on_urem, "aborts on a function with UREM"};
+static const PassInfo hang_pass = {"hang-srem", hang_on_srem, "never returns on a function with SREM"};
+
+/* ---- 1. check_module on a small program -------------------------------------------- */
+static const char diff_src[] =
+    "func @diff(i32, i32) -> i32 {\n"
+    "  %a = ARG i32 0\n  %b = ARG i32 1\n  %d = SUB i32 (%a, %b)\n"
+    "  RETURN [entry] {entry} (%d)\n}\n"
+    "; run: @diff(10, 3) == 7\n";
+
+static Module *parse_text(const char *name, const char *src)
+{
+    Diag d;
+    diag_init(&d, name, stderr);
+    Module *m = parse_module(name, src, strlen(src), &d);
+    if (m && verify_module(m, &d)) {
+        module_free(m);
+        m = NULL;
+    }
+    return m;
+}
+
+static void test_check_module(CheckResult *res)
+{
+    Module *m = parse_text("diff.circ", diff_src);
+    CHECK(m, "diff.circ parses");
+    if (!m)
+        return;
+    CheckOptions o;
+    check_options_default(&o);
+    o.check_expectations = true;
+    o.targets = "pass,O,sched";
+    CHECK(check_module(m, &o, res), "clean without the wrong pass: %s", res->signature);
+    o.extra_passes = &wrong_pass;
+    o.nextra_passes = 1;
+    CHECK(!check_module(m, &o, res), "the wrong pass is caught");
+    CHECK(!strcmp(res->signature, "pass-wrong-sub:return-vs-return"), "signature %s", res->signature);
+    CHECK(!strcmp(res->stage, "pass-wrong-sub"), "stage %s", res->stage);
+    CHECK(res->expected.bits == 7 && res->got.bits == (uint64_t)(uint32_t)-7, "outcomes %llu vs %llu",
+          (unsigned long long)res->expected.bits, (unsigned long long)res->got.bits);
+    o.pass_order = "fold,wrong-sub,dce";
+    o.targets = "order";
+    CHECK(!check_module(m, &o, res) && !strcmp(res->stage, "order-1-wrong-sub"), "pass order stage: %s",
+          res->stage);
+    module_free(m);
+}
+
+/* ---- 2. a campaign catches the wrong pass -------------------------------------------- */
+static Module *load(const char *path)
+{
+    Diag d;
+    diag_init(&d, path, stderr);
+    Module *m = parse_file(path, &d);
+    if (m && verify_module(m, &d)) {
+        module_free(m);
+        m = NULL;
+    }
+    return m;
+}
+
+static void base_options(CampaignOptions *o, const char *dir, const PassInfo *pass)
+{
+    campaign_options_default(o);
+    o->seconds = 10;
+    o->seed = 7;
+    o->jobs = 1;
+    o->out_dir = dir;
+    o->status_mode = STATUS_NONE;
+    o->check.extra_passes = pass;
+    o->check.nextra_passes = 1;
+    o->check.targets = "pass,O,sched"; /* the interpreting stages: what a pass can break */
+}
+
+static void test_wrong_pass_campaign(const char *out, CheckResult *res)
+{
+    char dir[1024], path[1200];
+    snprintf(dir, sizeof dir, "%s/wrong", out);
+    CampaignOptions o;
+    base_options(&o, dir, &wrong_pass);
+    o.stop_on_mismatch = true;
+    CampaignStats st;
+    CHECK(campaign_run(&o, &st, stderr) == 0, "campaign ran");
+    CHECK(st.mismatches >= 1, "a mismatch found (%llu programs)", (unsigned long long)st.programs);
+    CHECK(!strncmp(st.first_signature, "pass-wrong-sub:", 15), "first signature %s", st.first_signature);
+    CHECK(st.first_finding_at < 10.0, "found after %.2f s", st.first_finding_at);
+    printf("wrong pass: %s after %.2f s, %llu programs\n", st.first_signature, st.first_finding_at,
+           (unsigned long long)st.programs);
+    char name[160];
+    check_signature_filename(st.first_signature, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s.json", dir, name);
+    CHECK(access(path, R_OK) == 0, "%s written", path);
+    snprintf(path, sizeof path, "%s/%s.circ", dir, name);
+    Module *m = load(path);
+    CHECK(m && m->nruns > 0, "%s parses with run lines", path);
+    if (!m)
+        return;
+    CHECK(!check_module(m, &o.check, res) && !strcmp(res->signature, st.first_signature),
+          "the saved program reproduces %s (got %s)", st.first_signature, res->signature);
+    CheckOptions plain;
+    check_options_default(&plain);
+    plain.check_expectations = true;
+    plain.targets = "pass,O,sched";
+    CHECK(check_module(m, &plain, res), "the saved program is clean without the pass: %s", res->signature);
+    module_free(m);
+}
+
+/* ---- 3, 4. crashes and hangs --------------------------------------------------------- */
+static void test_crash_and_hang(const char *out)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/crash", out);
+    CampaignOptions o;
+    base_options(&o, dir, &crash_pass);
+    o.seconds = 0;
+    o.max_programs = 150;
+    o.check.targets = "pass-crash-urem";
+    CampaignStats st;
+    CHECK(campaign_run(&o, &st, stderr) == 0, "crash campaign ran");
+    CHECK(st.crashes >= 1 && !strcmp(st.first_signature, "crash:SIGABRT"), "crash recorded: %llu, %s",
+          (unsigned long long)st.crashes, st.first_signature);
+    CHECK(st.programs >= 150, "checking went on after the crashes (%llu programs, %llu crashes)",
+          (unsigned long long)st.programs, (unsigned long long)st.crashes);
+    printf("crashing pass: %llu crashes in %llu programs\n", (unsigned long long)st.crashes,
+           (unsigned long long)st.programs);
+
+    snprintf(dir, sizeof dir, "%s/hang", out);
+    base_options(&o, dir, &hang_pass);
+    o.seconds = 4;
+    o.hang_seconds = 1;
+    o.check.targets = "pass-hang-srem";
+    CHECK(campaign_run(&o, &st, stderr) == 0, "hang campaign ran");
+    CHECK(st.hangs >= 1 && st.signatures == 1, "hang recorded: %llu hangs", (unsigned long long)st.hangs);
+    CHECK(st.programs > 0, "checking went on after the hangs");
+    printf("hanging pass: %llu hangs, %llu programs\n", (unsigned long long)st.hangs,
+           (unsigned long long)st.programs);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_fuzz_campaign OUTDIR\n");
+        return 2;
+    }
+    mkdir(argv[1], 0777);
+    CheckResult *res = malloc(sizeof *res);
+    if (!res)
+        return 2;
+    test_check_module(res);
+    test_wrong_pass_campaign(argv[1], res);
+    test_crash_and_hang(argv[1]);
+    free(res);
+    printf("%d failed\n", failures);
+    return failures ? 1 : 0;
+}
