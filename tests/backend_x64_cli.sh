@@ -1,7 +1,7 @@
 #!/bin/bash
 # backend_x64_cli.sh — `circ compile` and `circ test --target x86-64`:
 #   -S lists the code with `%name = OPCODE` headings, --emit=lir / lir-alloc print
-#   LIR, -o writes exactly the listed bytes, arm64 is a target too, bad
+#   LIR (a caller has a frame, a frameless leaf none), -o writes exactly the listed bytes, arm64 is a target too, bad
 #   usage exits 2, an invalid file exits 1, and `circ test --target x86-64` passes
 #   the examples at -O0 and -O2 and fails (exit 1) on a wrong expectation.
 # usage: backend_x64_cli.sh CIRC EXAMPLES_DIR
@@ -35,7 +35,14 @@ check "--emit=lir shows virtual tmps" grep -q '%tmp' "$tmp/out"
 check "--emit=lir shows the x86 division" grep -q 'X86I\?Div' "$tmp/out"
 expect_exit 0 "$circ" compile "$div" --target x86-64 -O2 --emit=lir-alloc
 if grep -q '%tmp\|%ftmp' "$tmp/out"; then echo "FAIL: lir-alloc still has virtual tmps"; fails=$((fails + 1)); fi
-check "--emit=lir-alloc has the prologue" grep -q 'Push %rbp' "$tmp/out"
+check "--emit=lir-alloc ends in a return" grep -q 'Ret64 %rax' "$tmp/out"
+# a function that calls needs a frame (16-byte aligned stack at the call); a leaf
+# without stack slots gets none
+expect_exit 0 "$circ" compile "$examples/sumsq.circ" --target x86-64 -O0 --emit=lir-alloc
+check "a caller has the prologue" grep -q 'Push %rbp' "$tmp/out"
+check "a caller restores the frame" grep -q 'Pop %rbp' "$tmp/out"
+expect_exit 0 "$circ" compile "$div" --target x86-64 -O2 --emit=lir-alloc
+if grep -q 'Push %rbp' "$tmp/out"; then echo "FAIL: a frameless leaf got a frame"; fails=$((fails + 1)); fi
 
 expect_exit 0 "$circ" compile "$div" --target x86-64 -o "$tmp/code.bin"
 check "-o writes bytes" test -s "$tmp/code.bin"
@@ -59,7 +66,7 @@ for o in -O0 -O2; do
 done
 sed 's/== 14$/== 15/' "$examples/guarded_div.circ" >"$tmp/wrong.circ"
 expect_exit 1 "$circ" test "$tmp/wrong.circ" --target x86-64
-check "a wrong expectation is reported" grep -q 'expected 15, got return 14' "$tmp/out"
+check "a wrong expectation is reported" grep -q 'expected return 15, got return 14' "$tmp/out"
 
 if [ $fails -ne 0 ]; then echo "$fails failures"; exit 1; fi
 echo "backend_x64_cli: all checks passed"

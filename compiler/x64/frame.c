@@ -4,7 +4,8 @@
  * and before every return
  *     restore them; mov %rbp, %rsp; pop %rbp
  * The frame base %rbp is 16-byte aligned, and so is %rsp at every call (frame.size
- * is a multiple of 16). */
+ * is a multiple of 16).  A leaf with no frame contents and no use of %rbp gets
+ * neither. */
 #include "x64.h"
 #include "x64_internal.h"
 
@@ -46,12 +47,49 @@ static uint32_t save_registers(Code *c, LirBlock *b, uint32_t at, bool restore, 
     return at;
 }
 
+static void note_rbp(void *ctx, Tmp *t, Role role, Bank bank, Width w)
+{
+    (void)role;
+    (void)w;
+    if (bank == BANK_GP && *t == tmp_gp(X64_RBP))
+        *(bool *)ctx = true;
+}
+
+static void note_stack(void *ctx, Arg *a, Role role, Bank bank, Width w)
+{
+    (void)role;
+    (void)bank;
+    (void)w;
+    if (a->kind == ARG_STACK || a->kind == ARG_CALLARG)
+        *(bool *)ctx = true;
+}
+
+/* a leaf that keeps nothing in memory, saves nothing and never names %rbp (incoming
+ * stack arguments) needs no frame: %rsp stays where the caller left it */
+static bool needs_frame(Code *c)
+{
+    if (c->frame.size || c->frame.saved[BANK_GP] || c->frame.saved[BANK_FP])
+        return true;
+    bool used = false;
+    for (uint32_t b = 0; b < c->nblocks && !used; b++)
+        for (uint32_t i = 0; i < c->blocks[b]->ninsts && !used; i++) {
+            Inst *in = &c->blocks[b]->insts[i];
+            if (in->op == LIR_Call || in->op == LIR_Push || in->op == LIR_Pop)
+                return true;
+            lir_for_each_tmp(in, note_rbp, &used);
+            lir_for_each_arg(in, note_stack, &used);
+        }
+    return used;
+}
+
 bool x64_finish_frame(Code *c, char *err, size_t errlen)
 {
     if (!c->nblocks || !c->frame.assigned) {
         snprintf(err, errlen, "@%s: no frame to finish", c->name);
         return false;
     }
+    if (!needs_frame(c))
+        return true;
     Arg rbp = arg_tmp(tmp_gp(X64_RBP)), rsp = arg_tmp(tmp_gp(X64_RSP));
     LirBlock *entry = c->blocks[0];
     uint32_t at = 0;
