@@ -14,7 +14,7 @@
 static const char compile_usage[] =
     "usage: circ compile FILE --target T [-O0|-O1|-O2] [--passes=LIST] [-S]\n"
     "                    [--emit=lir|lir-alloc] [--max-regs=GP,FP] [-o OUT]\n"
-    "Compile every function of FILE for target T (x86-64; arm64 later): passes (-O\n"
+    "Compile every function of FILE for target T (x86-64 or arm64): passes (-O\n"
     "level, default -O0, or a --passes= list), scheduling, instruction selection,\n"
     "register and stack allocation, encoding.\n"
     "  -S               print a Capstone listing, each gate's code headed by\n"
@@ -25,7 +25,7 @@ static const char compile_usage[] =
     "  -o OUT           write the raw code bytes to OUT\n"
     "Without -S, --emit or -o, print each function's offset and size.\n"
     "Exit 0 on success, 1 if the file is invalid or cannot be compiled, 2 on usage\n"
-    "or I/O errors (and for a target not available yet).\n";
+    "or I/O errors (and for a target listed but not available yet).\n";
 
 typedef struct {
     const char *name;
