@@ -7,7 +7,8 @@
  *                        harness buffer)
  * Options (before the mode): --max-regs G,F (allocate with few registers: spills),
  * --save DIR (write each failing generated program there), --swarm (generator
- * swarm mode: a random subset of features per program), --quiet.
+ * swarm mode: a random subset of features per program), --passes LIST (this pass
+ * list instead of -O2's pipeline), --quiet.
  * Exit 0 if everything matched, 1 otherwise. */
 #include "compiler/x64/backend.h"
 #include "fuzz/gen.h"
@@ -21,6 +22,7 @@ typedef struct {
     Emu *emu;
     RegallocOptions ra;
     const char *save_dir;
+    const char *passes; /* instead of -O2's pipeline */
     bool quiet, swarm;
     long programs, runs, failures, compile_failures;
 } Ctx;
@@ -31,6 +33,8 @@ static const int levels[] = {0, 2};
 static bool compile_and_load(Ctx *c, const Module *m, int level, Arena *arena, const char *what)
 {
     CompileOptions opt = {.opt_level = level, .regalloc = c->ra};
+    if (level && c->passes)
+        opt.passes = c->passes;
     Diag d;
     diag_init(&d, m->file, stderr);
     CodeBlob blob;
@@ -166,6 +170,8 @@ int main(int argc, char **argv)
             i++;
         } else if (!strcmp(argv[i], "--save") && i + 1 < argc) {
             c.save_dir = argv[++i];
+        } else if (!strcmp(argv[i], "--passes") && i + 1 < argc) {
+            c.passes = argv[++i];
         } else if (!strcmp(argv[i], "--swarm")) {
             c.swarm = true;
         } else if (!strcmp(argv[i], "--quiet")) {
@@ -175,7 +181,7 @@ int main(int argc, char **argv)
         }
     }
     if (i >= argc || (strcmp(argv[i], "files") && strcmp(argv[i], "gen"))) {
-        fprintf(stderr, "usage: %s [--max-regs G,F] [--save DIR] [--swarm] [--quiet] files FILE... | gen N [FIRST [SIZE]]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--max-regs G,F] [--save DIR] [--swarm] [--passes LIST] [--quiet] files FILE... | gen N [FIRST [SIZE]]\n", argv[0]);
         return 2;
     }
     if (!(c.emu = emu_new(ISA_X64))) {
