@@ -545,12 +545,12 @@ static bool sel_fptoi(Lower *l, GateId g)
         int64_t lo = is_signed ? (w == 64 ? INT64_MIN : -(1ll << (w - 1))) : 0;
         uint64_t hi = is_signed ? (w == 64 ? (uint64_t)INT64_MAX : (1ull << (w - 1)) - 1) : (1ull << w) - 1;
         r = truncate64(l, ft, x);
+        Arg max = gp_const(l, hi);
         if (w < 64) {
             lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(lo), gp_const(l, (uint64_t)lo), r);
-            Arg max = gp_const(l, hi);
             lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_sgt), r, max, max, r);
         }
-        cmov_f(l, ft, DBL_oge, x, two63, gp_const(l, hi), r);
+        cmov_f(l, ft, DBL_oge, x, two63, max, r);
     }
     cmov_f(l, ft, DBL_uno, x, x, zero, r);
     move64(l, r, dst);
