@@ -47,13 +47,38 @@ static void take_value(Lower *l, Type t, Arg src, Arg dst)
     }
 }
 
-/* ALLOCA memory is zero on entry to every activation */
+enum { ZERO_UNROLLED_BYTES = 128 };
+
+/* a loop storing zero quadwords over [slot, slot + size) */
+static void zero_slot_loop(Lower *l, uint32_t slot, uint32_t size)
+{
+    Arg p = arg_tmp(lower_new_tmp(l, BANK_GP)), end = arg_tmp(lower_new_tmp(l, BANK_GP));
+    lower_emit2(l, LIR_Lea64, arg_stack(slot, 0), p);
+    lower_emit2(l, LIR_Lea64, arg_stack(slot, size), end);
+    LirBlock *loop = lower_new_block(l, false), *after = lower_new_block(l, false);
+    lower_jump(l, loop->index);
+    l->cur = loop;
+    lower_emit2(l, LIR_Move, arg_imm(0), arg_addr(p.base, 0));
+    lower_emit2(l, LIR_Add64, arg_imm(8), p);
+    lower_emit3(l, LIR_Branch64, arg_relcond(REL_ne), p, end);
+    lir_add_succ(l->code, loop, loop->index);
+    lir_add_succ(l->code, loop, after->index);
+    l->cur = after;
+}
+
+/* ALLOCA memory is zero on entry to every activation (slot sizes are multiples
+ * of 8): small slots by unrolled stores, big ones by a loop */
 static void zero_slots(Lower *l)
 {
     for (uint32_t s = 0; s < l->code->nslots; s++) {
+        uint32_t size = l->code->slots[s].size;
         if (!l->code->slots[s].locked)
             continue;
-        for (uint32_t off = 0; off < l->code->slots[s].size; off += 8)
+        if (size > ZERO_UNROLLED_BYTES) {
+            zero_slot_loop(l, s, size);
+            continue;
+        }
+        for (uint32_t off = 0; off < size; off += 8)
             lower_emit2(l, LIR_Move, arg_imm(0), arg_stack(s, off));
     }
 }
