@@ -14,3 +14,7 @@ add_test(NAME regalloc_lir COMMAND test_regalloc_lir ${CMAKE_SOURCE_DIR}/tests/r
 add_executable(test_regalloc_parmove ${CMAKE_SOURCE_DIR}/tests/regalloc_parmove.c)
 target_link_libraries(test_regalloc_parmove circ_lir)
 add_test(NAME regalloc_parmove COMMAND test_regalloc_parmove)
+
+add_executable(test_regalloc_stress ${CMAKE_SOURCE_DIR}/tests/regalloc_stress.c)
+target_link_libraries(test_regalloc_stress circ_x64 circ_oracle)
+add_test(NAME regalloc_stress COMMAND test_regalloc_stress 150)

@@ -66,7 +66,8 @@ static void ra_test_add_frame(Code *c)
     }
 }
 
-/* encode codes[0..n) and run function func with i64 args; false (message in err)
+/* encode codes[0..n) and run function func with i64 args (at most 100,000 blocks:
+ * the tests' programs are small); false (message in err)
  * if encoding or loading fails */
 static bool ra_test_run(Emu *emu, Arena *arena, Code *const *codes, uint32_t n, uint32_t func,
                         const uint64_t *args, uint32_t nargs, Outcome *out, char *err, size_t errlen)
@@ -81,7 +82,7 @@ static bool ra_test_run(Emu *emu, Arena *arena, Code *const *codes, uint32_t n, 
     Type types[8];
     for (uint32_t i = 0; i < 8; i++)
         types[i] = TY_I64;
-    emu_call(emu, func, types, nargs, args, TY_I64, 0, out);
+    emu_call(emu, func, types, nargs, args, TY_I64, 100000, out);
     return true;
 }
 
