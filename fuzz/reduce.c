@@ -193,6 +193,11 @@ static uint64_t max_run_steps(const Module *m)
     return most;
 }
 
+uint64_t reduce_step_budget(const Module *m)
+{
+    return 8 * max_run_steps(m) + 100000;
+}
+
 /* ---- candidates ---------------------------------------------------------------- */
 static bool run_passes(Module *m, const char *passes)
 {
@@ -385,7 +390,7 @@ Module *reduce_module(const Module *m, const ReduceOptions *opt, ReduceStats *st
     r.jobs = opt->jobs > MAX_JOBS ? MAX_JOBS : opt->jobs;
     r.null = fopen("/dev/null", "w");
     st->gates_before = reduce_gate_count(m);
-    r.steps = opt->interp_steps ? opt->interp_steps : 8 * max_run_steps(m) + 100000;
+    r.steps = opt->interp_steps ? opt->interp_steps : reduce_step_budget(m);
     r.cur = module_clone(m);
     reduce_refresh_runs(r.cur, r.steps);
     r.metric = measure(r.cur);

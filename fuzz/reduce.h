@@ -42,6 +42,10 @@ typedef struct {
 /* the reduced module (a new one; the input is not changed).  stats may be NULL. */
 Module *reduce_module(const Module *m, const ReduceOptions *opt, ReduceStats *stats);
 
+/* the interpreter budget the reducer uses by default for m: 8 times the most steps
+ * one of its run lines takes, plus 100,000 (candidates that loop give up early) */
+uint64_t reduce_step_budget(const Module *m);
+
 /* live gates over every function (roots excluded): the size reduction is measured in */
 uint32_t reduce_gate_count(const Module *m);
 

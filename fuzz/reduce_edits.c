@@ -586,6 +586,6 @@ const Strategy reduce_strategies[] = {
     {"other values", 0, 16, false, true, CLEAN_DCE, any_value_units, apply_other_value, false},
     {"converted values", 0, 16, false, true, CLEAN_DCE, value_units, apply_convert_other, false},
     {"return types", 0, 1, false, false, CLEAN_DCE, return_units, apply_return_type, false},
-    {"rewire inputs", 0, 56, false, true, CLEAN_DCE, edge_units, apply_rewire, true},
+    {"rewire inputs", 0, 56, false, true, CLEAN_CFG, edge_units, apply_rewire, true},
 };
 const uint32_t reduce_nstrategies = sizeof reduce_strategies / sizeof reduce_strategies[0];

@@ -223,6 +223,23 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* the most interpreter steps a run line of m takes */
+static uint64_t max_steps(const Module *m)
+{
+    uint64_t most = 0;
+    Outcome *o = malloc(sizeof *o);
+    for (uint32_t i = 0; i < m->nruns; i++) {
+        uint64_t args[64] = {0};
+        if (m->runs[i].nargs > 64)
+            continue;
+        runline_args(&m->runs[i], args);
+        interp_run(m, m->runs[i].func, args, NULL, o);
+        most = o->steps > most ? o->steps : most;
+    }
+    free(o);
+    return most;
+}
+
 /* the next generated module (from seed *seed on) that the wrong pass miscompiles */
 static Module *next_case(const Args *a, uint64_t *seed, SwapTest *t)
 {
@@ -237,6 +254,7 @@ static Module *next_case(const Args *a, uint64_t *seed, SwapTest *t)
         t->steps = 10000000;
         if (m->nruns && first_difference(m, t->steps, t->want_kind)) {
             (*seed)++;
+            t->steps = 4 * max_steps(m) + 100000; /* a candidate that loops gives up early */
             return m;
         }
         module_free(m);
@@ -252,7 +270,8 @@ static const char *kind_name(int k)
 static bool run_case(const Args *a, uint32_t idx, uint64_t seed, Module *m, SwapTest *t, uint32_t *final,
                      double *secs)
 {
-    ReduceOptions ro = {.interesting = swap_interesting, .ctx = t, .progress = a->verbose ? stderr : NULL};
+    ReduceOptions ro = {.interesting = swap_interesting, .ctx = t, .progress = a->verbose ? stderr : NULL,
+                        .interp_steps = t->steps};
     ReduceCheck rc;
     if (a->check) {
         /* the default interestingness: check_module keeps the signature, with the wrong
@@ -276,7 +295,6 @@ static bool run_case(const Args *a, uint32_t idx, uint64_t seed, Module *m, Swap
     Module *r = reduce_module(m, &ro, &st);
     bool ok = st.input_interesting;
     uint8_t kinds[2];
-    t->steps = 10000000;
     bool same = first_difference(r, t->steps, kinds) && kinds[0] == t->want_kind[0] && kinds[1] == t->want_kind[1];
     int removable = count_removable(r, t, a->print);
     bool deterministic = true;

@@ -190,6 +190,9 @@ int cmd_reduce(int argc, char **argv)
     } else {
         ReduceCheck *chk = calloc(1, sizeof *chk);
         chk->check = a.check;
+        /* candidates that loop give up early, in the check as in the reducer */
+        if (!chk->check.interp.max_steps)
+            chk->check.interp.max_steps = reduce_step_budget(m);
         if (!original_signature(m, chk)) {
             fprintf(stderr, "circ reduce: %s: the check finds no mismatch to reduce\n", a.file);
             rc = EXIT_FAIL;
