@@ -1,7 +1,7 @@
 #!/bin/bash
 # backend_x64_cli.sh — `circ compile` and `circ test --target x86-64`:
 #   -S lists the code with `%name = OPCODE` headings, --emit=lir / lir-alloc print
-#   LIR (a caller has a frame, a frameless leaf none), -o writes exactly the listed bytes, arm64 is a target too, bad
+#   LIR that `circ lir` reads back (a caller has a frame, a frameless leaf none), -o writes exactly the listed bytes, arm64 is a target too, bad
 #   usage exits 2, an invalid file exits 1, and `circ test --target x86-64` passes
 #   the examples at -O0 and -O2 and fails (exit 1) on a wrong expectation.
 # usage: backend_x64_cli.sh CIRC EXAMPLES_DIR
@@ -43,6 +43,13 @@ check "a caller has the prologue" grep -q 'Push %rbp' "$tmp/out"
 check "a caller restores the frame" grep -q 'Pop %rbp' "$tmp/out"
 expect_exit 0 "$circ" compile "$div" --target x86-64 -O2 --emit=lir-alloc
 if grep -q 'Push %rbp' "$tmp/out"; then echo "FAIL: a frameless leaf got a frame"; fails=$((fails + 1)); fi
+
+# the dumps are LIR text that `circ lir` reads back (and, allocated, encodes)
+"$circ" compile "$examples/sumsq.circ" --target x86-64 --emit=lir >"$tmp/low.lir"
+expect_exit 0 "$circ" lir "$tmp/low.lir"
+"$circ" compile "$examples/sumsq.circ" --target x86-64 -O2 --emit=lir-alloc >"$tmp/alloc.lir"
+expect_exit 0 "$circ" lir "$tmp/alloc.lir" -S
+check "the allocated dump encodes" grep -q 'ret' "$tmp/out"
 
 expect_exit 0 "$circ" compile "$div" --target x86-64 -o "$tmp/code.bin"
 check "-o writes bytes" test -s "$tmp/code.bin"
