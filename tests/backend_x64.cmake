@@ -1,6 +1,12 @@
 # backend_x64.cmake — the x86-64 backend end to end (lowering, selection, allocation,
 # frame, encoding) against the expectations and the reference interpreter, run under
 # Unicorn; and `circ compile` / `circ test --target x86-64` on the command line.
+# what selection makes of small functions: fused compare-and-branch, address
+# folding, division trap checks, switch compare chains, edge copies (LIR census)
+add_executable(test_backend_x64_isel ${CMAKE_CURRENT_SOURCE_DIR}/backend_x64_isel.c)
+target_link_libraries(test_backend_x64_isel PRIVATE ${CIRC_LIBS})
+add_test(NAME backend_x64_isel COMMAND test_backend_x64_isel)
+
 add_executable(test_backend_x64_diff ${CMAKE_CURRENT_SOURCE_DIR}/backend_x64_diff.c)
 target_link_libraries(test_backend_x64_diff PRIVATE ${CIRC_LIBS})
 
