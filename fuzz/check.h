@@ -18,6 +18,7 @@
 #ifndef CIRC_CHECK_H
 #define CIRC_CHECK_H
 
+#include "compiler/lir/regalloc.h"
 #include "compiler/opt/opt.h"
 #include "oracle/interp.h"
 
@@ -44,6 +45,7 @@ typedef struct {
     const char *pass_order;  /* comma-separated passes applied one after another; after
                                 each one the module is checked (stage `order-K-NAME`) */
     InterpOptions interp;    /* budgets of every interpreting stage (0: defaults) */
+    RegallocOptions regalloc;/* register-allocator knobs of the machine-code stages */
     CheckEngines *engines;   /* emulator engines reused across checks (check_engines_new);
                                 NULL: made and freed by each check_module call */
 } CheckOptions;

@@ -112,7 +112,7 @@ bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
     FILE *mem = open_memstream(&text, &len);
     Diag d;
     diag_init(&d, c->m->file, mem);
-    CompileOptions co = {.opt_level = s->level};
+    CompileOptions co = {.opt_level = s->level, .regalloc = c->opt->regalloc};
     bool ok = compile_module(c->m, mt->backend(), &co, mr->arena, &mr->blob, NULL, &d);
     if (mem)
         fclose(mem);

@@ -13,6 +13,9 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -
 ninja -C build
 ctest --test-dir build --output-on-failure -j "$jobs" "$@"
 
+echo "== fixed-seed fuzzing campaign (60 s, must find no mismatch)"
+build/circ fuzz --seconds 60 --seed 1 --jobs "$jobs" --out build/fuzz-ci
+
 echo "== ASan+UBSan (clang)"
 cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
       -DCIRC_SANITIZE=ON -DCIRC_WERROR=ON >/dev/null

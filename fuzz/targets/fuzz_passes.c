@@ -1,0 +1,86 @@
+/* fuzz_passes.c — libFuzzer target: the first bytes choose a pass order (1..12
+ * passes of the registry, repeats allowed) and register-allocator knobs (register
+ * limits per bank, spill heuristic, coalescing, slot sharing, folding), the rest is a
+ * generated program (fuzz/gen.h) with run lines.  After each pass of the order the
+ * module is checked against the oracle (stages order-K-PASS), then the machine code
+ * at -O0 and -O2 under those allocator knobs.  A mismatch aborts with the report,
+ * the order and the program. */
+#include "fuzz/check.h"
+#include "fuzz/gen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static CheckEngines *engines; /* the harness process's engines, reused by every input */
+
+static const char *const pass_names[] = {
+#define PASS(name, fn, summary) #name,
+#include "compiler/opt/passes.def"
+#undef PASS
+};
+enum { NPASSES = sizeof pass_names / sizeof pass_names[0], HEADER = 8 };
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    engines = check_engines_new();
+    return 0;
+}
+
+static uint8_t byte_at(const uint8_t *d, size_t n, size_t i) { return i < n ? d[i] : 0; }
+
+/* the order from up to 12 bytes after the header: "fold,gvn,..." */
+static size_t choose_order(const uint8_t *d, size_t n, char *order, size_t cap)
+{
+    unsigned count = 1 + byte_at(d, n, 0) % 12;
+    size_t k = 0;
+    order[0] = 0;
+    for (unsigned i = 0; i < count; i++)
+        k += (size_t)snprintf(order + k, cap - k, "%s%s", i ? "," : "",
+                              pass_names[byte_at(d, n, HEADER + i) % NPASSES]);
+    return HEADER + count;
+}
+
+static void choose_knobs(const uint8_t *d, size_t n, RegallocOptions *ra)
+{
+    memset(ra, 0, sizeof *ra);
+    uint8_t g = byte_at(d, n, 1), f = byte_at(d, n, 2), flags = byte_at(d, n, 4);
+    ra->max_regs[BANK_GP] = g < 128 ? 0 : (uint8_t)(4 + g % 12);
+    ra->max_regs[BANK_FP] = f < 128 ? 0 : (uint8_t)(2 + f % 14);
+    ra->spill = (uint8_t)(byte_at(d, n, 3) % RA_SPILL_COUNT);
+    ra->no_coalesce = flags & 1;
+    ra->no_share_slots = (flags >> 1) & 1;
+    ra->no_fold = (flags >> 2) & 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char order[12 * 24];
+    size_t skip = choose_order(data, size, order, sizeof order);
+    CheckOptions co;
+    check_options_default(&co);
+    co.engines = engines;
+    co.pass_order = order;
+    co.targets = "order,x86-64,arm64";
+    choose_knobs(data, size, &co.regalloc);
+    const uint8_t *prog = size > skip ? data + skip : data + size;
+    size_t plen = size > skip ? size - skip : 0;
+    Module *m = generate(prog, plen, NULL);
+    gen_add_runlines(m, prog, plen, 3, NULL, NULL);
+    CheckResult *res = malloc(sizeof *res);
+    if (!res)
+        abort();
+    if (!check_module(m, &co, res)) {
+        fprintf(stderr, "fuzz_passes: order %s, registers gp %u fp %u, spill %u, flags %u%u%u\n", order,
+                co.regalloc.max_regs[0], co.regalloc.max_regs[1], co.regalloc.spill, co.regalloc.no_coalesce,
+                co.regalloc.no_share_slots, co.regalloc.no_fold);
+        check_report(stderr, m, res);
+        fprintf(stderr, "--- program ---\n");
+        print_module(stderr, m);
+        abort();
+    }
+    free(res);
+    module_free(m);
+    return 0;
+}
