@@ -303,7 +303,8 @@ static void collect_split_moves(RaCtx *c, GapList *gaps)
                 gap_push(gaps, (GapMove){ at / 4, m });
         }
     }
-    qsort(gaps->v, gaps->n, sizeof *gaps->v, by_gap);
+    if (gaps->n)
+        qsort(gaps->v, gaps->n, sizeof *gaps->v, by_gap);
 }
 
 static uint32_t block_end_pos(const RaCtx *c, uint32_t b) { return 4 * c->live->first_inst[b + 1] - 1; }
