@@ -4,8 +4,9 @@
  * from the interpreter's on the unchanged module, and the first such difference has
  * the original's outcome kinds" (the signature).  Generated programs of the given size
  * that the wrong pass miscompiles are reduced; the test checks for each:
- *   - the reduction takes less than --max-seconds and ends with at most --max-gates
- *     gates, still showing the same signature;
+ *   - the reduction takes less than --max-seconds (default 30) and ends with at most
+ *     --max-gates gates (default 10), still showing the same signature; the median
+ *     final size is at most --median-gates (default 10);
  *   - the result is 1-minimal: removing any one gate (its value users take a constant
  *     0/1/-1 or another gate of its type, its dependency users its dependency input, a
  *     branch takes one side), then dead-gate cleanup, loses the mismatch or does not
@@ -15,7 +16,7 @@
  * With --check the reducer uses the default interestingness instead (check_module
  * keeps the signature, the wrong pass installed through CheckOptions.extra_passes);
  * the checks above stay the same.
- * Usage: reduce_swap [--cases N] [--size S] [--max-gates G] [--max-seconds T]
+ * Usage: reduce_swap [--cases N] [--size S] [--max-gates G] [--median-gates G] [--max-seconds T]
  *                    [--jobs-check K] [--check] [--print] [--verbose]
  * Prints one line per case and the median final size; exit 0 if every check holds. */
 #include "fuzz/gen.h"
@@ -202,7 +203,7 @@ static int count_removable(const Module *m, SwapTest *t, bool print)
 
 /* ---- driver --------------------------------------------------------------------- */
 typedef struct {
-    uint32_t cases, size, max_gates, jobs_check;
+    uint32_t cases, size, max_gates, median_gates, jobs_check;
     double max_seconds;
     bool print, verbose, check;
 } Args;
@@ -280,6 +281,7 @@ static bool run_case(const Args *a, uint32_t idx, uint64_t seed, Module *m, Swap
         rc.check.extra_passes = &swap_sub_info;
         rc.check.nextra_passes = 1;
         rc.check.targets = "pass-swap-sub";
+        rc.check.interp.max_steps = t->steps;
         CheckResult *res = malloc(sizeof *res);
         bool found = !check_module(m, &rc.check, res);
         snprintf(rc.signature, sizeof rc.signature, "%s", found ? res->signature : "");
@@ -325,7 +327,7 @@ static bool run_case(const Args *a, uint32_t idx, uint64_t seed, Module *m, Swap
 
 static bool parse_args(int argc, char **argv, Args *a)
 {
-    *a = (Args){.cases = 20, .size = 200, .max_gates = 10, .max_seconds = 30, .jobs_check = 2};
+    *a = (Args){.cases = 20, .size = 200, .max_gates = 10, .median_gates = 10, .max_seconds = 30, .jobs_check = 2};
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--print"))
@@ -340,6 +342,8 @@ static bool parse_args(int argc, char **argv, Args *a)
             a->size = (uint32_t)atoi(argv[++i]);
         else if (v && !strcmp(argv[i], "--max-gates"))
             a->max_gates = (uint32_t)atoi(argv[++i]);
+        else if (v && !strcmp(argv[i], "--median-gates"))
+            a->median_gates = (uint32_t)atoi(argv[++i]);
         else if (v && !strcmp(argv[i], "--max-seconds"))
             a->max_seconds = atof(argv[++i]);
         else if (v && !strcmp(argv[i], "--jobs-check"))
@@ -354,7 +358,7 @@ int main(int argc, char **argv)
 {
     Args a;
     if (!parse_args(argc, argv, &a)) {
-        fprintf(stderr, "usage: reduce_swap [--cases N] [--size S] [--max-gates G] [--max-seconds T] "
+        fprintf(stderr, "usage: reduce_swap [--cases N] [--size S] [--max-gates G] [--median-gates G] [--max-seconds T] "
                         "[--jobs-check K] [--check] [--print] [--verbose]\n");
         return 2;
     }
@@ -376,6 +380,9 @@ int main(int argc, char **argv)
     qsort(sizes, a.cases, sizeof *sizes, cmp_u32);
     printf("%u cases of size %u: median %u gates, largest %u; %.2fs in all, slowest %.2fs; %d failed\n", a.cases,
            a.size, sizes[a.cases / 2], sizes[a.cases - 1], total, worst, failures);
+    bool median_ok = sizes[a.cases / 2] <= a.median_gates;
+    if (!median_ok)
+        printf("FAIL: the median is above %u gates\n", a.median_gates);
     free(sizes);
-    return failures ? 1 : 0;
+    return failures || !median_ok ? 1 : 0;
 }
