@@ -25,6 +25,8 @@ add_test(NAME backend_x64_files_spill COMMAND test_backend_x64_diff --max-regs 3
 # -O0 and -O2 equals the interpreter's
 add_test(NAME backend_x64_gen COMMAND test_backend_x64_diff --quiet gen 300 1)
 add_test(NAME backend_x64_gen_spill COMMAND test_backend_x64_diff --quiet --max-regs 4,3 gen 60 100001)
+# programs rich in divisions that may trap (div0 / overflow kinds, heap at the trap)
+add_test(NAME backend_x64_gen_traps COMMAND test_backend_x64_diff --quiet --weights div0=255,div=100 gen 100 200001)
 
 add_test(NAME backend_x64_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/backend_x64_cli.sh
          $<TARGET_FILE:circ> ${CIRC_EXAMPLES})

@@ -8,7 +8,8 @@
  * Options (before the mode): --max-regs G,F (allocate with few registers: spills),
  * --save DIR (write each failing generated program there), --swarm (generator
  * swarm mode: a random subset of features per program), --passes LIST (this pass
- * list instead of -O2's pipeline), --quiet.
+ * list instead of -O2's pipeline), --weights SPEC (generator feature weights, as
+ * `circ gen --weights`), --quiet.
  * Exit 0 if everything matched, 1 otherwise. */
 #include "compiler/x64/backend.h"
 #include "fuzz/gen.h"
@@ -23,8 +24,10 @@ typedef struct {
     RegallocOptions ra;
     const char *save_dir;
     const char *passes; /* instead of -O2's pipeline */
+    const char *weights; /* generator feature weights, "div0=200,..." */
     bool quiet, swarm;
     long programs, runs, failures, compile_failures;
+    long kinds[5]; /* generated runs by the interpreter's OutcomeKind */
 } Ctx;
 
 static const int levels[] = {0, 2};
@@ -108,6 +111,10 @@ static void save_program(Ctx *c, const Module *m, uint64_t seed)
 static void check_seed(Ctx *c, uint64_t seed, uint32_t size, Outcome *want, Outcome *got)
 {
     GenOptions gopt = {.size = size, .swarm = c->swarm};
+    if (c->weights) {
+        gen_default_weights(gopt.weight);
+        gopt.has_weights = gen_parse_weights(c->weights, gopt.weight);
+    }
     size_t len = gen_bytes_for_size(size);
     uint8_t *bytes = malloc(len);
     gen_seed_bytes(seed, bytes, len);
@@ -130,6 +137,7 @@ static void check_seed(Ctx *c, uint64_t seed, uint32_t size, Outcome *want, Outc
             uint64_t args[256] = {0};
             runline_args(&m->runs[r], args);
             interp_call(in, m->runs[r].func, args, want);
+            c->kinds[want->kind % 5]++;
             emu_call_func(c->emu, m->funcs[m->runs[r].func], args, 4 * want->steps + 100000, got);
             c->runs++;
             char why[300];
@@ -172,6 +180,8 @@ int main(int argc, char **argv)
             c.save_dir = argv[++i];
         } else if (!strcmp(argv[i], "--passes") && i + 1 < argc) {
             c.passes = argv[++i];
+        } else if (!strcmp(argv[i], "--weights") && i + 1 < argc) {
+            c.weights = argv[++i];
         } else if (!strcmp(argv[i], "--swarm")) {
             c.swarm = true;
         } else if (!strcmp(argv[i], "--quiet")) {
@@ -181,7 +191,7 @@ int main(int argc, char **argv)
         }
     }
     if (i >= argc || (strcmp(argv[i], "files") && strcmp(argv[i], "gen"))) {
-        fprintf(stderr, "usage: %s [--max-regs G,F] [--save DIR] [--swarm] [--passes LIST] [--quiet] files FILE... | gen N [FIRST [SIZE]]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--max-regs G,F] [--save DIR] [--swarm] [--passes LIST] [--weights SPEC] [--quiet] files FILE... | gen N [FIRST [SIZE]]\n", argv[0]);
         return 2;
     }
     if (!(c.emu = emu_new(ISA_X64))) {
@@ -199,5 +209,8 @@ int main(int argc, char **argv)
     emu_free(c.emu);
     printf("%ld programs, %ld runs x86-64, %ld failures (%ld compile failures)\n", c.programs, c.runs,
            c.failures, c.compile_failures);
+    if (c.kinds[OUT_RETURN] + c.kinds[OUT_TRAP] + c.kinds[OUT_THROW])
+        printf("expected outcomes: %ld return, %ld trap, %ld throw\n", c.kinds[OUT_RETURN], c.kinds[OUT_TRAP],
+               c.kinds[OUT_THROW]);
     return c.failures || c.compile_failures ? 1 : 0;
 }
