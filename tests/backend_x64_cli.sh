@@ -62,6 +62,11 @@ expect_exit 0 "$circ" compile "$div" --target arm64
 expect_exit 2 "$circ" compile "$div" --target sparc
 expect_exit 2 "$circ" compile "$div"
 expect_exit 2 "$circ" compile "$div" --target x86-64 --bogus
+expect_exit 2 "$circ" compile "$div" --target x86-64 --passes=fold,bogus
+check "an unknown pass is named" grep -q "bogus" "$tmp/err"
+expect_exit 0 "$circ" compile "$div" --target x86-64 --passes=fold,gvn,dce -S
+expect_exit 0 "$circ" compile "$div" --target x86-64 -O2 --max-regs=3,2 -S
+expect_exit 2 "$circ" compile "$div" --target x86-64 --max-regs=lots
 expect_exit 2 "$circ" compile "$tmp/missing.circ" --target x86-64
 printf 'func @f() -> i32 {\n  RETURN [entry] {entry} (%%nope)\n}\n' >"$tmp/bad.circ"
 expect_exit 1 "$circ" compile "$tmp/bad.circ" --target x86-64

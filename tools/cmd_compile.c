@@ -2,6 +2,7 @@
  * pipeline (compiler/lir/pipeline.h) and print its LIR, an annotated listing, or
  * write the code bytes. */
 #include "compiler/lir/pipeline.h"
+#include "compiler/opt/opt.h"
 #include "compiler/a64/a64.h"
 #include "compiler/a64/backend.h"
 #include "compiler/x64/backend.h"
@@ -143,6 +144,18 @@ static int report(const CompileArgs *a, const CompileTarget *t, const CodeBlob *
     return rc;
 }
 
+/* an unknown pass name is a usage error, reported before anything is compiled */
+static bool passes_known(const char *list)
+{
+    PassManager *pm = pm_new(NULL);
+    char err[256] = "out of memory";
+    bool ok = pm && pm_set_passes(pm, list, err, sizeof err);
+    if (!ok)
+        fprintf(stderr, "circ compile: %s\n", err);
+    pm_free(pm);
+    return ok;
+}
+
 int cmd_compile(int argc, char **argv)
 {
     if (wants_help(argc, argv, compile_usage))
@@ -161,6 +174,8 @@ int cmd_compile(int argc, char **argv)
         fprintf(stderr, "circ compile: target %s is not yet available\n", a.target);
         return EXIT_USAGE;
     }
+    if (a.passes && !passes_known(a.passes))
+        return EXIT_USAGE;
     int status = EXIT_OK;
     Module *m = load_module(a.file, true, &status);
     if (!m)
