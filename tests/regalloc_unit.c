@@ -1,0 +1,273 @@
+/* regalloc_unit.c — unit checks of the allocator's pieces: live-in/live-out sets of
+ * a loop (fence posts, clobbers), the allocation order under limits, a clean
+ * failure when an instruction needs more registers than allowed, coalescing
+ * removing copies, slot sharing, and the stack layout (aligned, disjoint slots
+ * inside the frame, the save area, the outgoing argument area, the frame size, the
+ * frame-pointer-less variant). */
+#include "compiler/lir/regalloc.h"
+#include "compiler/x64/x64.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+
+#define CHECK(cond, ...)                                                     \
+    do {                                                                     \
+        checks++;                                                            \
+        if (!(cond)) {                                                       \
+            failures++;                                                      \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
+            fprintf(stderr, __VA_ARGS__);                                    \
+            fputc('\n', stderr);                                             \
+        }                                                                    \
+    } while (0)
+
+static Code *parse_one(Arena *a, const char *src)
+{
+    const LirTarget *targets[] = { x64_target() };
+    Diag d;
+    diag_init(&d, "<test>", stderr);
+    LirModule m;
+    if (!lir_parse(a, src, strlen(src), targets, 1, &d, &m) || m.ncodes != 1)
+        return NULL;
+    return m.codes[0];
+}
+
+static const char loop_src[] =
+    "code @loop ; x86-64\n"
+    "  frame %rbp\n"
+    "BB#0: ; frequency = 1\n"
+    "    Move %rdi, %tmp0\n"
+    "    Move $0, %tmp1\n"
+    "    Move $5, %tmp2\n"
+    "    Jump\n"
+    "  Successors: #1\n"
+    "BB#1: ; frequency = 1\n"
+    "    Branch64 sge, %tmp1, %tmp0\n"
+    "  Successors: #3 #2\n"
+    "BB#2: ; frequency = 1\n"
+    "    Add64 %tmp2, %tmp1\n"
+    "    Call $func0 {uses %rdi; defs %rax; clobbers %rax, %rcx}\n"
+    "    Jump\n"
+    "  Successors: #1\n"
+    "BB#3: ; frequency = 1\n"
+    "    Move %tmp1, %rax\n"
+    "    Ret64 %rax\n";
+
+static void test_liveness(void)
+{
+    Arena *a = arena_new();
+    Code *c = parse_one(a, loop_src);
+    CHECK(c != NULL, "loop does not parse");
+    if (!c) {
+        arena_free(a);
+        return;
+    }
+    LirLiveness *l = lir_liveness(a, c);
+    Tmp t0 = tmp_virtual(BANK_GP, 0), t1 = tmp_virtual(BANK_GP, 1), t2 = tmp_virtual(BANK_GP, 2);
+    Tmp rdi = tmp_gp(X64_RDI), rax = tmp_gp(X64_RAX);
+    CHECK(l != NULL, "no liveness");
+    if (l) {
+        CHECK(lir_live_in(l, 0, rdi) && !lir_live_in(l, 0, t0), "entry: rdi in, tmp0 not");
+        CHECK(lir_live_in(l, 1, t0) && lir_live_in(l, 1, t1) && lir_live_in(l, 1, t2), "header: all three live in");
+        CHECK(lir_live_out(l, 2, t2) && lir_live_out(l, 2, t0), "body: the loop's values live out around the back edge");
+        CHECK(lir_live_in(l, 2, rdi) && lir_live_in(l, 1, rdi), "rdi, used by the call, is live around the loop");
+        CHECK(!lir_live_in(l, 3, t0) && !lir_live_in(l, 3, t2) && lir_live_in(l, 3, t1), "exit: only tmp1");
+        CHECK(!lir_live_out(l, 2, rax) && !lir_live_in(l, 3, rax), "rax: clobbered by the call, defined in the exit");
+        CHECK(lir_tmp_of_index(c, lir_tmp_index(c, t2)) == t2 && lir_tmp_of_index(c, lir_tmp_index(c, rax)) == rax,
+              "tmp index round trip");
+    }
+    arena_free(a);
+}
+
+static void test_order(void)
+{
+    Arena *a = arena_new();
+    Code *c = lir_code_new(a, x64_target(), "f", 0);
+    c->frame_base = tmp_gp(X64_RBP);
+    c->stack_pointer = tmp_gp(X64_RSP);
+    uint8_t regs[LIR_MAX_REGS];
+    unsigned n = lir_alloc_order(c, NULL, BANK_GP, regs);
+    bool clean = true;
+    for (unsigned i = 0; i < n; i++)
+        clean &= regs[i] != X64_RSP && regs[i] != X64_RBP;
+    CHECK(n == 14 && clean, "x86-64 hands out 14 GP registers, never rsp/rbp (%u)", n);
+    RegallocOptions opt = { .max_regs = { 3, 2 } };
+    CHECK(lir_alloc_order(c, &opt, BANK_GP, regs) == 3 && lir_alloc_order(c, &opt, BANK_FP, regs) == 2,
+          "limits cut the order");
+    arena_free(a);
+}
+
+static const char needs_two[] =
+    "code @f ; x86-64\n"
+    "BB#0: ; frequency = 1\n"
+    "    Move %rdi, %tmp0\n"
+    "    Move %rsi, %tmp1\n"
+    "    Add64 %tmp0, %tmp1\n"
+    "    Add64 %tmp1, %tmp0\n"
+    "    Move %tmp0, %rax\n"
+    "    Ret64 %rax\n";
+
+static void test_failure(void)
+{
+    Arena *a = arena_new();
+    Code *c = parse_one(a, needs_two);
+    RegallocOptions opt = { .max_regs = { 1, 1 }, .no_fold = true };
+    char err[256] = "";
+    CHECK(c && !lir_allocate(c, &opt, err, sizeof err), "two registers at once with one allowed");
+    CHECK(strstr(err, "no GP register left") != NULL, "failure message: %s", err);
+    Code *d = parse_one(a, needs_two);
+    opt.no_fold = false;
+    CHECK(d && lir_allocate(d, &opt, err, sizeof err), "with folding one register is enough: %s", err);
+    Code *e = lir_code_new(a, NULL, "untargeted", 0);
+    CHECK(!lir_allocate(e, NULL, err, sizeof err) && strstr(err, "no target"), "a code without target");
+    arena_free(a);
+}
+
+static unsigned count_moves(const Code *c)
+{
+    unsigned n = 0;
+    for (uint32_t b = 0; b < c->nblocks; b++)
+        for (uint32_t i = 0; i < c->blocks[b]->ninsts; i++)
+            n += lir_is_move(&c->blocks[b]->insts[i]) || c->blocks[b]->insts[i].op == LIR_Swap64;
+    return n;
+}
+
+static const char chain[] =
+    "code @f ; x86-64\n"
+    "BB#0: ; frequency = 1\n"
+    "    Move %rdi, %tmp0\n"
+    "    Move %tmp0, %tmp1\n"
+    "    Add64 $1, %tmp1\n"
+    "    Move %tmp1, %tmp2\n"
+    "    Move %tmp2, %rax\n"
+    "    Ret64 %rax\n";
+
+static void test_coalescing(void)
+{
+    Arena *a = arena_new();
+    Code *c = parse_one(a, chain), *d = parse_one(a, chain);
+    RegallocOptions off = { .no_coalesce = true };
+    char err[256] = "";
+    CHECK(c && lir_allocate(c, NULL, err, sizeof err), "%s", err);
+    CHECK(d && lir_allocate(d, &off, err, sizeof err), "%s", err);
+    if (c && d) {
+        CHECK(count_moves(c) == 1, "a copy chain coalesces to one move (%u)", count_moves(c));
+        CHECK(count_moves(d) > count_moves(c), "without coalescing more moves stay (%u)", count_moves(d));
+    }
+    arena_free(a);
+}
+
+/* more live values than registers in two phases: their spill slots can be shared */
+static const char phases[] =
+    "code @f ; x86-64\n"
+    "  frame %rbp\n"
+    "BB#0: ; frequency = 1\n"
+    "    Move %rdi, %tmp0\n"
+    "    Move %rdi, %tmp1\n"
+    "    Move %rdi, %tmp2\n"
+    "    Move %rdi, %tmp3\n"
+    "    Add64 %tmp1, %tmp0\n"
+    "    Add64 %tmp2, %tmp0\n"
+    "    Add64 %tmp3, %tmp0\n"
+    "    Move %tmp0, %tmp4\n"
+    "    Move %tmp0, %tmp5\n"
+    "    Move %tmp0, %tmp6\n"
+    "    Move %tmp0, %tmp7\n"
+    "    Add64 %tmp5, %tmp4\n"
+    "    Add64 %tmp6, %tmp4\n"
+    "    Add64 %tmp7, %tmp4\n"
+    "    Move %tmp4, %rax\n"
+    "    Ret64 %rax\n";
+
+static void test_slot_sharing(void)
+{
+    Arena *a = arena_new();
+    Code *c = parse_one(a, phases), *d = parse_one(a, phases);
+    RegallocOptions shared = { .max_regs = { 2, 2 } }, own = { .max_regs = { 2, 2 }, .no_share_slots = true };
+    char err[256] = "";
+    CHECK(c && lir_allocate(c, &shared, err, sizeof err), "%s", err);
+    CHECK(d && lir_allocate(d, &own, err, sizeof err), "%s", err);
+    if (c && d)
+        CHECK(c->nslots < d->nslots && c->nslots > 0, "shared slots %u, own slots %u", c->nslots, d->nslots);
+    arena_free(a);
+}
+
+/* every slot aligned, inside the frame, disjoint from the others, the save area
+ * and the outgoing argument area */
+static void check_layout(const Code *c, bool sp_relative)
+{
+    const LirFrame *f = &c->frame;
+    CHECK(f->assigned && f->size % 16 == 0, "frame size %u", f->size);
+    int64_t lo = sp_relative ? f->callarg_size : -(int64_t)f->size + f->callarg_size;
+    int64_t hi = sp_relative ? f->size : 0;
+    for (uint32_t i = 0; i < c->nslots; i++) {
+        const StackSlot *s = &c->slots[i];
+        CHECK(s->assigned && s->offset % (int32_t)(s->align ? s->align : 1) == 0, "slot %u alignment", i);
+        CHECK(s->offset >= lo && s->offset + (int64_t)s->size <= hi, "slot %u at %d outside [%lld, %lld)", i,
+              s->offset, (long long)lo, (long long)hi);
+        for (uint32_t j = 0; j < i; j++) {
+            const StackSlot *t = &c->slots[j];
+            CHECK(s->offset + (int64_t)s->size <= t->offset || t->offset + (int64_t)t->size <= s->offset,
+                  "slots %u and %u overlap", i, j);
+        }
+        for (unsigned r = 0; r < LIR_MAX_REGS; r++)
+            if ((f->saved[BANK_GP] >> r) & 1) {
+                int32_t at = f->save_offset[BANK_GP][r];
+                CHECK(at + 8 <= s->offset || s->offset + (int64_t)s->size <= at, "slot %u over a save", i);
+                CHECK(at >= lo && at + 8 <= hi, "save of register %u outside the frame", r);
+            }
+    }
+}
+
+static Code *layout_code(Arena *a, bool sp_relative)
+{
+    Code *c = lir_code_new(a, x64_target(), "frame", 0);
+    c->frame_base = sp_relative ? tmp_gp(X64_RSP) : tmp_gp(X64_RBP);
+    c->stack_pointer = tmp_gp(X64_RSP);
+    static const uint32_t sizes[] = { 1, 8, 24, 4, 16, 2 }, aligns[] = { 1, 8, 16, 4, 16, 2 };
+    for (unsigned i = 0; i < 6; i++)
+        lir_add_slot(c, sizes[i], aligns[i], i % 2);
+    LirBlock *b = lir_add_block(c, 1);
+    Arg mv1[2] = { arg_tmp(tmp_gp(X64_RDI)), arg_tmp(tmp_gp(X64_RBX)) };
+    Arg mv2[2] = { arg_tmp(tmp_gp(X64_RBX)), arg_callarg(16) };
+    Arg mv3[2] = { arg_tmp(tmp_gp(X64_RBX)), arg_stack(2, 8) };
+    Arg ret[1] = { arg_tmp(tmp_gp(X64_RAX)) };
+    lir_append(c, b, LIR_Move, 2, mv1);
+    lir_append(c, b, LIR_Move, 2, mv2);
+    lir_append(c, b, LIR_Move, 2, mv3);
+    lir_append(c, b, LIR_Ret64, 1, ret);
+    return c;
+}
+
+static void test_stack_layout(void)
+{
+    Arena *a = arena_new();
+    for (int sp = 0; sp < 2; sp++) {
+        Code *c = layout_code(a, sp);
+        char err[256] = "";
+        CHECK(lir_allocate(c, NULL, err, sizeof err), "%s", err);
+        CHECK(c->frame.callarg_size >= 24, "outgoing area %u holds 16(callArg) 8 bytes", c->frame.callarg_size);
+        CHECK(c->frame.saved[BANK_GP] == 1u << X64_RBX, "rbx written: saved (%#llx)",
+              (unsigned long long)c->frame.saved[BANK_GP]);
+        check_layout(c, sp);
+    }
+    Code *bad = layout_code(a, false);
+    bad->slots[0].align = 3;
+    char err[256] = "";
+    CHECK(!lir_allocate(bad, NULL, err, sizeof err) && strstr(err, "alignment"), "bad alignment refused: %s", err);
+    arena_free(a);
+}
+
+int main(void)
+{
+    test_liveness();
+    test_order();
+    test_failure();
+    test_coalescing();
+    test_slot_sharing();
+    test_stack_layout();
+    printf("regalloc_unit: %d checks, %d failures\n", checks, failures);
+    return failures ? 1 : 0;
+}
