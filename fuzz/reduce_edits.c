@@ -393,6 +393,62 @@ static Module *apply_fold_branch(const Module *m, const Unit *u, uint32_t n, uin
     return r;
 }
 
+/* ---- merges ----------------------------------------------------------------------- */
+static void merge_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+            if (is_op(&c->gates[g], OP_MERGE))
+                units_push(out, f, g, 0);
+    }
+}
+
+/* the users of a selector on a collapsed merge take its input j */
+static void collapse_selector(Circuit *c, GateId sel, uint32_t j)
+{
+    const Gate *st = &c->gates[sel];
+    GateId to = st->op == OP_VALUE_SELECTOR ? gate_data(st, j) : gate_dep(st, j);
+    if (to != sel)
+        circ_replace_uses(c, sel, to);
+    circ_kill(c, sel);
+}
+
+/* MERGE collapsed to predecessor v: its selectors take input v, its users the
+ * predecessor; the other predecessors are left for the cleanup (the verifier rejects
+ * what does not end well) */
+static Module *apply_collapse_merge(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    Module *r = module_clone(m);
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++) {
+        Circuit *c = r->funcs[u[i].func]->circ;
+        GateId g = u[i].gate;
+        if (!reduce_gate_live(c, g) || v >= c->gates[g].nstate)
+            continue;
+        for (bool again = true; again;) {
+            again = false;
+            for (uint32_t k = 0; k < c->gates[g].nuses && !again; k++) {
+                GateId user = c->gates[g].uses[k].user;
+                int op = c->gates[user].op;
+                if ((op == OP_VALUE_SELECTOR || op == OP_DEPEND_SELECTOR) && v < gate_nin(&c->gates[user]) - 1) {
+                    collapse_selector(c, user, v);
+                    again = true;
+                }
+            }
+        }
+        GateId pred = gate_state(&c->gates[g], v);
+        circ_replace_uses(c, g, pred);
+        circ_kill(c, g);
+        changed = true;
+    }
+    if (!changed) {
+        module_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 /* ---- dependency chains ---------------------------------------------------------- */
 static void effect_units(const Module *m, UnitList *out)
 {
@@ -574,6 +630,7 @@ const Strategy reduce_strategies[] = {
     {"remove functions", 0, 1, true, false, CLEAN_DCE, reduce_func_units, reduce_remove_funcs, false},
     {"fold branches", 0, 2, true, false, CLEAN_CFG, branch_units, apply_fold_branch, false},
     {"replace values", 0, 6, true, false, CLEAN_DCE, value_units, apply_replace_value, false},
+    {"collapse merges", 0, 4, true, false, CLEAN_CFG, merge_units, apply_collapse_merge, false},
     {"shorten dependency chains", 0, 2, true, false, CLEAN_DCE, effect_units, apply_bypass_effect, false},
     {"inline calls", 0, 1, false, false, CLEAN_DCE, module_unit, apply_inline, false},
     {"simplify control flow", 0, 1, false, false, CLEAN_DCE, module_unit, apply_simplify_cfg, false},
