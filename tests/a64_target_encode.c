@@ -285,14 +285,25 @@ static bool signed_rel(const Arg *c)
                                       c->cond == REL_slt || c->cond == REL_sle);
 }
 
-static void expect_compare(Expect *e, const LirForm *f, const Inst *in)
+/* an FP source: its name, or d31/s31 loaded from its memory first */
+static const char *fp_source(Expect *e, Names *nm, const Code *code, const Arg *a, int dbl)
+{
+    if (a->kind == ARG_TMP)
+        return fpn(nm, rn(a), dbl);
+    LdSt k = { "ldr", "ldur", dbl ? 8 : 4, false, true };
+    expect_mem(e, code, &k, 31, a);
+    return dbl ? "d31" : "s31";
+}
+
+static void expect_compare(Expect *e, const Code *code, const LirForm *f, const Inst *in)
 {
     Names nm = { .k = 0 };
     char ib[24], t[64];
     int sf = f->width == 64;
     const Arg *l = &in->args[1], *r = &in->args[2];
     if (f->param == A64_FCMP) {
-        line(e, "fcmp %s, %s", fpn(&nm, rn(l), sf), fpn(&nm, rn(r), sf));
+        const char *rs = fp_source(e, &nm, code, r, sf);
+        line(e, "fcmp %s, %s", fpn(&nm, rn(l), sf), rs);
     } else if (f->param == A64_TEST) {
         if (r->kind == ARG_IMM)
             line(e, "tst %s, %s", gp(&nm, rn(l), sf), uimm(ib, bits(sf, r->value)));
@@ -314,13 +325,14 @@ static void expect_compare(Expect *e, const LirForm *f, const Inst *in)
     }
 }
 
-static void expect_falu(Expect *e, const LirForm *f, const Inst *in)
+static void expect_falu(Expect *e, const Code *code, const LirForm *f, const Inst *in)
 {
     static const char *const n[] = { "fadd", "fsub", "fmul", "fdiv" };
     Names nm = { .k = 0 };
     int dbl = f->width == 64, three = in->nargs == 3;
-    line(e, "%s %s, %s, %s", n[f->param], fpn(&nm, rn(&in->args[in->nargs - 1]), dbl),
-         fpn(&nm, rn(&in->args[three ? 0 : 1]), dbl), fpn(&nm, rn(&in->args[three ? 1 : 0]), dbl));
+    const char *a = fp_source(e, &nm, code, &in->args[three ? 0 : 1], dbl);
+    const char *b = fp_source(e, &nm, code, &in->args[three ? 1 : 0], dbl);
+    line(e, "%s %s, %s, %s", n[f->param], fpn(&nm, rn(&in->args[in->nargs - 1]), dbl), a, b);
 }
 
 static void expect_cvt(Expect *e, const LirForm *f, const Inst *in)
@@ -386,7 +398,7 @@ static bool build_expect(const Code *code, const LirForm *f, const Inst *in, Exp
         return true;
     case A64E_CMPSET:
         a64_cond_codes(&in->args[0], &c1, &c2);
-        expect_compare(e, f, in);
+        expect_compare(e, code, f, in);
         line(e, "cset %s, %s", gp(&nm, rn(&in->args[3]), 0), cc_name(c1));
         if (c2 != A64_AL)
             line(e, "csinc %s, %s, wzr, %s", gp(&nm, rn(&in->args[3]), 0), gp(&nm, rn(&in->args[3]), 0),
@@ -394,7 +406,7 @@ static bool build_expect(const Code *code, const LirForm *f, const Inst *in, Exp
         return true;
     case A64E_CSEL:
         a64_cond_codes(&in->args[0], &c1, &c2);
-        expect_compare(e, f, in);
+        expect_compare(e, code, f, in);
         line(e, "csel %s, %s, %s, %s", gp(&nm, rn(&in->args[4]), 1), gp(&nm, rn(&in->args[3]), 1),
              gp(&nm, rn(&in->args[4]), 1), cc_name(c1));
         if (c2 != A64_AL)
@@ -413,7 +425,7 @@ static bool build_expect(const Code *code, const LirForm *f, const Inst *in, Exp
             line(e, "fmov %s, %s", fpn(&nm, rn(&in->args[1]), sf), fpn(&nm, rn(&in->args[0]), sf));
         }
         return true;
-    case A64E_FALU: expect_falu(e, f, in); return true;
+    case A64E_FALU: expect_falu(e, code, f, in); return true;
     case A64E_FLOGIC: {
         const char *a = sf ? "x16" : "w16", *b = sf ? "x17" : "w17";
         line(e, "fmov %s, %s", a, fpn(&nm, rn(&in->args[0]), sf));
@@ -593,7 +605,7 @@ static bool emit_module(Checker *k, const Inst *in, uint32_t s0, uint32_t s1, un
 }
 
 /* the lines of a branch to block address t (cbz/tbz shapes, or compare + b.cond) */
-static void expect_branch_to(Expect *e, const LirForm *f, const Inst *in, A64Cond c1, A64Cond c2, uint32_t t)
+static void expect_branch_to(Expect *e, const Code *code, const LirForm *f, const Inst *in, A64Cond c1, A64Cond c2, uint32_t t)
 {
     Names nm = { .k = 0 };
     char ib[24];
@@ -613,7 +625,7 @@ static void expect_branch_to(Expect *e, const LirForm *f, const Inst *in, A64Con
         line(e, "%s %s, %s, %s", z ? "tbz" : "tbnz", gp(&nm, rn(&in->args[1]), bit >= 32), imm(bb, bit), imm(ib, t));
         return;
     }
-    expect_compare(e, f, in);
+    expect_compare(e, code, f, in);
     line(e, "b.%s %s", cc_name(c1), imm(ib, t));
     if (c2 != A64_AL)
         line(e, "b.%s %s", cc_name(c2), imm(ib, t));
@@ -651,9 +663,9 @@ static bool check_control(Checker *k, const LirForm *f, Inst *in)
         case A64E_BRANCH:
             a64_cond_codes(&in->args[0], &c1, &c2);
             if (s0 == 1 && c2 == A64_AL)
-                expect_branch_to(&e, f, in, a64_invert_cond(c1), A64_AL, b2);
+                expect_branch_to(&e, k->code, f, in, a64_invert_cond(c1), A64_AL, b2);
             else {
-                expect_branch_to(&e, f, in, c1, c2, s0 == 1 ? b1 : b2);
+                expect_branch_to(&e, k->code, f, in, c1, c2, s0 == 1 ? b1 : b2);
                 if (s1 != 1)
                     line(&e, "b %s", imm(ib, b2));
             }

@@ -3,8 +3,8 @@
  * C: every condition of Compare/Test/Branch/MoveConditionally at every width
  * (register and immediate right operands, cmp/cmn choice included), the float
  * compares on NaN, zeros and infinities (both branch layouts), shifts by registers
- * and immediates, divisions and multiply-subtract, FP arithmetic, bitwise ops and
- * conversions, constants of every shape, loads and stores at scaled, unscaled,
+ * and immediates, divisions and multiply-subtract, FP arithmetic (also with a
+ * memory operand), bitwise ops and conversions, constants of every shape, loads and stores at scaled, unscaled,
  * large and indexed offsets, swaps, lea, calls (bl, blr through a symbol loaded
  * from its literal, helpers), brk with its trap kind, and branches laid out past
  * the tbz and b.cond ranges (veneers). */
@@ -646,6 +646,76 @@ static void test_float(void)
     mod_free(&m);
 }
 
+/* FP operations and compares with a memory operand (loaded into the v31 scratch):
+ * f(heap, a, b) stores b in the heap (at heap+8 through x0, or through x3 = heap +
+ * 0x9000 at an offset beyond the scaled and unscaled forms) and computes a OP b,
+ * b OP a (three-operand, memory left or right) or a OP= b (two-operand); the
+ * compares return a < b with b from memory */
+static Arg heap_b(Code *c, LirBlock *b, int k)
+{
+    if (k == 0)
+        return arg_addr(tmp_gp(0), 8);
+    EMIT(c, b, Add64, 3, X(0), arg_imm(0x9000), X(3));
+    return arg_addr(tmp_gp(3), 8 - 0x9000);
+}
+
+static void test_float_memory(void)
+{
+    static const LirOp ops[4] = { LIR_SubDouble, LIR_DivDouble, LIR_SubFloat, LIR_MulFloat };
+    Mod m = mod_new();
+    for (int i = 0; i < 6; i++)
+        for (int shape = 0; shape < 3; shape++) {
+            bool single = i == 2 || i == 3 || i == 5;
+            Code *c = fn(&m);
+            LirBlock *b = lir_add_block(c, 1);
+            Arg mem = heap_b(c, b, shape == 2);
+            lir_append(c, b, single ? LIR_MoveFloat : LIR_MoveDouble, 2, A(V(1), mem));
+            if (i >= 4) {
+                lir_append(c, b, single ? LIR_CompareFloat : LIR_CompareDouble, 4,
+                           A(arg_doublecond(shape ? DBL_ult : DBL_olt), V(0), mem, X(0)));
+                EMIT(c, b, Ret64, 1, X(0));
+                continue;
+            }
+            if (shape == 0)
+                lir_append(c, b, ops[i], 3, A(V(0), mem, V(2)));
+            else if (shape == 1)
+                lir_append(c, b, ops[i], 3, A(mem, V(0), V(2)));
+            else
+                lir_append(c, b, ops[i], 2, A(mem, V(0)));
+            lir_append(c, b, single ? LIR_RetFloat : LIR_RetDouble, 1, A(V(0)));
+            if (shape != 2)
+                lir_insert(c, b, b->ninsts - 1,
+                           &(Inst){ .op = single ? LIR_MoveFloat : LIR_MoveDouble, .nargs = 2, .args = { V(2), V(0) } });
+        }
+    static const double as[] = { 1.5, -3.0, 1e10, 0.5 }, bs[] = { 0.25, 7.0, -2.5, 0.5 };
+    if (load(&m))
+        for (uint32_t f = 0; f < m.n; f++) {
+            int i = (int)f / 3, shape = (int)f % 3;
+            bool single = i == 2 || i == 3 || i == 5;
+            for (int k = 0; k < 4; k++) {
+                uint64_t a = single ? fbits((float)as[k]) : dbits(as[k]);
+                uint64_t bb = single ? fbits((float)bs[k]) : dbits(bs[k]), out, want;
+                Type t = single ? TY_F32 : TY_F64;
+                if (i >= 4) {
+                    want = single ? bitsf(a) < bitsf(bb) : bitsd(a) < bitsd(bb);
+                } else {
+                    double l = shape == 1 ? bitsd(bb) : bitsd(a), r = shape == 1 ? bitsd(a) : bitsd(bb);
+                    float lf = shape == 1 ? bitsf(bb) : bitsf(a), rf = shape == 1 ? bitsf(a) : bitsf(bb);
+                    want = i == 0 ? dbits(l - r) : i == 1 ? dbits(l / r) : i == 2 ? fbits(lf - rf) : fbits(lf * rf);
+                }
+                static Outcome o;
+                Type pt[3] = { TY_I64, t, t };
+                uint64_t args[3] = { HEAP_ADDR, a, bb };
+                run(&m, f, pt, 3, args, i >= 4 ? TY_I64 : t, &o);
+                out = o.bits;
+                CHECK(o.kind == OUT_RETURN && out == want, "%s memory shape %d, case %d: 0x%llx, expected 0x%llx %s",
+                      i >= 4 ? "compare" : lir_op_name(ops[i]), shape, k, (unsigned long long)out,
+                      (unsigned long long)want, o.reason);
+            }
+        }
+    mod_free(&m);
+}
+
 /* conversions: integer -> FP (signed), FP -> integer (toward zero, in range), FP
  * widths, and the bit moves */
 static void test_conversions(void)
@@ -856,6 +926,7 @@ int main(void)
     test_constants();
     test_memory();
     test_float();
+    test_float_memory();
     test_conversions();
     test_calls();
     test_veneers();

@@ -7,8 +7,9 @@
  * has no number: the emitter uses it for immediates 0 and in aliases.  x16 and x17
  * (IP0/IP1) are the emitter's scratch registers (large immediates and offsets,
  * literal loads of symbols, swaps) and no LIR argument may name them; x18 is the
- * platform register, x29 the frame pointer, x30 the link register.  FP bank: v0..v31
- * used as s or d registers. */
+ * platform register, x29 the frame pointer, x30 the link register.  FP bank: v0..v30
+ * used as s or d registers; v31 is the emitter's FP scratch (memory operands of FP
+ * operations) and no LIR argument may name it. */
 #ifndef CIRC_A64_H
 #define CIRC_A64_H
 
@@ -19,6 +20,7 @@ enum {
     A64_LIR_SP = 31,       /* sp as a LIR register number */
     A64_SCRATCH0 = A64_X16, /* value scratch */
     A64_SCRATCH1 = A64_X17, /* address scratch */
+    A64_FP_SCRATCH = 31,    /* v31: memory operands of FP operations */
     A64_LIR_NREGS = 32,
 };
 
@@ -67,7 +69,7 @@ typedef enum {
 const LirTarget *a64_target(void);
 
 /* the register file for allocation: bit n = LIR register n of bank b */
-uint64_t a64_allocatable_regs(Bank b);   /* GP: x0-x15, x19-x28; FP: v0-v31 */
+uint64_t a64_allocatable_regs(Bank b);   /* GP: x0-x15, x19-x28; FP: v0-v30 */
 uint64_t a64_callee_saved_regs(Bank b);  /* GP: x19-x28 (x29, x30 by the frame); FP: v8-v15 (low 64 bits) */
 uint64_t a64_caller_saved_regs(Bank b);  /* what a call clobbers among the allocatable ones */
 

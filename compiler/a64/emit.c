@@ -434,6 +434,9 @@ static bool emit_compare(const Ctx *c)
     const Arg *r = arg(c, 2);
     switch ((A64CompareKind)c->form->param) {
     case A64_FCMP:
+        if (arg_is_memory(r))
+            return ldst_arg(c, sf ? A64_LDR_D : A64_LDR_S, A64_FP_SCRATCH, r) &&
+                   word(c->as, a64_fcmp(sf, rn, A64_FP_SCRATCH));
         return word(c->as, a64_fcmp(sf, rn, reg(c, 2)));
     case A64_TEST:
         if (r->kind == ARG_IMM)
@@ -606,10 +609,20 @@ static bool enc_fmov(const Ctx *c)
     return word(c->as, a64_fmov(dbl, reg(c, 1), reg(c, 0)));
 }
 
+/* an FP source operand: its register, or v31 loaded from its memory */
+static int fp_source(const Ctx *c, unsigned i)
+{
+    const Arg *a = arg(c, i);
+    if (!arg_is_memory(a))
+        return reg(c, i);
+    ldst_arg(c, sf_of(c) ? A64_LDR_D : A64_LDR_S, A64_FP_SCRATCH, a);
+    return A64_FP_SCRATCH;
+}
+
 static bool enc_falu(const Ctx *c)
 {
     int dbl = sf_of(c), rd = reg(c, c->inst->nargs - 1u);
-    int rn = reg(c, c->inst->nargs == 3 ? 0 : 1), rm = reg(c, c->inst->nargs == 3 ? 1 : 0);
+    int rn = fp_source(c, c->inst->nargs == 3 ? 0 : 1), rm = fp_source(c, c->inst->nargs == 3 ? 1 : 0);
     switch ((A64FaluOp)c->form->param) {
     case A64_FALU_ADD: return word(c->as, a64_fadd(dbl, rd, rn, rm));
     case A64_FALU_SUB: return word(c->as, a64_fsub(dbl, rd, rn, rm));

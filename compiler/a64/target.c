@@ -162,7 +162,7 @@ static bool tmp_ok(const LirForm *f, unsigned i, Tmp t)
     if (!tmp_is_reg(t))
         return true;
     if (o && o->args[i].bank == BANK_FP)
-        return tmp_reg_number(t) < A64_LIR_NREGS;
+        return tmp_reg_number(t) < A64_LIR_NREGS && tmp_reg_number(t) != A64_FP_SCRATCH;
     if (!gp_reg_ok(t))
         return false;
     return tmp_reg_number(t) != A64_LIR_SP || sp_ok(f, i);
@@ -191,13 +191,13 @@ static bool a64_arg_ok(const LirForm *f, unsigned i, const Arg *a)
 }
 
 /* caller-saved temporaries first (x9-x15, then the argument registers from x8
- * down), then the callee-saved ones; FP likewise (v16-v31, v0-v7, v8-v15) */
+ * down), then the callee-saved ones; FP likewise (v16-v30, v0-v7, v8-v15) */
 static const uint8_t gp_order[] = {
     9, 10, 11, 12, 13, 14, 15, 8, 7, 6, 5, 4, 3, 2, 1, 0,
     19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
 };
 static const uint8_t fp_order[] = {
-    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
     7, 6, 5, 4, 3, 2, 1, 0, 8, 9, 10, 11, 12, 13, 14, 15,
 };
 
@@ -208,7 +208,7 @@ static const LirTarget a64 = {
     .nforms = sizeof a64_forms / sizeof a64_forms[0],
     .nregs = { A64_LIR_NREGS, A64_LIR_NREGS },
     .reg_names = { gp_names, fp_names },
-    .allocatable = { 0xffffull | (0x3ffull << 19), 0xffffffffull },
+    .allocatable = { 0xffffull | (0x3ffull << 19), 0x7fffffffull },
     .callee_saved = { 0x3ffull << 19, 0xff00ull },
     .alloc_order = { gp_order, fp_order },
     .nalloc_order = { sizeof gp_order, sizeof fp_order },
