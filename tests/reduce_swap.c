@@ -12,7 +12,8 @@
  *     branch takes one side), then dead-gate cleanup, loses the mismatch or does not
  *     make the module smaller or valid (this removal is written here independently
  *     of the reducer's strategies);
- *   - the same case reduced with --jobs 2 gives the same text (determinism).
+ *   - the same case reduced with --jobs 2 gives the same text (determinism);
+ *   - with a per-candidate timeout nothing can meet, the input is not interesting.
  * With --check the reducer uses the default interestingness instead (check_module
  * keeps the signature, the wrong pass installed through CheckOptions.extra_passes);
  * the checks above stay the same.
@@ -309,6 +310,17 @@ static bool run_case(const Args *a, uint32_t idx, uint64_t seed, Module *m, Swap
         free(x);
         free(y);
         module_free(r2);
+    }
+    if (idx == 0) {
+        /* a per-candidate timeout kills the worker: nothing passes a microsecond */
+        ReduceOptions quick = ro;
+        quick.timeout = 1e-6;
+        ReduceStats qs;
+        module_free(reduce_module(m, &quick, &qs));
+        if (qs.input_interesting) {
+            printf("case 0: a test past --timeout still counted as interesting\n");
+            ok = false;
+        }
     }
     *final = st.gates_after;
     *secs = st.seconds;
