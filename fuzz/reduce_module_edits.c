@@ -1,7 +1,8 @@
 /* reduce_module_edits.c — the reducer's function-level strategies: drop run lines,
  * remove functions (through the text form, which renumbers what refers to them),
  * drop parameters (rewriting the signature, the ARG gates, every call site and the
- * run lines), shrink run-line arguments toward 0, 1, -1; and the text round trip. */
+ * run lines), shrink run-line arguments toward 0, 1, -1, run another function (the
+ * functions it does not reach removed); and the text round trip. */
 #include "fuzz/reduce_internal.h"
 
 #include <stdlib.h>
@@ -230,5 +231,59 @@ Module *reduce_drop_param(const Module *m, const Unit *u, uint32_t n, uint32_t v
         memmove(rl->args + k, rl->args + k + 1, (rl->nargs - k - 1) * sizeof *rl->args);
         rl->nargs--;
     }
+    return r;
+}
+
+/* ---- run-line targets ------------------------------------------------------------- */
+/* the functions f reaches through SYMBOL gates (f included), marked in keep */
+static void mark_reachable(const Module *m, uint32_t f, uint8_t *keep)
+{
+    if (keep[f])
+        return;
+    keep[f] = 1;
+    const Circuit *c = m->funcs[f]->circ;
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+        if (!c->gates[g].dead && c->gates[g].op == OP_SYMBOL && c->gates[g].lit < m->nfuncs)
+            mark_reachable(m, (uint32_t)c->gates[g].lit, keep);
+}
+
+/* every run line calls function u->func instead (arguments 0), and only the
+ * functions it reaches stay */
+Module *reduce_retarget_runs(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    (void)v;
+    if (n != 1 || u->func >= m->nfuncs || !m->nruns)
+        return NULL;
+    const Func *f = m->funcs[u->func];
+    bool same = true;
+    for (uint32_t i = 0; i < m->nruns; i++)
+        same &= m->runs[i].func == u->func;
+    if (same)
+        return NULL;
+    uint8_t *keep = calloc(m->nfuncs, 1);
+    if (!keep)
+        abort();
+    mark_reachable(m, u->func, keep);
+    char *buf = NULL, *ebuf = NULL;
+    size_t len = 0, elen = 0;
+    FILE *out = open_memstream(&buf, &len);
+    FILE *err = open_memstream(&ebuf, &elen);
+    if (!out || !err)
+        abort();
+    for (uint32_t k = 0; k < m->nfuncs; k++)
+        if (keep[k])
+            print_func(out, m->funcs[k]);
+    fprintf(out, "; run: @%s(", f->name);
+    for (uint32_t a = 0; a < f->nparams; a++)
+        fprintf(out, "%s0", a ? ", " : "");
+    fprintf(out, ") == 0\n");
+    fclose(out);
+    Diag d;
+    diag_init(&d, m->file ? m->file : "<reduced>", err);
+    Module *r = parse_module(m->file ? m->file : "<reduced>", buf, len, &d);
+    fclose(err);
+    free(buf);
+    free(ebuf);
+    free(keep);
     return r;
 }
