@@ -271,6 +271,29 @@ static Module *apply_rewire(const Module *m, const Unit *u, uint32_t n, uint32_t
     return r;
 }
 
+/* one data input becomes a new constant (v % 3: 0, 1, -1) while branch (v / 3) / 2
+ * is made constant on side (v / 3) % 2: a loop whose exit test the input feeds is
+ * cut at the same time */
+static Module *apply_const_input_fold(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    const Circuit *mc = m->funcs[u->func]->circ;
+    if (n != 1 || !reduce_gate_live(mc, u->gate) || u->aux >= mc->gates[u->gate].ndata)
+        return NULL;
+    GateId in = gate_data(&mc->gates[u->gate], u->aux);
+    Type t = reduce_gate_live(mc, in) ? (Type)mc->gates[in].type : TY_NONE;
+    if (t == TY_NONE)
+        return NULL;
+    Module *r = module_clone(m);
+    Circuit *c = r->funcs[u->func]->circ;
+    GateId k = circ_const(c, t, reduce_small_const(t, v % 3));
+    circ_set_input(c, u->gate, c->gates[u->gate].nstate + c->gates[u->gate].ndep + u->aux, k);
+    if (!fold_nth_branch(c, (v / 3) / 2, (v / 3) % 2)) {
+        module_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 /* ---- return types ----------------------------------------------------------------- */
 static void return_units(const Module *m, UnitList *out)
 {
@@ -646,5 +669,6 @@ const Strategy reduce_strategies[] = {
     {"converted values", 0, 16, false, true, CLEAN_DCE, value_units, apply_convert_other, false},
     {"return types", 0, 1, false, false, CLEAN_DCE, return_units, apply_return_type, false},
     {"rewire inputs", 0, 56, false, true, CLEAN_CFG, edge_units, apply_rewire, true},
+    {"constant inputs past a branch", 0, 18, false, true, CLEAN_CFG, edge_units, apply_const_input_fold, false},
 };
 const uint32_t reduce_nstrategies = sizeof reduce_strategies / sizeof reduce_strategies[0];
