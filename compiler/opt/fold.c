@@ -169,13 +169,66 @@ static bool fold_exp(Site *s)
 
 /* ---- compares ---- */
 
+/* the condition true exactly when cc is false */
+static int icmp_inverse(int cc)
+{
+    switch (cc) {
+    case ICMP_eq: return ICMP_ne;
+    case ICMP_ne: return ICMP_eq;
+    case ICMP_ult: return ICMP_uge;
+    case ICMP_uge: return ICMP_ult;
+    case ICMP_ugt: return ICMP_ule;
+    case ICMP_ule: return ICMP_ugt;
+    case ICMP_slt: return ICMP_sge;
+    case ICMP_sge: return ICMP_slt;
+    case ICMP_sgt: return ICMP_sle;
+    default: return ICMP_sgt; /* sle */
+    }
+}
+
+/* eq/ne of (x + c1) and c2 is eq/ne of x and c2 - c1 (integers wrap) */
+static bool fold_icmp_offset(Site *s, int cc)
+{
+    const Gate *ag = G(s, s->a);
+    uint64_t c1;
+    if ((cc != ICMP_eq && cc != ICMP_ne) || !s->kb || ag->op != OP_ADD || !gate_const(s->c, gate_data(ag, 1), &c1))
+        return false;
+    Type t = (Type)ag->type;
+    GateId k = opt_const(s->c, t, (s->cb - c1) & ty_mask(t));
+    return replace(s, circ_cmp(s->c, OP_ICMP, cc, gate_data(ag, 0), k));
+}
+
+/* eq/ne of a zero-extended i1 and 0 or 1 is the i1 itself or its negation */
+static bool fold_icmp_bool(Site *s, int cc)
+{
+    const Gate *ag = G(s, s->a);
+    if ((cc != ICMP_eq && cc != ICMP_ne) || !s->kb || s->cb > 1 || ag->op != OP_ZEXT ||
+        G(s, gate_data(ag, 0))->type != TY_I1)
+        return false;
+    GateId b = gate_data(ag, 0);
+    if ((cc == ICMP_ne) == (s->cb == 0))
+        return replace(s, b);
+    return replace(s, circ_binop(s->c, OP_XOR, TY_I1, b, opt_const(s->c, TY_I1, 1)));
+}
+
 static bool fold_icmp(Site *s)
 {
-    if (s->a != s->b || !quiet(s, s->a))
-        return false;
     int cc = G(s, s->g)->cond;
-    bool t = cc == ICMP_eq || cc == ICMP_uge || cc == ICMP_ule || cc == ICMP_sge || cc == ICMP_sle;
-    return replace_const(s, t);
+    if (s->a == s->b && quiet(s, s->a)) {
+        bool t = cc == ICMP_eq || cc == ICMP_uge || cc == ICMP_ule || cc == ICMP_sge || cc == ICMP_sle;
+        return replace_const(s, t);
+    }
+    return fold_icmp_offset(s, cc) || fold_icmp_bool(s, cc);
+}
+
+/* XOR of a compare with 1 is the inverse compare (FCMP: unordered <-> ordered too) */
+static bool fold_not_compare(Site *s)
+{
+    const Gate *ag = G(s, s->a);
+    if (s->ty != TY_I1 || !s->kb || s->cb != 1 || (ag->op != OP_ICMP && ag->op != OP_FCMP))
+        return false;
+    int inv = ag->op == OP_ICMP ? icmp_inverse(ag->cond) : 15 - ag->cond;
+    return replace(s, circ_cmp(s->c, (Opcode)ag->op, inv, gate_data(ag, 0), gate_data(ag, 1)));
 }
 
 static bool fold_fcmp(Site *s)
@@ -261,7 +314,7 @@ static bool peephole(Site *s)
     case OP_MUL: return fold_mul(s);
     case OP_AND: return fold_logic(s, OP_AND);
     case OP_OR: return fold_logic(s, OP_OR);
-    case OP_XOR: return fold_logic(s, OP_XOR);
+    case OP_XOR: return fold_logic(s, OP_XOR) || fold_not_compare(s);
     case OP_SHL: case OP_LSHR: case OP_ASHR: return fold_shift(s);
     case OP_UDIV: return fold_udiv_urem(s, false);
     case OP_UREM: return fold_udiv_urem(s, true);
