@@ -1,6 +1,8 @@
 /* backend_x64_diff.c — the x86-64 backend against the reference interpreter.
  *   files FILE...        every `; run:` line of each file, compiled at -O0 and -O2,
  *                        run under Unicorn, must meet its expectation
+ * In both modes the emulator's block budget is 4 blocks per interpreter step of
+ * the same call plus 20,000 (compiled code may not be much slower than that).
  *   gen N [FIRST [SIZE]] N generated programs (seeds FIRST..FIRST+N-1): every run
  *                        line's x86-64 outcome at -O0 and -O2 equals the
  *                        interpreter's (outcome_equal: kind, trap kind, value bits,
@@ -31,6 +33,14 @@ typedef struct {
 } Ctx;
 
 static const int levels[] = {0, 2};
+
+/* the emulator's block budget from the interpreter's steps for the same call (as
+ * the differential checker sets it): compiled code may take a few blocks per gate */
+enum { BUDGET_PER_STEP = 4, BUDGET_SLACK = 20000 };
+static uint64_t block_budget(const Outcome *interp)
+{
+    return interp->steps * BUDGET_PER_STEP + BUDGET_SLACK;
+}
 
 /* compile m at level into a blob loaded in the emulator; false (reported) on failure */
 static bool compile_and_load(Ctx *c, const Module *m, int level, Arena *arena, const char *what)
@@ -75,10 +85,12 @@ static void run_files(Ctx *c, int argc, char **argv)
                 arena_free(arena);
                 continue;
             }
+            Interp *in = interp_new(m, NULL);
             for (uint32_t r = 0; r < m->nruns; r++) {
                 uint64_t args[256] = {0};
                 runline_args(&m->runs[r], args);
-                emu_call_func(c->emu, m->funcs[m->runs[r].func], args, 0, o);
+                interp_call(in, m->runs[r].func, args, o);
+                emu_call_func(c->emu, m->funcs[m->runs[r].func], args, block_budget(o), o);
                 c->runs++;
                 if (!outcome_matches(o, &m->runs[r].expect)) {
                     char got[300];
@@ -87,6 +99,7 @@ static void run_files(Ctx *c, int argc, char **argv)
                     c->failures++;
                 }
             }
+            interp_free(in);
             arena_free(arena);
         }
         module_free(m);
@@ -138,7 +151,7 @@ static void check_seed(Ctx *c, uint64_t seed, uint32_t size, Outcome *want, Outc
             runline_args(&m->runs[r], args);
             interp_call(in, m->runs[r].func, args, want);
             c->kinds[want->kind % 5]++;
-            emu_call_func(c->emu, m->funcs[m->runs[r].func], args, 4 * want->steps + 100000, got);
+            emu_call_func(c->emu, m->funcs[m->runs[r].func], args, block_budget(want), got);
             c->runs++;
             char why[300];
             if (!outcome_equal(want, got, why, sizeof why)) {
