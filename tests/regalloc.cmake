@@ -22,3 +22,7 @@ add_test(NAME regalloc_stress COMMAND test_regalloc_stress 150)
 add_executable(test_regalloc_unit ${CMAKE_SOURCE_DIR}/tests/regalloc_unit.c)
 target_link_libraries(test_regalloc_unit circ_x64)
 add_test(NAME regalloc_unit COMMAND test_regalloc_unit)
+
+add_executable(test_regalloc_robust ${CMAKE_SOURCE_DIR}/tests/regalloc_robust.c)
+target_link_libraries(test_regalloc_robust circ_x64)
+add_test(NAME regalloc_robust COMMAND test_regalloc_robust ${CMAKE_SOURCE_DIR}/tests/regalloc 300)
