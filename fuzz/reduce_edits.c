@@ -1,11 +1,14 @@
 /* reduce_edits.c — the reducer's strategies on gates: replace a value by a constant
  * (0, 1, -1 of its type), by one of its own operands (which collapses a selector to
- * one input) or by an argument; make a branch or switch take one successor (a loop's
- * exit branch taken makes the loop run once, and the control-flow cleanup removes
- * it); let an effect's users take its dependency input (drops stores, loads and
- * calls from the chain); shrink constants toward 0, 1, -1 and small powers of two;
- * narrow integer types; run the inliner and the control-flow simplifier.  Function-
- * level strategies are in reduce_module_edits.c; the table of all is at the end. */
+ * one input), by an argument, by another gate of its type or by a conversion of one;
+ * make a branch or switch take one successor (a loop's exit branch taken makes the
+ * loop run once, and the control-flow cleanup removes it); collapse a MERGE to one
+ * predecessor; let an effect's users take its dependency input (drops stores, loads
+ * and calls from the chain); shrink constants toward 0, 1, -1 and small powers of
+ * two; narrow integer types and return types; move a data input to a later gate or a
+ * constant together with a folded branch (steps that cut loops); run the inliner and
+ * the control-flow simplifier.  Function-level strategies are in
+ * reduce_module_edits.c; the table of all, in the order they are tried, is at the end. */
 #include "fuzz/reduce_internal.h"
 #include "compiler/opt/opt.h"
 
