@@ -105,7 +105,16 @@ bool reduce_campaign_file(const char *path, const char *signature, const CheckOp
     ro.interesting = reduce_check_interesting;
     ro.ctx = &rc;
     ReduceStats st;
+    /* candidates that loop give up early; if the finding needs the full budget to
+       show, reduce with the campaign's own */
+    if (!rc.check.interp.max_steps)
+        rc.check.interp.max_steps = reduce_step_budget(m);
     Module *r = reduce_module(m, &ro, &st);
+    if (!st.input_interesting && rc.check.interp.max_steps != check->interp.max_steps) {
+        module_free(r);
+        rc.check = *check;
+        r = reduce_module(m, &ro, &st);
+    }
     bool rewrote = st.input_interesting && st.gates_after < st.gates_before && reduce_write_file(path, r);
     module_free(r);
     module_free(m);
