@@ -16,7 +16,8 @@
  *   - with a per-candidate timeout nothing can meet, the input is not interesting.
  * With --check the reducer uses the default interestingness instead (check_module
  * keeps the signature, the wrong pass installed through CheckOptions.extra_passes);
- * the checks above stay the same.
+ * the checks above stay the same, and the campaign's hook (reduce_campaign_file)
+ * must rewrite the first case's file with a smaller module keeping the signature.
  * Usage: reduce_swap [--cases N] [--size S] [--max-gates G] [--median-gates G] [--max-seconds T]
  *                    [--jobs-check K] [--check] [--print] [--verbose]
  * Prints one line per case and the median final size; exit 0 if every check holds. */
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     uint8_t want_kind[2]; /* the signature: oracle kind, kind after the wrong pass */
@@ -263,6 +265,24 @@ static Module *next_case(const Args *a, uint64_t *seed, SwapTest *t)
     }
 }
 
+/* the campaign's hook rewrites a saved finding with a smaller one, same signature */
+static bool campaign_hook_reduces(const Module *m, const ReduceCheck *rc)
+{
+    char path[] = "/tmp/reduce-swap-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return false;
+    close(fd);
+    bool ok = reduce_write_file(path, m) && reduce_campaign_file(path, rc->signature, &rc->check, NULL);
+    Diag d;
+    diag_init(&d, path, stderr);
+    Module *r = ok ? parse_file(path, &d) : NULL;
+    ok = r && reduce_gate_count(r) < reduce_gate_count(m) && reduce_check_interesting((void *)rc, r);
+    module_free(r);
+    remove(path);
+    return ok;
+}
+
 static const char *kind_name(int k)
 {
     static const char *const names[] = {"return", "trap", "throw", "timeout", "invalid"};
@@ -293,6 +313,10 @@ static bool run_case(const Args *a, uint32_t idx, uint64_t seed, Module *m, Swap
         }
         ro.interesting = reduce_check_interesting;
         ro.ctx = &rc;
+        if (idx == 0 && !campaign_hook_reduces(m, &rc)) {
+            printf("case 0: reduce_campaign_file did not reduce the finding in place\n");
+            return false;
+        }
     }
     ReduceStats st;
     Module *r = reduce_module(m, &ro, &st);
