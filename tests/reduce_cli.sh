@@ -2,7 +2,7 @@
 # reduce_cli.sh — `circ reduce` from the command line: --help and usage errors; an
 # external --test script (grep-based) reduces a large generated program to the few
 # gates the script demands; --jobs gives the same file; --timeout kills a slow script;
-# a file without a mismatch is reported (exit 1).
+# a file without a mismatch is reported (exit 1), an invalid one too.
 # usage: reduce_cli.sh CIRC EXAMPLES_DIR
 set -u
 CIRC=$1
@@ -15,6 +15,8 @@ bad() { echo "FAIL: $*"; fail=1; }
 "$CIRC" reduce --help | grep -q "usage: circ reduce" || bad "--help"
 "$CIRC" reduce >/dev/null 2>&1; [ $? -eq 2 ] || bad "no file: exit 2 expected"
 "$CIRC" reduce "$T/missing.circ" >/dev/null 2>&1; [ $? -eq 2 ] || bad "missing file: exit 2 expected"
+printf 'func @f() -> i32 {\n  RETURN [entry] {entry} (%%nope)\n}\n' > "$T/bad.circ"
+"$CIRC" reduce "$T/bad.circ" >/dev/null 2>&1; [ $? -eq 1 ] || bad "invalid input: exit 1 expected"
 "$CIRC" reduce x.circ --jobs zero >/dev/null 2>&1; [ $? -eq 2 ] || bad "bad --jobs: exit 2 expected"
 
 "$CIRC" gen --seed 5 --size 300 -o "$T/big.circ" || bad "gen"
