@@ -116,18 +116,14 @@ static void canonicalize(Lower *l, Type ty, Arg t)
     lower_emit2(l, d ? LIR_Move64ToDouble : LIR_Move32ToFloat, bits, t);
 }
 
-/* a new block in the current group; the current one must have been ended */
-static void continue_in(Lower *l, LirBlock *b) { l->cur = b; }
-
-/* end the current block with a two-way branch; taken -> `taken`, else a new block
- * that becomes current */
-static void branch_or_continue(Lower *l, Inst *br, uint32_t taken)
+/* end the current block with the two-way branch just emitted: taken -> `taken`,
+ * else a new block, which becomes current */
+static void branch_or_continue(Lower *l, uint32_t taken)
 {
-    (void)br;
     LirBlock *next = lower_new_block(l, false);
     lir_add_succ(l->code, l->cur, taken);
     lir_add_succ(l->code, l->cur, next->index);
-    continue_in(l, next);
+    l->cur = next;
 }
 
 /* ---- integer arithmetic ------------------------------------------------------------ */
@@ -214,7 +210,7 @@ static bool sel_divide(Lower *l, GateId g)
     bool want_rem = gate->op == OP_SREM || gate->op == OP_UREM;
     Arg a = T(l, in(l, g, 0)), b = T(l, in(l, g, 1));
     lower_emit3(l, LIR_BranchTest64, arg_rescond(RES_zero), b, b);
-    branch_or_continue(l, NULL, lower_trap_block(l, TRAP_DIV0));
+    branch_or_continue(l, lower_trap_block(l, TRAP_DIV0));
     if (is_signed) {
         /* INT_MIN / -1 overflows: checked on the -1 path only */
         LirBlock *minus_one = lower_new_block(l, false);
@@ -594,14 +590,9 @@ static bool sel_float_binary(Lower *l, GateId g)
     default: op = d ? LIR_DivDouble : LIR_DivFloat; break;
     }
     Arg dst = T(l, g);
-    Arg b = T(l, in(l, g, 1));
-    if (in(l, g, 1) == g) /* never: a gate is not its own operand */
-        return false;
-    Arg a = T(l, in(l, g, 0));
-    Arg tmp = fresh(l, BANK_FP);
-    fmove(l, ty, a, tmp);
-    lower_emit2(l, op, b, tmp);
-    fmove(l, ty, tmp, dst);
+    Arg a = T(l, in(l, g, 0)), b = T(l, in(l, g, 1));
+    fmove(l, ty, a, dst);
+    lower_emit2(l, op, b, dst);
     canonicalize(l, ty, dst);
     return true;
 }
