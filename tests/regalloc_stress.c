@@ -344,7 +344,7 @@ static void random_options(Rng *r, RegallocOptions *opt)
     opt->spill = (uint8_t)below(r, RA_SPILL_COUNT);
     opt->no_coalesce = below(r, 2);
     opt->no_share_slots = below(r, 3) == 0;
-    opt->no_fold = opt->max_regs[BANK_GP] >= 3 && below(r, 4) == 0;
+    opt->no_fold = below(r, 4) == 0;
 }
 
 int main(int argc, char **argv)

@@ -3,7 +3,9 @@
  * start; a free register (the move hint's if it is free long enough), else the
  * register whose holders are needed furthest away, splitting and spilling them,
  * else the interval itself goes to its spill slot until its next use that needs a
- * register.  Splits and spills happen only at gaps between instructions.  Also the
+ * register.  Splits happen at gaps between instructions, where moves go; an interval
+ * evicted by a late def may also leave its register right after its early uses at
+ * that instruction (its value is stored to the slot in the gap before).  Also the
  * entry points lir_allocate / lir_allocate_registers.  Needs liveness.c,
  * intervals.c, resolve.c, stackalloc.c. */
 #include "ra_internal.h"
@@ -128,6 +130,33 @@ static void assign(Interval *cur, int reg)
     cur->spilled = false;
 }
 
+/* cur keeps only the early uses of its first instruction, then waits in its slot
+ * until its next use that needs a register: false if it cannot */
+static bool shorten_to_early_uses(Scan *s, Interval *cur)
+{
+    uint32_t gap = pos_gap_before(iv_start(cur)), mid = gap + 2;
+    if (mid <= iv_start(cur) || mid >= iv_end(cur) || ra_first_must_use(cur, mid) < gap + 4)
+        return false;
+    Interval *rest = ra_split(s->c, cur, mid);
+    rest->spilled = true;
+    uint32_t use = ra_first_must_use(rest, mid);
+    if (use != UINT32_MAX)
+        heap_push(&s->unhandled, ra_split(s->c, rest, pos_gap_before(use)));
+    return true;
+}
+
+/* reg is free only until the late point of cur's first instruction: enough when
+ * cur needs a register there only for early uses and can wait in its slot from
+ * right after them until its next use that needs one */
+static bool take_for_early_uses(Scan *s, Interval *cur, int reg, uint32_t until)
+{
+    uint32_t gap = pos_gap_before(iv_start(cur)), mid = gap + 2;
+    if (until <= mid || !shorten_to_early_uses(s, cur))
+        return false;
+    assign(cur, reg);
+    return true;
+}
+
 static bool try_free_reg(Scan *s, Interval *cur)
 {
     uint32_t free_until[LIR_MAX_REGS];
@@ -157,7 +186,7 @@ static bool try_free_reg(Scan *s, Interval *cur)
     }
     uint32_t split = pos_gap_before(until);
     if (split <= iv_start(cur))
-        return false;
+        return take_for_early_uses(s, cur, best, until);
     assign(cur, best);
     heap_push(&s->unhandled, ra_split(s->c, cur, split));
     return true;
@@ -190,9 +219,18 @@ static void note_holder(Pressure *p, Interval *it, uint32_t gap, uint32_t meet)
     p->weight[r] += density(it);
 }
 
+/* where holders of a register leave it for cur: the gap before cur's start, or,
+ * when cur starts with a late def, right after the instruction's early uses (the
+ * holder is stored to its slot in the gap, and keeps the register for those uses) */
+static uint32_t evict_pos(const Interval *cur)
+{
+    uint32_t pos = iv_start(cur);
+    return (pos & 3) == 3 ? pos - 1 : pos_gap_before(pos);
+}
+
 static void measure(Scan *s, Interval *cur, Pressure *p)
 {
-    uint32_t pos = iv_start(cur), gap = pos_gap_before(pos);
+    uint32_t pos = iv_start(cur), gap = evict_pos(cur);
     for (unsigned r = 0; r < LIR_MAX_REGS; r++) {
         p->next_use[r] = p->block_pos[r] = UINT32_MAX;
         p->weight[r] = 0;
@@ -231,8 +269,9 @@ static int pick_victim(Scan *s, const Pressure *p, const Interval *cur)
     return best;
 }
 
-/* iv leaves its register from gap on: the rest waits in the spill slot until its
- * next use that needs a register, and goes back to the worklist from there */
+/* iv leaves its register from gap (or evict_pos) on: the rest waits in the spill
+ * slot until its next use that needs a register, and goes back to the worklist
+ * from there */
 static void spill_from(Scan *s, Interval *iv, uint32_t gap)
 {
     Interval *rest = iv;
@@ -256,7 +295,7 @@ static void spill_from(Scan *s, Interval *iv, uint32_t gap)
 
 static void evict_holders(Scan *s, Interval *cur, int reg)
 {
-    uint32_t gap = pos_gap_before(iv_start(cur));
+    uint32_t gap = evict_pos(cur);
     for (uint32_t i = 0; i < s->active.n;) {
         Interval *it = s->active.v[i];
         if (it->reg != reg || it->fixed) {
@@ -303,6 +342,10 @@ static bool alloc_blocked_reg(Scan *s, Interval *cur)
     uint32_t first_use = ra_first_must_use(cur, pos);
     bool can_spill = first_use == UINT32_MAX || pos_gap_before(first_use) > pos;
     int victim = pick_victim(s, &p, cur);
+    if (victim < 0 && !can_spill && shorten_to_early_uses(s, cur)) {
+        measure(s, cur, &p);
+        victim = pick_victim(s, &p, cur);
+    }
     if (victim < 0 || (can_spill && prefer_spilling_current(s, &p, victim, cur, first_use))) {
         if (!can_spill)
             return ra_fail(s->c, "no %s register left for %%%s at instruction %u (too many "

@@ -255,6 +255,8 @@ static bool is_self_move(const Inst *in)
 /* ---- where locations change ----------------------------------------------------------------- */
 typedef struct {
     uint32_t n;     /* the moves go before global instruction n */
+    bool second;    /* stores for pieces ending after n's early uses: a second
+                       parallel copy after the gap's first (they read its results) */
     LirMove move;
 } GapMove;
 
@@ -279,7 +281,9 @@ static void gap_push(GapList *l, GapMove g)
 static int by_gap(const void *a, const void *b)
 {
     const GapMove *x = a, *y = b;
-    return (x->n > y->n) - (x->n < y->n);
+    if (x->n != y->n)
+        return (x->n > y->n) - (x->n < y->n);
+    return (x->second > y->second) - (x->second < y->second);
 }
 
 static bool is_block_start(const RaCtx *c, uint32_t n)
@@ -296,11 +300,13 @@ static void collect_split_moves(RaCtx *c, GapList *gaps)
         for (uint32_t k = 1; k < p->nchildren; k++) {
             Interval *a = p->children[k - 1], *b = p->children[k];
             uint32_t at = iv_start(b);
-            if (iv_end(a) != at || (at & 3) || is_block_start(c, at / 4))
+            /* at a gap (block starts: the edges' moves), or right after the early
+             * uses of an instruction: a store in the gap before it */
+            if (iv_end(a) != at || (at & 3) == 1 || (at & 3) == 3 || (!(at & 3) && is_block_start(c, at / 4)))
                 continue;
             LirMove m = { loc_of(a), loc_of(b) };
             if (!same_loc(m.src, m.dst))
-                gap_push(gaps, (GapMove){ at / 4, m });
+                gap_push(gaps, (GapMove){ at / 4, (at & 3) == 2, m });
         }
     }
     if (gaps->n)
@@ -350,9 +356,11 @@ static void rebuild_block(RaCtx *c, uint32_t b, const GapList *gaps, uint32_t *g
     }
     for (uint32_t i = 0; i < blk->ninsts; i++) {
         uint32_t n = first + i;
-        while (*gi < gaps->n && gaps->v[*gi].n == n)
-            move_push(&m, gaps->v[(*gi)++].move);
-        emit_parallel(c, &m, 4 * n - 1, 4 * n, &out);
+        for (int second = 0; second < 2; second++) {
+            while (*gi < gaps->n && gaps->v[*gi].n == n && gaps->v[*gi].second == second)
+                move_push(&m, gaps->v[(*gi)++].move);
+            emit_parallel(c, &m, 4 * n - 1, 4 * n, &out);
+        }
         if (i + 1 == blk->ninsts && plan->out_moves[b].n) {
             copy_moves(&m, &plan->out_moves[b]);
             emit_parallel(c, &m, block_end_pos(c, b), block_start_pos(c, plan->out_succ[b]), &out);
