@@ -19,8 +19,27 @@
  *    an incoming value; a virtual tmp live into the entry block is undefined (it
  *    gets a location, its value is whatever is there).
  *  - The code must not need more registers at one instruction than the limit
- *    allows (address bases/indexes and operands the form cannot take from memory
- *    need a register); otherwise lir_allocate fails with a message.
+ *    allows: every operand the form cannot take from memory (address bases and
+ *    indexes included) needs a register at the instruction's early point, and
+ *    defs need theirs at its late point, where operands live after it still hold
+ *    theirs unless one can wait in its slot from right after the early uses.
+ *    Otherwise lir_allocate fails with a message ("no GP register left ...").  In
+ *    practice: x86-64 code from instruction selection allocates with 2 GP and 2
+ *    FP registers (one operand folds into memory); ARM64 needs 3 of each bank
+ *    (three-register sources: msub, madd).
+ *
+ * ---- the algorithm, in short ---------------------------------------------------
+ * Positions: instruction n has its early point at 4n+1 and its late point at 4n+3;
+ * 4n is the gap before it where moves go.  Liveness (liveness.c) gives live-in
+ * and live-out sets; intervals with holes are built from them (intervals.c) with
+ * use positions that must or may be in a register (one spilled operand per
+ * instruction may be folded, when lir_admits_stack says so and the def is not a
+ * narrow zero-extending one).  The linear scan (regalloc.c) splits intervals at
+ * gaps; an interval evicted by a def may keep its register for the early uses of
+ * that instruction and wait in its slot from 4n+2 (stored in the gap before).
+ * Each spilled tmp has one 8-byte slot for its whole life (shared with tmps whose
+ * lifetimes do not overlap, unless no_share_slots).  resolve.c rewrites operands,
+ * inserts the moves where pieces meet inside blocks and on edges.
  *
  * ---- the frame (x86-64 and ARM64 alike) ----------------------------------------
  * The target keeps Code.frame_base 16-byte aligned (x86-64: push %rbp; mov %rsp,
@@ -152,7 +171,7 @@ typedef struct {
  * scratch_slot[0]; a slot-to-slot move goes through a free GP register or through
  * borrow_gp saved in scratch_slot[1].  Steps are written to out (room for
  * LIR_PARMOVE_MAX_STEPS(n)); returns their number.  Each step is one machine
- * move: never slot to slot. */
+ * move: never slot to slot, never between banks.  Aborts if out of memory. */
 #define LIR_PARMOVE_MAX_STEPS(n) (8 * (n) + 8)
 uint32_t lir_parallel_moves(const LirMove *moves, uint32_t n, const ParMoveScratch *scratch,
                             ParMoveStep *out);
