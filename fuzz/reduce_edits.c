@@ -475,6 +475,140 @@ static Module *apply_collapse_merge(const Module *m, const Unit *u, uint32_t n, 
     return r;
 }
 
+/* ---- returns split at a merge ------------------------------------------------------ */
+/* the predecessor-i input of x if x is a selector on merge, else x itself */
+static GateId selected_input(const Circuit *c, GateId x, GateId merge, uint32_t i)
+{
+    const Gate *xt = &c->gates[x];
+    if (xt->op == OP_VALUE_SELECTOR && gate_state(xt, 0) == merge)
+        return gate_data(xt, i);
+    if (xt->op == OP_DEPEND_SELECTOR && gate_state(xt, 0) == merge)
+        return gate_dep(xt, i);
+    return x;
+}
+
+/* merge is used only by ret and by selectors only ret uses */
+static bool merge_only_feeds(const Circuit *c, GateId merge, GateId ret)
+{
+    const Gate *mt = &c->gates[merge];
+    for (uint32_t k = 0; k < mt->nuses; k++) {
+        GateId user = mt->uses[k].user;
+        const Gate *ut = &c->gates[user];
+        if (user == ret)
+            continue;
+        if (ut->op != OP_VALUE_SELECTOR && ut->op != OP_DEPEND_SELECTOR)
+            return false;
+        for (uint32_t j = 0; j < ut->nuses; j++)
+            if (ut->uses[j].user != ret)
+                return false;
+    }
+    return true;
+}
+
+static void split_return_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+            if (is_op(&c->gates[g], OP_RETURN) && is_op(&c->gates[gate_state(&c->gates[g], 0)], OP_MERGE))
+                units_push(out, f, g, 0);
+    }
+}
+
+/* RETURN [MERGE] {d} (v) -> one RETURN per predecessor i, each taking input i of d
+ * and v where they are selectors on the merge (tail duplication: the merge and its
+ * selectors go away, a two-way merge saves a gate per selector) */
+static Module *apply_split_return(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    (void)v;
+    if (n != 1)
+        return NULL;
+    Module *r = module_clone(m);
+    Circuit *c = r->funcs[u->func]->circ;
+    GateId ret = u->gate, merge = gate_state(&c->gates[ret], 0);
+    if (!merge_only_feeds(c, merge, ret) || c->gates[ret].ndep != 1 || c->gates[ret].ndata > 1) {
+        module_free(r);
+        return NULL;
+    }
+    GateId dep = gate_dep(&c->gates[ret], 0);
+    GateId val = c->gates[ret].ndata ? gate_data(&c->gates[ret], 0) : NO_GATE;
+    uint32_t npred = c->gates[merge].nstate;
+    for (uint32_t i = 0; i < npred; i++) {
+        GateId pred = gate_state(&c->gates[merge], i), d = selected_input(c, dep, merge, i);
+        GateId x = val == NO_GATE ? NO_GATE : selected_input(c, val, merge, i);
+        circ_add(c, OP_RETURN, TY_NONE, 0, 0, &pred, 1, &d, 1, &x, x != NO_GATE);
+    }
+    circ_kill(c, ret);
+    while (c->gates[merge].nuses)
+        circ_kill(c, c->gates[merge].uses[0].user);
+    circ_kill(c, merge);
+    return r;
+}
+
+/* ---- compare branches as switches -------------------------------------------------- */
+/* the integer operand of an eq/ne compare against a constant (its index in *k), or
+ * NO_GATE */
+static GateId compared_with_const(const Circuit *c, GateId cmp, uint32_t *k)
+{
+    const Gate *ct = &c->gates[cmp];
+    if (ct->dead || ct->op != OP_ICMP || (ct->cond != ICMP_eq && ct->cond != ICMP_ne))
+        return NO_GATE;
+    for (uint32_t i = 0; i < 2; i++) {
+        GateId x = gate_data(ct, 1 - i);
+        Type t = c->gates[x].type;
+        if (c->gates[gate_data(ct, i)].op == OP_CONSTANT && ty_is_int(t) && t != TY_I1) {
+            *k = i;
+            return x;
+        }
+    }
+    return NO_GATE;
+}
+
+static void compare_branch_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        uint32_t k;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+            if (is_op(&c->gates[g], OP_IF_BRANCH) && compared_with_const(c, gate_data(&c->gates[g], 0), &k) != NO_GATE)
+                units_push(out, f, g, 0);
+    }
+}
+
+/* IF_BRANCH (ICMP eq/ne (x, K)) -> SWITCH_BRANCH (x) with a SWITCH_CASE K for the
+ * side x == K takes and the DEFAULT_CASE for the other (the compare goes away) */
+static Module *apply_compare_branch(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    (void)v;
+    if (n != 1)
+        return NULL;
+    Module *r = module_clone(m);
+    Circuit *c = r->funcs[u->func]->circ;
+    GateId br = u->gate, cmp = gate_data(&c->gates[br], 0), side[2] = {NO_GATE, NO_GATE};
+    uint32_t k;
+    GateId x = compared_with_const(c, cmp, &k);
+    for (uint32_t i = 0; i < c->gates[br].nuses; i++) {
+        GateId s = c->gates[br].uses[i].user;
+        side[c->gates[s].op == OP_IF_FALSE] = s;
+    }
+    if (x == NO_GATE || c->gates[br].nuses != 2 || side[0] == NO_GATE || side[1] == NO_GATE) {
+        module_free(r);
+        return NULL;
+    }
+    bool eq = c->gates[cmp].cond == ICMP_eq;
+    uint64_t lit = c->gates[gate_data(&c->gates[cmp], k)].lit & ty_mask(c->gates[x].type);
+    GateId state = gate_state(&c->gates[br], 0);
+    GateId sw = circ_add(c, OP_SWITCH_BRANCH, TY_NONE, 0, 0, &state, 1, NULL, 0, &x, 1);
+    GateId hit = circ_add(c, OP_SWITCH_CASE, TY_NONE, 0, lit, &sw, 1, NULL, 0, NULL, 0);
+    GateId miss = circ_add(c, OP_DEFAULT_CASE, TY_NONE, 0, 0, &sw, 1, NULL, 0, NULL, 0);
+    circ_replace_uses(c, side[0], eq ? hit : miss);
+    circ_replace_uses(c, side[1], eq ? miss : hit);
+    circ_kill(c, side[0]);
+    circ_kill(c, side[1]);
+    circ_kill(c, br);
+    return r;
+}
+
 /* ---- dependency chains ---------------------------------------------------------- */
 static void effect_units(const Module *m, UnitList *out)
 {
@@ -660,6 +794,8 @@ const Strategy reduce_strategies[] = {
     {"collapse merges", 0, 4, true, false, CLEAN_CFG, merge_units, apply_collapse_merge, false},
     {"shorten dependency chains", 0, 2, true, false, CLEAN_DCE, effect_units, apply_bypass_effect, false},
     {"inline calls", 0, 1, false, false, CLEAN_DCE, module_unit, apply_inline, false},
+    {"split returns at merges", 0, 1, false, false, CLEAN_DCE, split_return_units, apply_split_return, false},
+    {"compare branches as switches", 0, 1, false, false, CLEAN_DCE, compare_branch_units, apply_compare_branch, false},
     {"simplify control flow", 0, 1, false, false, CLEAN_DCE, module_unit, apply_simplify_cfg, false},
     {"switch cases", 2, 8, false, false, CLEAN_CFG, branch_units, apply_fold_branch, false},
     {"selector inputs", 6, 10, false, false, CLEAN_DCE, value_units, apply_replace_value, false},
