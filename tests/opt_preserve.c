@@ -6,8 +6,8 @@
  *
  *   opt_preserve PATH...                        exit 0 if every pipeline preserves
  *   opt_preserve --gen SEED COUNT SIZE [--swarm]  the same on COUNT generated programs
- *       (fuzz/gen.h) of about SIZE gates, seeds SEED..SEED+COUNT-1, plus one random
- *       pass order per program; a failing
+ *       (fuzz/gen.h) of about SIZE gates, seeds SEED..SEED+COUNT-1, plus three random
+ *       pass orders per program; a failing
  *       program is written to opt_gen_SEED.circ
  *   opt_preserve --wrong-pass PATH...           installs the deliberately wrong pass
  *       `swap-sub` (SUB x, y -> SUB y, x) through pass_register and exits 0 only if
@@ -188,10 +188,12 @@ static int check_generated(uint64_t seed, uint64_t count, uint32_t size, bool sw
         snprintf(name, sizeof name, "opt_gen_%llu.circ", (unsigned long long)s);
         st->files++;
         int p = check_module(m, name, st);
-        char order[200];
-        random_order(s, order, sizeof order);
         Outcome *before = original_outcomes(m, st);
-        p += check_pipeline(m, before, name, order, 0, order, st);
+        for (uint64_t k = 0; k < 3; k++) { /* three random pass orders per program */
+            char order[200];
+            random_order(s * 3 + k, order, sizeof order);
+            p += check_pipeline(m, before, name, order, 0, order, st);
+        }
         free(before);
         if (p) {
             FILE *f = fopen(name, "w");
