@@ -17,7 +17,7 @@ add_test(NAME regalloc_parmove COMMAND test_regalloc_parmove)
 
 add_executable(test_regalloc_stress ${CMAKE_SOURCE_DIR}/tests/regalloc_stress.c)
 target_link_libraries(test_regalloc_stress circ_x64 circ_oracle)
-add_test(NAME regalloc_stress COMMAND test_regalloc_stress 150)
+add_test(NAME regalloc_stress COMMAND test_regalloc_stress 250)
 
 add_executable(test_regalloc_unit ${CMAKE_SOURCE_DIR}/tests/regalloc_unit.c)
 target_link_libraries(test_regalloc_unit circ_x64)

@@ -25,8 +25,8 @@
  *    theirs unless one can wait in its slot from right after the early uses.
  *    Otherwise lir_allocate fails with a message ("no GP register left ...").  In
  *    practice: x86-64 code from instruction selection allocates with 2 GP and 2
- *    FP registers (one operand folds into memory); ARM64 needs 3 of each bank
- *    (three-register sources: msub, madd).
+ *    FP registers (one operand folds into memory); ARM64 needs 3 GP registers
+ *    (msub reads three) and 2 FP.
  *
  * ---- the algorithm, in short ---------------------------------------------------
  * Positions: instruction n has its early point at 4n+1 and its late point at 4n+3;
