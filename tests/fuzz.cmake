@@ -15,3 +15,8 @@ add_test(NAME fuzz_cli COMMAND bash ${CMAKE_SOURCE_DIR}/tests/fuzz_cli.sh $<TARG
 add_test(NAME fuzz_corpus_replay COMMAND bash ${CMAKE_SOURCE_DIR}/tests/fuzz_replay.sh $<TARGET_FILE:circ>
          ${CIRC_EXAMPLES} ${CMAKE_SOURCE_DIR}/corpus/seeds ${CMAKE_SOURCE_DIR}/corpus/regress)
 set_tests_properties(fuzz_campaign fuzz_cli fuzz_corpus_replay PROPERTIES TIMEOUT 300)
+
+# bench/fuzz: differential throughput and where the time goes (not a test; see
+# bench/fuzz/README.md)
+add_executable(bench_fuzz ${CMAKE_SOURCE_DIR}/bench/fuzz/bench_fuzz.c)
+target_link_libraries(bench_fuzz PRIVATE circ_fuzz)
