@@ -166,6 +166,19 @@ static bool may_need_temp(const MoveList *m)
     return false;
 }
 
+static bool is_scratch(LirLoc l)
+{
+    return l.is_slot && (l.index == SCRATCH_PLACEHOLDER0 || l.index == SCRATCH_PLACEHOLDER1);
+}
+
+static bool uses_scratch_slot(const ParMoveStep *steps, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (is_scratch(steps[i].a) || is_scratch(steps[i].b))
+            return true;
+    return false;
+}
+
 static uint32_t scratch_slot(RaCtx *c, uint32_t placeholder)
 {
     int which = placeholder == SCRATCH_PLACEHOLDER0 ? 0 : 1;
@@ -200,15 +213,18 @@ static void emit_parallel(RaCtx *c, MoveList *m, uint32_t p1, uint32_t p2, InstL
     if (!m->n)
         return;
     ParMoveScratch sc = { { -1, -1 }, { SCRATCH_PLACEHOLDER0, SCRATCH_PLACEHOLDER1 }, 0 };
-    if (may_need_temp(m)) {
-        sc.free_reg[BANK_GP] = free_reg_at(c, m, BANK_GP, p1, p2);
-        sc.free_reg[BANK_FP] = free_reg_at(c, m, BANK_FP, p1, p2);
-    }
     sc.borrow_gp = c->norder[BANK_GP] ? c->order[BANK_GP][0] : 0;
     ParMoveStep *steps = malloc(LIR_PARMOVE_MAX_STEPS(m->n) * sizeof *steps);
     if (!steps)
         abort();
     uint32_t n = lir_parallel_moves(m->v, m->n, &sc, steps);
+    /* a temporary was needed: a free register, if any, saves the memory traffic
+     * (looked for only then: it takes a walk over every interval) */
+    if (may_need_temp(m) && uses_scratch_slot(steps, n)) {
+        sc.free_reg[BANK_GP] = free_reg_at(c, m, BANK_GP, p1, p2);
+        sc.free_reg[BANK_FP] = free_reg_at(c, m, BANK_FP, p1, p2);
+        n = lir_parallel_moves(m->v, m->n, &sc, steps);
+    }
     for (uint32_t i = 0; i < n; i++)
         inst_push(out, step_inst(c, &steps[i]));
     free(steps);
