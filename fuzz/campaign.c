@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -214,6 +215,7 @@ static bool spawn(Parent *p, uint32_t i, uint64_t start)
     p->shared[i].started_ns = 0;
     p->shared[i].current = start;
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -221,6 +223,9 @@ static bool spawn(Parent *p, uint32_t i, uint64_t start)
         return false;
     }
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* a worker never outlives its campaign */
+        if (getppid() != parent)
+            _exit(0);
         close(fds[0]);
         for (uint32_t j = 0; j < p->o->jobs; j++)
             if (j != i && p->w[j].fd >= 0)
