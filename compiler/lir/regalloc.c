@@ -135,7 +135,8 @@ static void assign(Interval *cur, int reg)
 static bool shorten_to_early_uses(Scan *s, Interval *cur)
 {
     uint32_t gap = pos_gap_before(iv_start(cur)), mid = gap + 2;
-    if (mid <= iv_start(cur) || mid >= iv_end(cur) || ra_first_must_use(cur, mid) < gap + 4)
+    /* only a piece holding its value from the gap on can be stored there */
+    if (iv_start(cur) != gap || mid >= iv_end(cur) || ra_first_must_use(cur, mid) < gap + 4)
         return false;
     Interval *rest = ra_split(s->c, cur, mid);
     rest->spilled = true;
@@ -215,7 +216,11 @@ static void note_holder(Pressure *p, Interval *it, uint32_t gap, uint32_t meet)
         p->next_use[r] = min_u32(p->next_use[r], meet);
         return;
     }
-    p->next_use[r] = min_u32(p->next_use[r], ra_first_must_use(it, gap));
+    /* a holder defined at this instruction's early point cannot be stored to its
+     * slot in the gap before it */
+    uint32_t start = iv_start(it);
+    bool early_def_here = start > pos_gap_before(gap) && start < gap;
+    p->next_use[r] = min_u32(p->next_use[r], early_def_here ? 0 : ra_first_must_use(it, gap));
     p->weight[r] += density(it);
 }
 
