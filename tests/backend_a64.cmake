@@ -16,6 +16,10 @@ add_test(NAME backend_a64_files_spill COMMAND test_backend_a64_diff --max-regs 3
 # -O0 and -O2 equals the interpreter's
 add_test(NAME backend_a64_gen COMMAND test_backend_a64_diff --quiet gen 300 1)
 add_test(NAME backend_a64_gen_spill COMMAND test_backend_a64_diff --quiet --max-regs 4,3 gen 60 100001)
+# divisions by zero and INT_MIN / -1 (ARM64 divides never trap: the checks do)
+add_test(NAME backend_a64_gen_traps COMMAND test_backend_a64_diff --quiet --weights div0=255,div=100 gen 100 200001)
+# swarm mode: a random subset of the generator's features per program
+add_test(NAME backend_a64_gen_swarm COMMAND test_backend_a64_diff --quiet --swarm gen 200 300001)
 
 add_test(NAME backend_a64_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/backend_a64_cli.sh
          $<TARGET_FILE:circ> ${CIRC_EXAMPLES})

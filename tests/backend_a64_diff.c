@@ -1,12 +1,17 @@
 /* backend_a64_diff.c — the ARM64 backend against the reference interpreter.
  *   files FILE...        every `; run:` line of each file, compiled at -O0 and -O2,
  *                        run under Unicorn, must meet its expectation
+ * In both modes the emulator's block budget is 4 blocks per interpreter step of
+ * the same call plus 20,000 (compiled code may not be much slower than that).
  *   gen N [FIRST [SIZE]] N generated programs (seeds FIRST..FIRST+N-1): every run
  *                        line's ARM64 outcome at -O0 and -O2 equals the
  *                        interpreter's (outcome_equal: kind, trap kind, value bits,
  *                        harness buffer)
  * Options (before the mode): --max-regs G,F (allocate with few registers: spills),
- * --save DIR (write each failing generated program there), --quiet.
+ * --save DIR (write each failing generated program there), --swarm (generator
+ * swarm mode: a random subset of features per program), --passes LIST (this pass
+ * list instead of -O2's pipeline), --weights SPEC (generator feature weights, as
+ * `circ gen --weights`), --quiet.
  * Exit 0 if everything matched, 1 otherwise. */
 #include "compiler/a64/backend.h"
 #include "fuzz/gen.h"
@@ -20,16 +25,29 @@ typedef struct {
     Emu *emu;
     RegallocOptions ra;
     const char *save_dir;
-    bool quiet;
+    const char *passes; /* instead of -O2's pipeline */
+    const char *weights; /* generator feature weights, "div0=200,..." */
+    bool quiet, swarm;
     long programs, runs, failures, compile_failures;
+    long kinds[5]; /* generated runs by the interpreter's OutcomeKind */
 } Ctx;
 
 static const int levels[] = {0, 2};
+
+/* the emulator's block budget from the interpreter's steps for the same call (as
+ * the differential checker sets it): compiled code may take a few blocks per gate */
+enum { BUDGET_PER_STEP = 4, BUDGET_SLACK = 20000 };
+static uint64_t block_budget(const Outcome *interp)
+{
+    return interp->steps * BUDGET_PER_STEP + BUDGET_SLACK;
+}
 
 /* compile m at level into a blob loaded in the emulator; false (reported) on failure */
 static bool compile_and_load(Ctx *c, const Module *m, int level, Arena *arena, const char *what)
 {
     CompileOptions opt = {.opt_level = level, .regalloc = c->ra};
+    if (level && c->passes)
+        opt.passes = c->passes;
     Diag d;
     diag_init(&d, m->file, stderr);
     CodeBlob blob;
@@ -67,10 +85,12 @@ static void run_files(Ctx *c, int argc, char **argv)
                 arena_free(arena);
                 continue;
             }
+            Interp *in = interp_new(m, NULL);
             for (uint32_t r = 0; r < m->nruns; r++) {
                 uint64_t args[256] = {0};
                 runline_args(&m->runs[r], args);
-                emu_call_func(c->emu, m->funcs[m->runs[r].func], args, 0, o);
+                interp_call(in, m->runs[r].func, args, o);
+                emu_call_func(c->emu, m->funcs[m->runs[r].func], args, block_budget(o), o);
                 c->runs++;
                 if (!outcome_matches(o, &m->runs[r].expect)) {
                     char got[300];
@@ -79,6 +99,7 @@ static void run_files(Ctx *c, int argc, char **argv)
                     c->failures++;
                 }
             }
+            interp_free(in);
             arena_free(arena);
         }
         module_free(m);
@@ -102,7 +123,11 @@ static void save_program(Ctx *c, const Module *m, uint64_t seed)
 /* one generated program: every run line at every level against the interpreter */
 static void check_seed(Ctx *c, uint64_t seed, uint32_t size, Outcome *want, Outcome *got)
 {
-    GenOptions gopt = {.size = size};
+    GenOptions gopt = {.size = size, .swarm = c->swarm};
+    if (c->weights) {
+        gen_default_weights(gopt.weight);
+        gopt.has_weights = gen_parse_weights(c->weights, gopt.weight);
+    }
     size_t len = gen_bytes_for_size(size);
     uint8_t *bytes = malloc(len);
     gen_seed_bytes(seed, bytes, len);
@@ -125,7 +150,8 @@ static void check_seed(Ctx *c, uint64_t seed, uint32_t size, Outcome *want, Outc
             uint64_t args[256] = {0};
             runline_args(&m->runs[r], args);
             interp_call(in, m->runs[r].func, args, want);
-            emu_call_func(c->emu, m->funcs[m->runs[r].func], args, 4 * want->steps + 100000, got);
+            c->kinds[want->kind % 5]++;
+            emu_call_func(c->emu, m->funcs[m->runs[r].func], args, block_budget(want), got);
             c->runs++;
             char why[300];
             if (!outcome_equal(want, got, why, sizeof why)) {
@@ -165,6 +191,12 @@ int main(int argc, char **argv)
             i++;
         } else if (!strcmp(argv[i], "--save") && i + 1 < argc) {
             c.save_dir = argv[++i];
+        } else if (!strcmp(argv[i], "--passes") && i + 1 < argc) {
+            c.passes = argv[++i];
+        } else if (!strcmp(argv[i], "--weights") && i + 1 < argc) {
+            c.weights = argv[++i];
+        } else if (!strcmp(argv[i], "--swarm")) {
+            c.swarm = true;
         } else if (!strcmp(argv[i], "--quiet")) {
             c.quiet = true;
         } else {
@@ -172,7 +204,7 @@ int main(int argc, char **argv)
         }
     }
     if (i >= argc || (strcmp(argv[i], "files") && strcmp(argv[i], "gen"))) {
-        fprintf(stderr, "usage: %s [--max-regs G,F] [--save DIR] files FILE... | gen N [FIRST [SIZE]]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--max-regs G,F] [--save DIR] [--swarm] [--passes LIST] [--weights SPEC] [--quiet] files FILE... | gen N [FIRST [SIZE]]\n", argv[0]);
         return 2;
     }
     if (!(c.emu = emu_new(ISA_A64))) {
@@ -190,5 +222,8 @@ int main(int argc, char **argv)
     emu_free(c.emu);
     printf("%ld programs, %ld runs arm64, %ld failures (%ld compile failures)\n", c.programs, c.runs,
            c.failures, c.compile_failures);
+    if (c.kinds[OUT_RETURN] + c.kinds[OUT_TRAP] + c.kinds[OUT_THROW])
+        printf("expected outcomes: %ld return, %ld trap, %ld throw\n", c.kinds[OUT_RETURN], c.kinds[OUT_TRAP],
+               c.kinds[OUT_THROW]);
     return c.failures || c.compile_failures ? 1 : 0;
 }

@@ -22,7 +22,7 @@
  *   - FPTOSI uses fcvtzs's saturation (NaN -> 0) and clamps narrower widths;
  *     FPTOUI clamps the signed conversion and handles 2^63..2^64 by subtraction;
  *     UITOFP of a u64 halves and rounds when the top bit is set;
- *   - EXP is an inline square-and-multiply loop;
+ *   - EXP is an inline square-and-multiply loop, eight exponent bits per iteration;
  *   - FMOD/FEXP/THROW call the runtime helpers (blob.h) with AAPCS64 arguments;
  *   - calls pass arguments per AAPCS64 (abi.c). */
 #include "a64.h"
@@ -245,7 +245,21 @@ static bool sel_divide(Lower *l, GateId g)
     return true;
 }
 
-/* x^y mod 2^w, y unsigned: r = 1; while (y) { if (y & 1) r *= x; x *= x; y >>= 1; } */
+/* x^y mod 2^w, y unsigned, by square-and-multiply over the exponent's bits, eight
+ * bits per loop iteration (one block each: at most w / 8 iterations, and no loop
+ * at all for i8), so compiled code stays within a few emulated blocks per
+ * interpreter step:
+ *   r = 1; do { 8 times: { if (y & 1) r *= x; x *= x; y >>= 1; } } while (y); */
+enum { EXP_BITS_PER_ITERATION = 8 };
+
+static void exp_bit(Lower *l, Arg r, Arg base, Arg e, Arg prod)
+{
+    lower_emit3(l, LIR_Mul64, r, base, prod);
+    lower_emit5(l, LIR_MoveConditionallyTest64, arg_rescond(RES_nonzero), e, arg_imm(1), prod, r);
+    lower_emit3(l, LIR_Mul64, base, base, base);
+    lower_emit3(l, LIR_Urshift64, e, arg_imm(1), e);
+}
+
 static bool sel_exp(Lower *l, GateId g)
 {
     int w = bits_of((Type)G(l, g)->type);
@@ -253,20 +267,20 @@ static bool sel_exp(Lower *l, GateId g)
     move64(l, arg_imm(1), dst);
     move64(l, T(l, in(l, g, 0)), base);
     move64(l, T(l, in(l, g, 1)), e);
-    LirBlock *head = lower_new_block(l, false), *body = lower_new_block(l, false);
-    LirBlock *done = lower_new_block(l, false);
-    lower_jump(l, head->index);
-    l->cur = head;
-    lower_emit3(l, LIR_BranchTest64, arg_rescond(RES_zero), e, e);
-    lir_add_succ(l->code, head, done->index);
-    lir_add_succ(l->code, head, body->index);
+    if (w <= EXP_BITS_PER_ITERATION) {
+        for (int i = 0; i < w; i++)
+            exp_bit(l, dst, base, e, prod);
+        zero_above(l, dst, w);
+        return true;
+    }
+    LirBlock *body = lower_new_block(l, false), *done = lower_new_block(l, false);
+    lower_jump(l, body->index);
     l->cur = body;
-    move64(l, dst, prod);
-    lower_emit2(l, LIR_Mul64, base, prod);
-    lower_emit5(l, LIR_MoveConditionallyTest64, arg_rescond(RES_nonzero), e, arg_imm(1), prod, dst);
-    lower_emit2(l, LIR_Mul64, base, base);
-    lower_emit2(l, LIR_Urshift64, arg_imm(1), e);
-    lower_jump(l, head->index);
+    for (int i = 0; i < EXP_BITS_PER_ITERATION; i++)
+        exp_bit(l, dst, base, e, prod);
+    lower_emit3(l, LIR_Branch64, arg_relcond(REL_ne), e, arg_imm(0));
+    lir_add_succ(l->code, body, body->index);
+    lir_add_succ(l->code, body, done->index);
     l->cur = done;
     zero_above(l, dst, w);
     return true;
