@@ -1,8 +1,9 @@
 /* reduce.h — the test-case reducer: shrinks a module while an interestingness test
  * keeps holding (for a miscompile: "the check still shows a mismatch with the same
  * signature").  A fixpoint of reduction strategies over the graph (gate removal by
- * replacement, branch and loop folding, selector collapse, effect-chain shortening,
- * call inlining, function and argument removal, constant and run-line shrinking),
+ * replacement, branch and loop folding, selector collapse, returns split at merges,
+ * compare branches made switches, effect-chain shortening, call inlining, function
+ * and argument removal, constant and run-line shrinking),
  * each candidate verified before it is tested, ddmin-style chunking so large programs
  * shrink in logarithmic rounds, dead-gate cleanup after every step.  Deterministic:
  * the same input and test give the same output for any number of parallel jobs. */

@@ -3,12 +3,15 @@
  * one input), by an argument, by another gate of its type or by a conversion of one;
  * make a branch or switch take one successor (a loop's exit branch taken makes the
  * loop run once, and the control-flow cleanup removes it); collapse a MERGE to one
- * predecessor; let an effect's users take its dependency input (drops stores, loads
- * and calls from the chain); shrink constants toward 0, 1, -1 and small powers of
- * two; narrow integer types and return types; move a data input to a later gate or a
- * constant together with a folded branch (steps that cut loops); run the inliner and
- * the control-flow simplifier.  Function-level strategies are in
- * reduce_module_edits.c; the table of all, in the order they are tried, is at the end. */
+ * predecessor; split a RETURN or THROW at a MERGE into one per predecessor (the merge
+ * and its selectors go away); turn a branch on an eq/ne compare against a constant
+ * into a switch (the compare goes away); let an effect's users take its dependency
+ * input (drops stores, loads and calls from the chain); shrink constants toward 0, 1,
+ * -1 and small powers of two; narrow integer types and return types; move a data
+ * input to a later gate or a constant together with a folded branch (steps that cut
+ * loops); run the inliner and the control-flow simplifier.  Function-level strategies
+ * are in reduce_module_edits.c; the table of all, in the order they are tried, is at
+ * the end. */
 #include "fuzz/reduce_internal.h"
 #include "compiler/opt/opt.h"
 
@@ -475,7 +478,7 @@ static Module *apply_collapse_merge(const Module *m, const Unit *u, uint32_t n, 
     return r;
 }
 
-/* ---- returns split at a merge ------------------------------------------------------ */
+/* ---- returns and throws split at a merge ------------------------------------------ */
 /* the predecessor-i input of x if x is a selector on merge, else x itself */
 static GateId selected_input(const Circuit *c, GateId x, GateId merge, uint32_t i)
 {
@@ -510,14 +513,15 @@ static void split_return_units(const Module *m, UnitList *out)
     for (uint32_t f = 0; f < m->nfuncs; f++) {
         const Circuit *c = m->funcs[f]->circ;
         for (GateId g = NUM_ROOTS; g < c->ngates; g++)
-            if (is_op(&c->gates[g], OP_RETURN) && is_op(&c->gates[gate_state(&c->gates[g], 0)], OP_MERGE))
+            if ((is_op(&c->gates[g], OP_RETURN) || is_op(&c->gates[g], OP_THROW)) &&
+                is_op(&c->gates[gate_state(&c->gates[g], 0)], OP_MERGE))
                 units_push(out, f, g, 0);
     }
 }
 
 /* RETURN [MERGE] {d} (v) -> one RETURN per predecessor i, each taking input i of d
  * and v where they are selectors on the merge (tail duplication: the merge and its
- * selectors go away, a two-way merge saves a gate per selector) */
+ * selectors go away, a two-way merge saves a gate per selector); THROW alike */
 static Module *apply_split_return(const Module *m, const Unit *u, uint32_t n, uint32_t v)
 {
     (void)v;
@@ -526,6 +530,7 @@ static Module *apply_split_return(const Module *m, const Unit *u, uint32_t n, ui
     Module *r = module_clone(m);
     Circuit *c = r->funcs[u->func]->circ;
     GateId ret = u->gate, merge = gate_state(&c->gates[ret], 0);
+    Opcode op = (Opcode)c->gates[ret].op;
     if (!merge_only_feeds(c, merge, ret) || c->gates[ret].ndep != 1 || c->gates[ret].ndata > 1) {
         module_free(r);
         return NULL;
@@ -536,7 +541,7 @@ static Module *apply_split_return(const Module *m, const Unit *u, uint32_t n, ui
     for (uint32_t i = 0; i < npred; i++) {
         GateId pred = gate_state(&c->gates[merge], i), d = selected_input(c, dep, merge, i);
         GateId x = val == NO_GATE ? NO_GATE : selected_input(c, val, merge, i);
-        circ_add(c, OP_RETURN, TY_NONE, 0, 0, &pred, 1, &d, 1, &x, x != NO_GATE);
+        circ_add(c, op, TY_NONE, 0, 0, &pred, 1, &d, 1, &x, x != NO_GATE);
     }
     circ_kill(c, ret);
     while (c->gates[merge].nuses)
