@@ -804,7 +804,7 @@ const Strategy reduce_strategies[] = {
     {"simplify control flow", 0, 1, false, false, CLEAN_DCE, module_unit, apply_simplify_cfg, false},
     {"switch cases", 2, 8, false, false, CLEAN_CFG, branch_units, apply_fold_branch, false},
     {"selector inputs", 6, 10, false, false, CLEAN_DCE, value_units, apply_replace_value, false},
-    {"run another function", 0, 1, false, false, CLEAN_DCE, reduce_func_units, reduce_retarget_runs, false},
+    {"run another function", 0, 2, false, false, CLEAN_DCE, reduce_func_units, reduce_retarget_runs, false},
     {"drop parameters", 0, 1, false, false, CLEAN_DCE, reduce_param_units, reduce_drop_param, false},
     {"shrink constants", 0, 9, true, false, CLEAN_NONE, const_units, apply_shrink_const, false},
     {"narrow types", 0, 2, true, false, CLEAN_NONE, narrow_units, apply_narrow, false},

@@ -1,8 +1,9 @@
 /* reduce_module_edits.c — the reducer's function-level strategies: drop run lines,
  * remove functions (through the text form, which renumbers what refers to them),
  * drop parameters (rewriting the signature, the ARG gates, every call site and the
- * run lines), shrink run-line arguments toward 0, 1, -1, run another function (the
- * functions it does not reach removed); and the text round trip. */
+ * run lines), shrink run-line arguments toward 0, 1, -1, run another function (with
+ * arguments 0 or the constants a call of it passes; the functions it does not reach
+ * removed); and the text round trip. */
 #include "fuzz/reduce_internal.h"
 
 #include <stdlib.h>
@@ -247,14 +248,41 @@ static void mark_reachable(const Module *m, uint32_t f, uint8_t *keep)
             mark_reachable(m, (uint32_t)c->gates[g].lit, keep);
 }
 
-/* every run line calls function u->func instead (arguments 0), and only the
- * functions it reaches stay */
+/* the integer constant arguments of the first direct call of f whose arguments are
+ * all integer constants, into args; false if there is none */
+static bool constant_call_args(const Module *m, uint32_t f, int64_t *args)
+{
+    const Func *fn = m->funcs[f];
+    for (uint32_t h = 0; h < m->nfuncs; h++) {
+        const Circuit *c = m->funcs[h]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+            const Gate *call = &c->gates[g];
+            if (call->dead || call->op != OP_CALL || call->ndata != fn->nparams + 1 ||
+                c->gates[gate_data(call, 0)].op != OP_SYMBOL || c->gates[gate_data(call, 0)].lit != f)
+                continue;
+            bool constant = true;
+            for (uint32_t a = 0; a < fn->nparams && constant; a++) {
+                const Gate *x = &c->gates[gate_data(call, a + 1)];
+                constant = x->op == OP_CONSTANT && ty_is_int(fn->params[a]) && x->type == fn->params[a];
+                args[a] = !constant ? 0 : fn->params[a] == TY_I1 ? (int64_t)x->lit : ty_sext(fn->params[a], x->lit);
+            }
+            if (constant)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* every run line calls function u->func instead (variant 0: arguments 0, 1: the
+ * constant arguments a call of it passes), and only the functions it reaches stay */
 Module *reduce_retarget_runs(const Module *m, const Unit *u, uint32_t n, uint32_t v)
 {
-    (void)v;
-    if (n != 1 || u->func >= m->nfuncs || !m->nruns)
+    if (n != 1 || u->func >= m->nfuncs || !m->nruns || m->funcs[u->func]->nparams > 64)
         return NULL;
     const Func *f = m->funcs[u->func];
+    int64_t args[64] = {0};
+    if (v == 1 && (!f->nparams || !constant_call_args(m, u->func, args)))
+        return NULL;
     bool same = true;
     for (uint32_t i = 0; i < m->nruns; i++)
         same &= m->runs[i].func == u->func;
@@ -275,7 +303,7 @@ Module *reduce_retarget_runs(const Module *m, const Unit *u, uint32_t n, uint32_
             print_func(out, m->funcs[k]);
     fprintf(out, "; run: @%s(", f->name);
     for (uint32_t a = 0; a < f->nparams; a++)
-        fprintf(out, "%s0", a ? ", " : "");
+        fprintf(out, "%s%lld", a ? ", " : "", (long long)args[a]);
     fprintf(out, ") == 0\n");
     fclose(out);
     Diag d;
