@@ -790,6 +790,8 @@ Module *reduce_drop_param(const Module *m, const Unit *u, uint32_t n, uint32_t v
 void reduce_run_arg_units(const Module *m, UnitList *out);
 Module *reduce_shrink_run_args(const Module *m, const Unit *u, uint32_t n, uint32_t v);
 Module *reduce_retarget_runs(const Module *m, const Unit *u, uint32_t n, uint32_t v);
+void reduce_arg_computation_units(const Module *m, UnitList *out);
+Module *reduce_fold_arg_computation(const Module *m, const Unit *u, uint32_t n, uint32_t v);
 
 const Strategy reduce_strategies[] = {
     {"drop run lines", 0, 1, true, false, CLEAN_NONE, reduce_run_units, reduce_drop_runs, false},
@@ -806,6 +808,8 @@ const Strategy reduce_strategies[] = {
     {"selector inputs", 6, 10, false, false, CLEAN_DCE, value_units, apply_replace_value, false},
     {"run another function", 0, 2, false, false, CLEAN_DCE, reduce_func_units, reduce_retarget_runs, false},
     {"drop parameters", 0, 1, false, false, CLEAN_DCE, reduce_param_units, reduce_drop_param, false},
+    {"argument computations into run lines", 0, 1, false, true, CLEAN_DCE, reduce_arg_computation_units,
+     reduce_fold_arg_computation, false},
     {"shrink constants", 0, 9, true, false, CLEAN_NONE, const_units, apply_shrink_const, false},
     {"narrow types", 0, 2, true, false, CLEAN_NONE, narrow_units, apply_narrow, false},
     {"shrink run arguments", 0, 4, true, false, CLEAN_NONE, reduce_run_arg_units, reduce_shrink_run_args, false},

@@ -3,8 +3,10 @@
  * drop parameters (rewriting the signature, the ARG gates, every call site and the
  * run lines), shrink run-line arguments toward 0, 1, -1, run another function (with
  * arguments 0 or the constants a call of it passes; the functions it does not reach
- * removed); and the text round trip. */
+ * removed), move a computation of an argument into the run lines' arguments; and the
+ * text round trip. */
 #include "fuzz/reduce_internal.h"
+#include "compiler/ir/eval.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -313,5 +315,81 @@ Module *reduce_retarget_runs(const Module *m, const Unit *u, uint32_t n, uint32_
     free(buf);
     free(ebuf);
     free(keep);
+    return r;
+}
+
+/* ---- an argument's computation moved into the run lines ---------------------------- */
+/* the ARG input of g if g is a pure computation of that argument and constants, of the
+ * argument's type; else NO_GATE */
+static GateId arg_computation(const Circuit *c, GateId g)
+{
+    const Gate *gt = &c->gates[g];
+    if (gt->dead || !op_has(gt->op, F_PURE) || !gt->ndata || gt->ndata > 2 || gt->op == OP_CONSTANT ||
+        gt->op == OP_ARG || gt->op == OP_ALLOCA || gt->op == OP_SYMBOL)
+        return NO_GATE;
+    GateId arg = NO_GATE;
+    for (uint32_t i = 0; i < gt->ndata; i++) {
+        const Gate *x = &c->gates[gate_data(gt, i)];
+        if (x->op == OP_ARG && (arg == NO_GATE || arg == gate_data(gt, i)))
+            arg = gate_data(gt, i);
+        else if (x->op != OP_CONSTANT)
+            return NO_GATE;
+    }
+    return arg != NO_GATE && c->gates[arg].type == gt->type ? arg : NO_GATE;
+}
+
+void reduce_arg_computation_units(const Module *m, UnitList *out)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const Circuit *c = m->funcs[f]->circ;
+        for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+            if (arg_computation(c, g) != NO_GATE)
+                units_push(out, f, g, 0);
+    }
+}
+
+/* the value of computation g for run line rl's arguments; false if it traps */
+static bool computed_for_run(const Circuit *c, GateId g, const RunLine *rl, uint64_t *out)
+{
+    const Gate *gt = &c->gates[g];
+    uint64_t in[2];
+    for (uint32_t i = 0; i < gt->ndata; i++) {
+        const Gate *x = &c->gates[gate_data(gt, i)];
+        if (x->op == OP_ARG && (x->lit >= rl->nargs || rl->args[x->lit].kind == RA_HEAP))
+            return false;
+        in[i] = x->op == OP_ARG ? rl->args[x->lit].bits : x->lit;
+    }
+    Type in_ty = (Type)c->gates[gate_data(gt, 0)].type;
+    return eval_pure(gt->op, (Type)gt->type, gt->cond, in_ty, in, gt->ndata, out) == EVAL_OK;
+}
+
+/* computation g of an argument (and constants) replaced by the argument itself, each
+ * run line of the function given the value g had as that argument (cuts `%x & 3`
+ * and the like in front of what a run line's input feeds; calls of the function from
+ * inside the module keep their arguments) */
+Module *reduce_fold_arg_computation(const Module *m, const Unit *u, uint32_t n, uint32_t v)
+{
+    (void)v;
+    if (n != 1 || u->func >= m->nfuncs)
+        return NULL;
+    Module *r = module_clone(m);
+    Circuit *c = r->funcs[u->func]->circ;
+    GateId arg = reduce_gate_live(c, u->gate) ? arg_computation(c, u->gate) : NO_GATE;
+    bool ok = arg != NO_GATE;
+    for (uint32_t i = 0; i < r->nruns && ok; i++) {
+        RunLine *rl = &r->runs[i];
+        uint64_t val;
+        if (rl->func != u->func)
+            continue;
+        ok = computed_for_run(c, u->gate, rl, &val);
+        if (ok)
+            rl->args[c->gates[arg].lit].bits = val;
+    }
+    if (!ok) {
+        module_free(r);
+        return NULL;
+    }
+    circ_replace_uses(c, u->gate, arg);
+    circ_kill(c, u->gate);
     return r;
 }
