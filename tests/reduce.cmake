@@ -3,8 +3,9 @@
 # median at most 10 too), 1-minimal, the same for any --jobs (reduce_swap;
 # reduce_check does the same through check_module with the wrong pass as a check
 # plugin); an external --test script keeps exactly the gates it greps for, --timeout
-# kills a slow script (reduce_cli.sh).  Measured sanitized: reduce_swap ~10 s, reduce_check ~2 s,
-# reduce_cli ~4 s.  The 20-case benchmark is bench/reduce/README.md.
+# kills a slow script (reduce_cli.sh).  Measured sanitized: reduce_swap ~10 s,
+# reduce_check ~2 s, reduce_cli ~4 s.  The 20-case benchmark is
+# bench/reduce/README.md.
 if(TARGET circ_fuzz)
   add_executable(reduce_swap ${CMAKE_CURRENT_SOURCE_DIR}/reduce_swap.c)
   target_link_libraries(reduce_swap PRIVATE ${CIRC_LIBS})
