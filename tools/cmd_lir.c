@@ -1,5 +1,6 @@
 /* cmd_lir.c — `circ lir`: read LIR text (the syntax of LIR dumps), check it against
  * its target's forms table, print it back, or encode it and list the machine code. */
+#include "compiler/a64/a64.h"
 #include "compiler/x64/x64.h"
 #include "driver.h"
 
@@ -13,7 +14,8 @@ static const char lir_usage[] =
     "Every instruction must have an overload and, for the code's target, a form;\n"
     "every block must end with its one terminator and have its successors.\n"
     "  --print  print the parsed code (parse -> print is stable)\n"
-    "  -S       encode the module for x86-64 (registers and stack slots assigned)\n"
+    "  -S       encode the module for its target (x86-64 or arm64; registers and stack\n"
+    "           slots assigned)\n"
     "           and print a Capstone listing with traps, relocations and gate marks\n"
     "  --hex    encode and print the code bytes in hex, one function a line\n"
     "Exit 0 if valid (and encodable), 1 if not, 2 on usage or I/O errors.\n";
@@ -60,14 +62,16 @@ static void print_hex(const CodeBlob *blob, const LirModule *m)
 
 static int encode(const LirModule *m, const char *path, bool listing, Arena *arena)
 {
+    const LirTarget *t = m->ncodes ? m->codes[0]->target : x64_target();
     for (uint32_t i = 0; i < m->ncodes; i++)
-        if (m->codes[i]->target != x64_target()) {
-            fprintf(stderr, "%s: error: in @%s: only x86-64 code can be encoded\n", path, m->codes[i]->name);
+        if (m->codes[i]->target != t) {
+            fprintf(stderr, "%s: error: in @%s: every code of a module must have one target\n", path,
+                    m->codes[i]->name);
             return EXIT_FAIL;
         }
     CodeBlob blob;
     char err[256];
-    if (!x64_emit(arena, m->codes, m->ncodes, &blob, err, sizeof err)) {
+    if (!t->emit(arena, m->codes, m->ncodes, &blob, err, sizeof err)) {
         fprintf(stderr, "%s: error: %s\n", path, err);
         return EXIT_FAIL;
     }
@@ -78,7 +82,9 @@ static int encode(const LirModule *m, const char *path, bool listing, Arena *are
     const char **names = arena_alloc(arena, (m->ncodes + 1) * sizeof *names);
     for (uint32_t i = 0; i < m->ncodes; i++)
         names[i] = m->codes[i]->name;
-    return x64_listing(stdout, &blob, names, NULL, NULL) ? EXIT_OK : EXIT_FAIL;
+    bool ok = t->isa == ISA_A64 ? a64_listing(stdout, &blob, names, NULL, NULL)
+                                : x64_listing(stdout, &blob, names, NULL, NULL);
+    return ok ? EXIT_OK : EXIT_FAIL;
 }
 
 /* lir_verify's problems as FILE: error: in @f: BB#b inst i: ... */
@@ -130,11 +136,11 @@ int cmd_lir(int argc, char **argv)
         return EXIT_USAGE;
     }
     Arena *arena = arena_new();
-    const LirTarget *targets[] = { x64_target() };
+    const LirTarget *targets[] = { x64_target(), a64_target() };
     Diag d;
     diag_init(&d, path, stderr);
     LirModule m;
-    int status = lir_parse(arena, src, len, targets, 1, &d, &m) ? EXIT_OK : EXIT_FAIL;
+    int status = lir_parse(arena, src, len, targets, 2, &d, &m) ? EXIT_OK : EXIT_FAIL;
     for (uint32_t i = 0; status == EXIT_OK && i < m.ncodes; i++)
         status = verify_code(m.codes[i], path);
     for (uint32_t i = 0; status == EXIT_OK && print && i < m.ncodes; i++)
