@@ -1,7 +1,8 @@
-/* bench_compile.c — x86-64 compile time per gate at -O0 and -O2 (median over
- * generated programs, CPU time) and emulated run time of the compiled code beside
+/* bench_compile.c — compile time per gate for x86-64 and ARM64 at -O0 and -O2 (median
+ * over generated programs, CPU time) and emulated run time of the compiled code beside
  * the interpreter's (median per run line).
  * usage: bench_compile [--count N] [--size S]   (defaults 300 programs of size 200) */
+#include "compiler/a64/backend.h"
 #include "compiler/x64/backend.h"
 #include "fuzz/gen.h"
 #include "oracle/emu.h"
@@ -46,7 +47,7 @@ typedef struct {
     uint64_t failures;
 } Series;
 
-static void measure(const Module *m, int level, Emu *emu, Interp *in, Series *s, Outcome *o)
+static void measure(const Module *m, const Backend *be, int level, Emu *emu, Interp *in, Series *s, Outcome *o)
 {
     Arena *arena = arena_new();
     CompileOptions opt = {.opt_level = level};
@@ -54,7 +55,7 @@ static void measure(const Module *m, int level, Emu *emu, Interp *in, Series *s,
     diag_init(&d, "<gen>", stderr);
     CodeBlob blob;
     double t0 = cpu_ns();
-    bool ok = compile_module(m, x64_backend(), &opt, arena, &blob, NULL, &d);
+    bool ok = compile_module(m, be, &opt, arena, &blob, NULL, &d);
     double t1 = cpu_ns();
     uint64_t gates = module_gates(m);
     if (!ok || !emu_load(emu, &blob)) {
@@ -87,10 +88,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--size"))
             size = (uint32_t)strtoul(argv[i + 1], NULL, 0);
     }
-    Emu *emu = emu_new(ISA_X64);
+    /* series k: target k / 2 (x86-64, arm64), level 0 or 2 */
+    const Backend *backends[2] = {x64_backend(), a64_backend()};
+    const char *names[2] = {"x86-64", "arm64"};
+    Emu *emus[2] = {emu_new(ISA_X64), emu_new(ISA_A64)};
     Outcome *o = malloc(sizeof *o);
-    Series s[2];
-    for (int k = 0; k < 2; k++) {
+    Series s[4];
+    for (int k = 0; k < 4; k++) {
         s[k] = (Series){0};
         s[k].per_gate = calloc(count + 1, sizeof(double));
         s[k].bytes_per_gate = calloc(count + 1, sizeof(double));
@@ -107,18 +111,19 @@ int main(int argc, char **argv)
         gen_add_runlines(m, bytes, len, 3, NULL, NULL);
         gates_total += (double)module_gates(m);
         Interp *in = interp_new(m, NULL);
-        measure(m, 0, emu, in, &s[0], o);
-        measure(m, 2, emu, in, &s[1], o);
+        for (int k = 0; k < 4; k++)
+            measure(m, backends[k / 2], k % 2 ? 2 : 0, emus[k / 2], in, &s[k], o);
         interp_free(in);
         module_free(m);
     }
     printf("%u programs of size %u (%.1f gates each on average)\n", count, size, gates_total / count);
-    printf("%-4s %16s %14s %18s %18s %9s\n", "", "compile ns/gate", "bytes/gate", "run us (x86-64)", "run us (interp)",
-           "failures");
-    for (int k = 0; k < 2; k++) {
-        printf("-O%-2d %16.0f %14.1f %18.1f %18.1f %9llu\n", k ? 2 : 0, median(s[k].per_gate, s[k].nprog),
-               median(s[k].bytes_per_gate, s[k].nprog), median(s[k].run_emu, s[k].nruns),
-               median(s[k].run_interp, s[k].nruns), (unsigned long long)s[k].failures);
+    printf("%-7s %-4s %16s %14s %16s %18s %9s\n", "target", "", "compile ns/gate", "bytes/gate", "run us (emu)",
+           "run us (interp)", "failures");
+    for (int k = 0; k < 4; k++) {
+        printf("%-7s -O%-2d %16.0f %14.1f %16.1f %18.1f %9llu\n", names[k / 2], k % 2 ? 2 : 0,
+               median(s[k].per_gate, s[k].nprog), median(s[k].bytes_per_gate, s[k].nprog),
+               median(s[k].run_emu, s[k].nruns), median(s[k].run_interp, s[k].nruns),
+               (unsigned long long)s[k].failures);
         free(s[k].per_gate);
         free(s[k].bytes_per_gate);
         free(s[k].run_emu);
@@ -126,6 +131,7 @@ int main(int argc, char **argv)
     }
     free(bytes);
     free(o);
-    emu_free(emu);
+    emu_free(emus[0]);
+    emu_free(emus[1]);
     return 0;
 }
