@@ -176,11 +176,32 @@ static int arg_reads(const Circuit *cc, const CalleeCones *k, uint64_t i)
     return r;
 }
 
+/* is anything ordered after the call through its dependency output? */
+static bool has_dependency_users(const Circuit *c, GateId call)
+{
+    const Gate *gt = &c->gates[call];
+    for (uint32_t i = 0; i < gt->nuses; i++) {
+        const Gate *u = &c->gates[gt->uses[i].user];
+        uint32_t at = gt->uses[i].index;
+        if (!u->dead && at >= u->nstate && at < (uint32_t)u->nstate + u->ndep)
+            return true;
+    }
+    return false;
+}
+
 /* every demand point of the call still demands everything the call did: the
  * callee's effects and traps, the call's dependency input and its arguments */
 static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateId ret)
 {
     CalleeCones k = callee_cones(cc, ret);
+    /* a trap in the returned value happens when the call runs, before every effect
+     * ordered after the call; inlined, it would wait for the value's first reader,
+     * which may come after those effects (a LOAD reads its dependency first) */
+    if (!value_cannot_trap(cc, &k) && has_dependency_users(c, call)) {
+        free(k.chain);
+        free(k.value);
+        return false;
+    }
     bool effects = gate_dep(&cc->gates[ret], 0) != ROOT_DEPEND_ENTRY;
     GateId d0 = gate_dep(&c->gates[call], 0);
     Points dv = {0}, dd = {0}, other = {0}, dv_need = {0}, dd_need = {0};
