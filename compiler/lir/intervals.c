@@ -214,10 +214,12 @@ static void build_inst(RaCtx *c, Inst *inst, uint32_t n, uint32_t from)
             }
         }
         if (phase == 0)
-            for (unsigned b = 0; b < BANK_COUNT; b++)
-                for (unsigned reg = 0; reg < LIR_MAX_REGS; reg++)
-                    if ((lir_inst_clobbers(inst, (Bank)b) >> reg) & 1)
+            for (unsigned b = 0; b < BANK_COUNT; b++) {
+                uint64_t clobbers = lir_inst_clobbers(inst, (Bank)b);
+                for (unsigned reg = 0; reg < LIR_MAX_REGS && clobbers >> reg; reg++)
+                    if ((clobbers >> reg) & 1)
                         add_def(c, interval_of(c, b * LIR_MAX_REGS + reg), pos_late(n));
+            }
     }
 }
 

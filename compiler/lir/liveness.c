@@ -103,10 +103,12 @@ static void gen_kill_inst(const Code *c, Inst *inst, OperandList *ops, const Blo
                 bit_set(s->kill, t);
         }
         if (phase == 3)
-            for (unsigned b = 0; b < BANK_COUNT; b++)
-                for (unsigned reg = 0; reg < LIR_MAX_REGS; reg++)
-                    if ((lir_inst_clobbers(inst, (Bank)b) >> reg) & 1)
+            for (unsigned b = 0; b < BANK_COUNT; b++) {
+                uint64_t clobbers = lir_inst_clobbers(inst, (Bank)b);
+                for (unsigned reg = 0; reg < LIR_MAX_REGS && clobbers >> reg; reg++)
+                    if ((clobbers >> reg) & 1)
                         bit_set(s->kill, b * LIR_MAX_REGS + reg);
+            }
     }
 }
 
