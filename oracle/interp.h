@@ -7,7 +7,7 @@
 #include "oracle/outcome.h"
 
 typedef struct {
-    uint64_t max_steps;  /* gate evaluations before `timeout`; 0: 10,000,000 */
+    uint64_t max_steps;  /* steps (gate evaluations and state transitions) before `timeout`; 0: 10,000,000 */
     uint32_t max_depth;  /* call depth before `timeout`; 0: 256 */
 } InterpOptions;
 
