@@ -2,30 +2,13 @@
  * the value rules the forms' kinds cannot express, and condition codes. */
 #include "x64.h"
 
-/* a form argument as one integer (kinds | fixed register << 16), so the kinds pass
- * through the helper macros of forms.def as single macro arguments */
-#define FIXED(reg) (FK_TMP | (1 + (reg)) << 16)
-#define T FK_TMP
-#define I FK_IMM
-#define B FK_BIGIMM
-#define M FK_MEM
-#define SYM FK_SYMBOL
+#include "compiler/lir/form_table.h"
+
+/* the fixed registers forms.def names */
 #define RAX FIXED(X64_RAX)
 #define RCX FIXED(X64_RCX)
 #define RDX FIXED(X64_RDX)
 #define R0 FIXED(0)
-#define REL FK_RELCOND
-#define RES FK_RESCOND
-#define DBL FK_DOUBLECOND
-#define FA(x) { (uint16_t)((x) & 0xffff), (uint8_t)((x) >> 16) }
-#define FORM0(op, enc, param, w) { LIR_##op, 0, enc, param, w, { { 0, 0 } } },
-#define FORM1(op, enc, param, w, a) { LIR_##op, 1, enc, param, w, { FA(a) } },
-#define FORM2(op, enc, param, w, a, b) { LIR_##op, 2, enc, param, w, { FA(a), FA(b) } },
-#define FORM3(op, enc, param, w, a, b, c) { LIR_##op, 3, enc, param, w, { FA(a), FA(b), FA(c) } },
-#define FORM4(op, enc, param, w, a, b, c, d) \
-    { LIR_##op, 4, enc, param, w, { FA(a), FA(b), FA(c), FA(d) } },
-#define FORM5(op, enc, param, w, a, b, c, d, e) \
-    { LIR_##op, 5, enc, param, w, { FA(a), FA(b), FA(c), FA(d), FA(e) } },
 
 static const LirForm x64_forms[] = {
 #include "forms.def"
