@@ -7,6 +7,7 @@
  * inverted branch over a b).  Ud2 is brk with a trap-table entry.  Needs every Tmp
  * to be a register and every stack slot assigned. */
 #include "a64.h"
+#include "compiler/lir/grow.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -39,19 +40,10 @@ static bool fail(A64Asm *as, const char *fmt, ...)
     return false;
 }
 
+/* make room for `need` elem-sized items in a malloc'd array */
 static bool reserve(A64Asm *as, void **p, uint32_t *cap, uint32_t need, size_t elem)
 {
-    if (need <= *cap)
-        return true;
-    uint32_t ncap = *cap ? *cap * 2 : 64;
-    while (ncap < need)
-        ncap *= 2;
-    void *q = realloc(*p, (size_t)ncap * elem);
-    if (!q)
-        return fail(as, "out of memory");
-    *p = q;
-    *cap = ncap;
-    return true;
+    return lir_grow_array(p, cap, need, elem) || fail(as, "out of memory");
 }
 
 void a64_asm_word(A64Asm *as, uint32_t w)

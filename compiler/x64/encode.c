@@ -4,6 +4,7 @@
  * rel32 fixups, symbols leave RELOC_ABS64 relocations, trapping instructions leave
  * trap sites.  Needs every Tmp to be a register and every stack slot assigned. */
 #include "x64.h"
+#include "compiler/lir/grow.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -35,20 +36,10 @@ static bool fail(X64Asm *as, const char *fmt, ...)
     return false;
 }
 
-/* make room for one more elem-sized item in a malloc'd array */
+/* make room for `need` elem-sized items in a malloc'd array */
 static bool reserve(X64Asm *as, void **p, uint32_t *cap, uint32_t need, size_t elem)
 {
-    if (need <= *cap)
-        return true;
-    uint32_t ncap = *cap ? *cap * 2 : 64;
-    while (ncap < need)
-        ncap *= 2;
-    void *q = realloc(*p, (size_t)ncap * elem);
-    if (!q)
-        return fail(as, "out of memory");
-    *p = q;
-    *cap = ncap;
-    return true;
+    return lir_grow_array(p, cap, need, elem) || fail(as, "out of memory");
 }
 
 static void put8(X64Asm *as, unsigned b)

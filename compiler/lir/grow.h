@@ -1,0 +1,14 @@
+/* grow.h — growing a malloc'd array by doubling, shared by the backends' code
+ * buffers (their code bytes, fixups, relocations, trap sites). */
+#ifndef CIRC_LIR_GROW_H
+#define CIRC_LIR_GROW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* make *p (capacity *cap items of elem bytes) hold at least `need` items: the
+ * capacity doubles from 64; false if realloc fails (*p and *cap unchanged) */
+bool lir_grow_array(void **p, uint32_t *cap, uint32_t need, size_t elem);
+
+#endif
