@@ -7,8 +7,7 @@ add_executable(test_backend_x64_isel ${CMAKE_CURRENT_SOURCE_DIR}/backend_x64_ise
 target_link_libraries(test_backend_x64_isel PRIVATE ${CIRC_LIBS})
 add_test(NAME backend_x64_isel COMMAND test_backend_x64_isel)
 
-add_executable(test_backend_x64_diff ${CMAKE_CURRENT_SOURCE_DIR}/backend_x64_diff.c)
-target_link_libraries(test_backend_x64_diff PRIVATE ${CIRC_LIBS})
+# test_backend_diff (backend_diff.cmake) runs the differential checks below
 
 # every run line of the examples, the semantics suite, the regression corpus and
 # backend_x64_abi.circ (many arguments, stack arguments, indirect calls, ALLOCA per
@@ -17,16 +16,16 @@ target_link_libraries(test_backend_x64_diff PRIVATE ${CIRC_LIBS})
 file(GLOB _x64_files ${CIRC_EXAMPLES}/*.circ ${CMAKE_SOURCE_DIR}/tests/semantics/*.circ
      ${CMAKE_SOURCE_DIR}/corpus/regress/*.circ ${CMAKE_SOURCE_DIR}/corpus/seeds/*.circ
      ${CMAKE_SOURCE_DIR}/tests/backend_x64_*.circ)
-add_test(NAME backend_x64_files COMMAND test_backend_x64_diff files ${_x64_files})
+add_test(NAME backend_x64_files COMMAND test_backend_diff --target x86-64 files ${_x64_files})
 # the same with 3 general and 2 float registers: spills and reloads everywhere
-add_test(NAME backend_x64_files_spill COMMAND test_backend_x64_diff --max-regs 3,2 files ${_x64_files})
+add_test(NAME backend_x64_files_spill COMMAND test_backend_diff --target x86-64 --max-regs 3,2 files ${_x64_files})
 
 # generated programs: every run line's outcome (value, trap kind, harness buffer) at
 # -O0 and -O2 equals the interpreter's
-add_test(NAME backend_x64_gen COMMAND test_backend_x64_diff --quiet gen 300 1)
-add_test(NAME backend_x64_gen_spill COMMAND test_backend_x64_diff --quiet --max-regs 4,3 gen 60 100001)
+add_test(NAME backend_x64_gen COMMAND test_backend_diff --target x86-64 --quiet gen 300 1)
+add_test(NAME backend_x64_gen_spill COMMAND test_backend_diff --target x86-64 --quiet --max-regs 4,3 gen 60 100001)
 # programs rich in divisions that may trap (div0 / overflow kinds, heap at the trap)
-add_test(NAME backend_x64_gen_traps COMMAND test_backend_x64_diff --quiet --weights div0=255,div=100 gen 100 200001)
+add_test(NAME backend_x64_gen_traps COMMAND test_backend_diff --target x86-64 --quiet --weights div0=255,div=100 gen 100 200001)
 
 add_test(NAME backend_x64_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/backend_x64_cli.sh
          $<TARGET_FILE:circ> ${CIRC_EXAMPLES})

@@ -1,10 +1,11 @@
-/* backend_a64_diff.c — the ARM64 backend against the reference interpreter.
+/* backend_diff.c — a backend (--target x86-64 or arm64, first) against the
+ * reference interpreter, run under Unicorn.
  *   files FILE...        every `; run:` line of each file, compiled at -O0 and -O2,
  *                        run under Unicorn, must meet its expectation
  * In both modes the emulator's block budget is 4 blocks per interpreter step of
  * the same call plus 20,000 (compiled code may not be much slower than that).
  *   gen N [FIRST [SIZE]] N generated programs (seeds FIRST..FIRST+N-1): every run
- *                        line's ARM64 outcome at -O0 and -O2 equals the
+ *                        line's target outcome at -O0 and -O2 equals the
  *                        interpreter's (outcome_equal: kind, trap kind, value bits,
  *                        harness buffer)
  * Options (before the mode): --max-regs G,F (allocate with few registers: spills),
@@ -14,6 +15,7 @@
  * `circ gen --weights`), --quiet.
  * Exit 0 if everything matched, 1 otherwise. */
 #include "compiler/a64/backend.h"
+#include "compiler/x64/backend.h"
 #include "fuzz/gen.h"
 #include "oracle/emu.h"
 #include "oracle/interp.h"
@@ -21,7 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a target under test: its backend, its emulator ISA, its name */
 typedef struct {
+    const char *name;
+    const Backend *(*backend)(void);
+    Isa isa;
+} Target;
+
+typedef struct {
+    const Target *target;
     Emu *emu;
     RegallocOptions ra;
     const char *save_dir;
@@ -51,7 +61,7 @@ static bool compile_and_load(Ctx *c, const Module *m, int level, Arena *arena, c
     Diag d;
     diag_init(&d, m->file, stderr);
     CodeBlob blob;
-    if (!compile_module(m, a64_backend(), &opt, arena, &blob, NULL, &d)) {
+    if (!compile_module(m, c->target->backend(), &opt, arena, &blob, NULL, &d)) {
         fprintf(stderr, "%s: -O%d: compile failed\n", what, level);
         c->compile_failures++;
         return false;
@@ -179,10 +189,25 @@ static void run_gen(Ctx *c, uint64_t n, uint64_t first, uint32_t size)
     free(got);
 }
 
+/* the target named by `--target NAME` at argv[1..2], or NULL */
+static const Target *parse_target(int argc, char **argv)
+{
+    static const Target targets[] = {
+        {"x86-64", x64_backend, ISA_X64},
+        {"arm64", a64_backend, ISA_A64},
+    };
+    if (argc < 3 || strcmp(argv[1], "--target"))
+        return NULL;
+    for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++)
+        if (!strcmp(argv[2], targets[t].name))
+            return &targets[t];
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
-    Ctx c = {0};
-    int i = 1;
+    Ctx c = {.target = parse_target(argc, argv)};
+    int i = 3;
     for (; i < argc && argv[i][0] == '-'; i++) {
         unsigned gp, fp;
         if (!strcmp(argv[i], "--max-regs") && i + 1 < argc && sscanf(argv[i + 1], "%u,%u", &gp, &fp) == 2) {
@@ -203,12 +228,12 @@ int main(int argc, char **argv)
             break;
         }
     }
-    if (i >= argc || (strcmp(argv[i], "files") && strcmp(argv[i], "gen"))) {
-        fprintf(stderr, "usage: %s [--max-regs G,F] [--save DIR] [--swarm] [--passes LIST] [--weights SPEC] [--quiet] files FILE... | gen N [FIRST [SIZE]]\n", argv[0]);
+    if (!c.target || i >= argc || (strcmp(argv[i], "files") && strcmp(argv[i], "gen"))) {
+        fprintf(stderr, "usage: %s --target x86-64|arm64 [--max-regs G,F] [--save DIR] [--swarm] [--passes LIST] [--weights SPEC] [--quiet] files FILE... | gen N [FIRST [SIZE]]\n", argv[0]);
         return 2;
     }
-    if (!(c.emu = emu_new(ISA_A64))) {
-        fprintf(stderr, "cannot create the ARM64 emulator\n");
+    if (!(c.emu = emu_new(c.target->isa))) {
+        fprintf(stderr, "cannot create the %s emulator\n", c.target->name);
         return 2;
     }
     if (!strcmp(argv[i], "files")) {
@@ -220,7 +245,7 @@ int main(int argc, char **argv)
         run_gen(&c, n, first, size);
     }
     emu_free(c.emu);
-    printf("%ld programs, %ld runs arm64, %ld failures (%ld compile failures)\n", c.programs, c.runs,
+    printf("%ld programs, %ld runs %s, %ld failures (%ld compile failures)\n", c.programs, c.runs, c.target->name,
            c.failures, c.compile_failures);
     if (c.kinds[OUT_RETURN] + c.kinds[OUT_TRAP] + c.kinds[OUT_THROW])
         printf("expected outcomes: %ld return, %ld trap, %ld throw\n", c.kinds[OUT_RETURN], c.kinds[OUT_TRAP],
