@@ -9,21 +9,7 @@
 set -u
 circ=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() { # description, command...
-    local what=$1; shift
-    if ! "$@"; then echo "FAIL: $what"; fails=$((fails + 1)); fi
-}
-expect_exit() { # code, command...
-    local want=$1; shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" != "$want" ]; then
-        echo "FAIL: '$*' exited $got, expected $want"; cat "$tmp/err"; fails=$((fails + 1))
-    fi
-}
+source "$(dirname "$0")/backend_cli_common.sh"
 
 div=$examples/div.circ
 expect_exit 0 "$circ" compile "$div" --target arm64 -S
@@ -48,13 +34,5 @@ expect_exit 0 "$circ" compile "$div" --target arm64 -o "$tmp/code.bin"
 check "-o writes bytes" test -s "$tmp/code.bin"
 check "-o writes whole instructions" test $(( $(stat -c %s "$tmp/code.bin") % 4 )) -eq 0
 
-for o in -O0 -O2; do
-    expect_exit 0 "$circ" test "$examples"/*.circ --target arm64 $o
-    check "circ test $o summary" grep -q ' passed, 0 failed' "$tmp/out"
-done
-sed 's/== 14$/== 15/' "$examples/guarded_div.circ" >"$tmp/wrong.circ"
-expect_exit 1 "$circ" test "$tmp/wrong.circ" --target arm64
-check "a wrong expectation is reported" grep -q 'got return 14' "$tmp/out"
-
-if [ $fails -ne 0 ]; then echo "$fails failures"; exit 1; fi
-echo "backend_a64_cli: all checks passed"
+check_circ_test arm64 'got return 14'
+finish backend_a64_cli

@@ -8,21 +8,7 @@
 set -u
 circ=$1
 examples=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() { # description, command...
-    local what=$1; shift
-    if ! "$@"; then echo "FAIL: $what"; fails=$((fails + 1)); fi
-}
-expect_exit() { # code, command...
-    local want=$1; shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" != "$want" ]; then
-        echo "FAIL: '$*' exited $got, expected $want"; cat "$tmp/err"; fails=$((fails + 1))
-    fi
-}
+source "$(dirname "$0")/backend_cli_common.sh"
 
 div=$examples/div.circ
 expect_exit 0 "$circ" compile "$div" --target x86-64 -S
@@ -72,13 +58,5 @@ printf 'func @f() -> i32 {\n  RETURN [entry] {entry} (%%nope)\n}\n' >"$tmp/bad.c
 expect_exit 1 "$circ" compile "$tmp/bad.circ" --target x86-64
 expect_exit 0 "$circ" compile --help
 
-for o in -O0 -O2; do
-    expect_exit 0 "$circ" test "$examples"/*.circ --target x86-64 $o
-    check "circ test $o summary" grep -q ' passed, 0 failed' "$tmp/out"
-done
-sed 's/== 14$/== 15/' "$examples/guarded_div.circ" >"$tmp/wrong.circ"
-expect_exit 1 "$circ" test "$tmp/wrong.circ" --target x86-64
-check "a wrong expectation is reported" grep -q 'expected return 15, got return 14' "$tmp/out"
-
-if [ $fails -ne 0 ]; then echo "$fails failures"; exit 1; fi
-echo "backend_x64_cli: all checks passed"
+check_circ_test x86-64 'expected return 15, got return 14'
+finish backend_x64_cli
