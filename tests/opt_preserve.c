@@ -13,6 +13,7 @@
  *       `swap-sub` (SUB x, y -> SUB y, x) through pass_register and exits 0 only if
  *       the check catches it on some file (the check itself is tested). */
 #include "compiler/opt/opt.h"
+#include "swap_sub_pass.h"
 #include "oracle/interp.h"
 #ifdef OPT_HAVE_GEN
 #include "fuzz/gen.h"
@@ -27,25 +28,6 @@ typedef struct {
     int files, skipped, pipelines, runs, compared, failures;
     bool wrong_pass;
 } Stats;
-
-/* the deliberately wrong pass: swaps the operands of every SUB */
-static bool swap_sub(PassContext *ctx, Func *f)
-{
-    (void)ctx;
-    Circuit *c = f->circ;
-    bool changed = false;
-    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
-        Gate *gt = &c->gates[g];
-        if (gt->dead || gt->op != OP_SUB || gt->ndata != 2 || gate_data(gt, 0) == gate_data(gt, 1))
-            continue;
-        GateId in[2] = {gate_data(gt, 1), gate_data(gt, 0)};
-        circ_set_inputs(c, g, NULL, 0, NULL, 0, in, 2);
-        changed = true;
-    }
-    return changed;
-}
-
-static const PassInfo swap_sub_info = {"swap-sub", swap_sub, "WRONG on purpose: SUB x, y -> SUB y, x"};
 
 static Module *reparse(const Module *m, const char *file)
 {

@@ -24,6 +24,7 @@
 #include "fuzz/gen.h"
 #include "fuzz/reduce.h"
 #include "compiler/opt/opt.h"
+#include "swap_sub_pass.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,23 +36,6 @@ typedef struct {
     uint64_t steps;
 } SwapTest;
 
-static bool swap_sub(PassContext *ctx, Func *f)
-{
-    (void)ctx;
-    Circuit *c = f->circ;
-    bool changed = false;
-    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
-        Gate *gt = &c->gates[g];
-        if (gt->dead || gt->op != OP_SUB || gt->ndata != 2 || gate_data(gt, 0) == gate_data(gt, 1))
-            continue;
-        GateId in[2] = {gate_data(gt, 1), gate_data(gt, 0)};
-        circ_set_inputs(c, g, NULL, 0, NULL, 0, in, 2);
-        changed = true;
-    }
-    return changed;
-}
-
-static const PassInfo swap_sub_info = {"swap-sub", swap_sub, "WRONG on purpose: SUB x, y -> SUB y, x"};
 
 /* the first run line whose outcome the wrong pass changes: its kinds, false if none */
 static bool first_difference(const Module *m, uint64_t steps, uint8_t kinds[2])

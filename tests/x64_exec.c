@@ -10,20 +10,7 @@
 #include <string.h>
 #include <unicorn/unicorn.h>
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            if (failures < 20) {                                             \
-                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);         \
-                fprintf(stderr, __VA_ARGS__);                                \
-                fputc('\n', stderr);                                         \
-            }                                                                \
-        }                                                                    \
-    } while (0)
+#include "exec_util.h"
 
 #define R(n) arg_tmp(tmp_gp(X64_##n))
 #define X(n) arg_tmp(tmp_fp(n))

@@ -13,20 +13,7 @@
 #include <string.h>
 #include <unicorn/unicorn.h>
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            if (failures < 20) {                                             \
-                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);         \
-                fprintf(stderr, __VA_ARGS__);                                \
-                fputc('\n', stderr);                                         \
-            }                                                                \
-        }                                                                    \
-    } while (0)
+#include "exec_util.h"
 
 enum { CODE_ADDR = 0x400000, DATA_ADDR = 0x600000, DATA_SIZE = 0x1000, MEM_OFFSET = 0x800,
        STACK_ADDR = 0x700000, STACK_SIZE = 0x10000 };
