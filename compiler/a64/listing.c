@@ -3,6 +3,7 @@
  * words shown as .quad) and source marks (gates) annotated.  No assembler text is
  * used to produce code; this only reads it. */
 #include "a64.h"
+#include "compiler/lir/listing_notes.h"
 
 #include <capstone/capstone.h>
 #include <string.h>
@@ -23,28 +24,6 @@ static void print_reloc(FILE *out, const Reloc *rl)
         fprintf(out, "  ; abs64 func%u", rl->index);
     if (rl->addend)
         fprintf(out, "%+lld", (long long)rl->addend);
-}
-
-static void print_marks(FILE *out, const CodeBlob *blob, uint64_t at, A64GateName gate_name, void *ctx)
-{
-    char buf[128];
-    for (uint32_t m = 0; m < blob->nmarks; m++) {
-        const SourceMark *mk = &blob->marks[m];
-        if (mk->offset != at)
-            continue;
-        const char *name = gate_name ? gate_name(ctx, mk->func, mk->gate, buf, sizeof buf) : NULL;
-        if (name)
-            fprintf(out, "        ; %s\n", name);
-        else
-            fprintf(out, "        ; gate %u\n", mk->gate);
-    }
-}
-
-static void print_traps(FILE *out, const CodeBlob *blob, uint64_t at)
-{
-    for (uint32_t t = 0; t < blob->ntraps; t++)
-        if (blob->traps[t].offset == at)
-            fprintf(out, "  ; trap %s", lir_trap_name(blob->traps[t].kind));
 }
 
 static uint32_t word_of(const CodeBlob *blob, uint32_t at)
@@ -74,7 +53,7 @@ static uint32_t print_one(FILE *out, csh cs, const CodeBlob *blob, uint32_t at)
     }
     fprintf(out, "  %06x: %08x                 %s%s%s", at, word_of(blob, at), insn[0].mnemonic,
             insn[0].op_str[0] ? " " : "", insn[0].op_str);
-    print_traps(out, blob, at);
+    lir_list_traps(out, blob, at);
     fputc('\n', out);
     cs_free(insn, n);
     return 4;
@@ -92,7 +71,7 @@ bool a64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
         uint32_t end = f + 1 < blob->nfuncs ? blob->entry[f + 1] : blob->size;
         fprintf(out, "@%s:\n", func_names && func_names[f] ? func_names[f] : "?");
         for (uint32_t at = start; at + 4 <= end;) {
-            print_marks(out, blob, at, gate_name, ctx);
+            lir_list_marks(out, blob, at, gate_name, ctx);
             uint32_t n = print_one(out, cs, blob, at);
             if (n == 0) {
                 ok = false;

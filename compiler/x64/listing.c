@@ -2,15 +2,14 @@
  * then offset, bytes and instruction, with trap sites, relocations and source marks
  * (gates) annotated.  No assembler text is used to produce code; this only reads it. */
 #include "x64.h"
+#include "compiler/lir/listing_notes.h"
 
 #include <capstone/capstone.h>
 #include <string.h>
 
 static void annotate(FILE *out, const CodeBlob *blob, uint64_t at, uint32_t size)
 {
-    for (uint32_t t = 0; t < blob->ntraps; t++)
-        if (blob->traps[t].offset == at)
-            fprintf(out, "  ; trap %s", lir_trap_name(blob->traps[t].kind));
+    lir_list_traps(out, blob, at);
     for (uint32_t r = 0; r < blob->nrelocs; r++) {
         const Reloc *rl = &blob->relocs[r];
         if (rl->offset < at || rl->offset >= at + size)
@@ -21,21 +20,6 @@ static void annotate(FILE *out, const CodeBlob *blob, uint64_t at, uint32_t size
             fprintf(out, "  ; abs64 func%u", rl->index);
         if (rl->addend)
             fprintf(out, "%+lld", (long long)rl->addend);
-    }
-}
-
-static void print_marks(FILE *out, const CodeBlob *blob, uint64_t at, X64GateName gate_name, void *ctx)
-{
-    char buf[128];
-    for (uint32_t m = 0; m < blob->nmarks; m++) {
-        const SourceMark *mk = &blob->marks[m];
-        if (mk->offset != at)
-            continue;
-        const char *name = gate_name ? gate_name(ctx, mk->func, mk->gate, buf, sizeof buf) : NULL;
-        if (name)
-            fprintf(out, "        ; %s\n", name);
-        else
-            fprintf(out, "        ; gate %u\n", mk->gate);
     }
 }
 
@@ -68,7 +52,7 @@ bool x64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
                 decoded += 1;           /* alignment padding */
                 continue;
             }
-            print_marks(out, blob, insn[i].address, gate_name, ctx);
+            lir_list_marks(out, blob, insn[i].address, gate_name, ctx);
             print_insn(out, &insn[i]);
             annotate(out, blob, insn[i].address, insn[i].size);
             fputc('\n', out);
