@@ -123,27 +123,6 @@ static bool res_ref(unsigned c, unsigned w, uint64_t a, uint64_t b)
     }
 }
 
-static bool dbl_ref(unsigned c, double a, double b)
-{
-    bool uno = isnan(a) || isnan(b);
-    switch ((DoubleCond)c) {
-    case DBL_oeq: return !uno && a == b;
-    case DBL_one: return !uno && a != b;
-    case DBL_ogt: return !uno && a > b;
-    case DBL_oge: return !uno && a >= b;
-    case DBL_olt: return !uno && a < b;
-    case DBL_ole: return !uno && a <= b;
-    case DBL_ueq: return uno || a == b;
-    case DBL_une: return uno || a != b;
-    case DBL_ugt: return uno || a > b;
-    case DBL_uge: return uno || a >= b;
-    case DBL_ult: return uno || a < b;
-    case DBL_ule: return uno || a <= b;
-    case DBL_ord: return !uno;
-    default: return uno;
-    }
-}
-
 static uint64_t dbits(double v) { uint64_t b; memcpy(&b, &v, 8); return b; }
 static uint64_t fbits(float v) { uint32_t b; memcpy(&b, &v, 4); return b; }
 static double bitsd(uint64_t b) { double v; memcpy(&v, &b, 8); return v; }

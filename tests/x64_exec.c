@@ -160,28 +160,6 @@ static bool res_ref(unsigned c, unsigned w, uint64_t a, uint64_t b)
     }
 }
 
-static bool dbl_ref(unsigned c, double a, double b)
-{
-    bool uno = isnan(a) || isnan(b);
-    switch ((DoubleCond)c) {
-    case DBL_oeq: return !uno && a == b;
-    case DBL_one: return !uno && a != b;
-    case DBL_ogt: return !uno && a > b;
-    case DBL_oge: return !uno && a >= b;
-    case DBL_olt: return !uno && a < b;
-    case DBL_ole: return !uno && a <= b;
-    case DBL_ueq: return uno || a == b;
-    case DBL_une: return uno || a != b;
-    case DBL_ugt: return uno || a > b;
-    case DBL_uge: return uno || a >= b;
-    case DBL_ult: return uno || a < b;
-    case DBL_ule: return uno || a <= b;
-    case DBL_ord: return !uno;
-    case DBL_uno: return uno;
-    default: return false;
-    }
-}
-
 /* ---- running ------------------------------------------------------------------------------ */
 enum { CODE_ADDR = 0x400000, STACK_ADDR = 0x700000, STACK_SIZE = 0x10000, SENTINEL = 0x200000 };
 
