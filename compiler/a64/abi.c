@@ -76,17 +76,7 @@ bool a64_sel_entry(Lower *l)
 
 void a64_emit_call(Lower *l, Arg target, const Arg *uses, uint32_t nuses, const Arg *defs, uint32_t ndefs)
 {
-    CallInfo *ci = arena_alloc(l->arena, sizeof *ci);
-    ci->uses = arena_alloc(l->arena, (nuses + 1) * sizeof *ci->uses);
-    ci->defs = arena_alloc(l->arena, (ndefs + 1) * sizeof *ci->defs);
-    for (uint32_t i = 0; i < nuses; i++)
-        ci->uses[i] = uses[i];
-    for (uint32_t i = 0; i < ndefs; i++)
-        ci->defs[i] = defs[i];
-    ci->nuses = nuses;
-    ci->ndefs = ndefs;
-    ci->clobbers[BANK_GP] = gp_clobbers;
-    ci->clobbers[BANK_FP] = fp_clobbers;
+    CallInfo *ci = lower_call_info(l, uses, nuses, defs, ndefs, gp_clobbers, fp_clobbers);
     lower_emit1(l, LIR_Call, target)->call = ci;
 }
 

@@ -1,6 +1,7 @@
 /* lower.c — the target-independent half of lowering a Schedule to LIR (lower.h):
  * block mapping and layout, one tmp per gate, edge copies for selectors, and the
- * walk that hands each gate and terminator to the target's IselHooks. */
+ * walk that hands each gate and terminator to the target's IselHooks, and the
+ * CallInfo both targets' calls carry. */
 #include "lower.h"
 
 #include <stdarg.h>
@@ -9,6 +10,23 @@
 enum { COLD_GROUP = 0xffffffffu };
 
 Bank lower_bank(Type t) { return ty_is_float(t) ? BANK_FP : BANK_GP; }
+
+CallInfo *lower_call_info(Lower *l, const Arg *uses, uint32_t nuses, const Arg *defs, uint32_t ndefs,
+                          uint64_t gp_clobbers, uint64_t fp_clobbers)
+{
+    CallInfo *ci = arena_alloc(l->arena, sizeof *ci);
+    ci->uses = arena_alloc(l->arena, (nuses + 1) * sizeof *ci->uses);
+    ci->defs = arena_alloc(l->arena, (ndefs + 1) * sizeof *ci->defs);
+    for (uint32_t i = 0; i < nuses; i++)
+        ci->uses[i] = uses[i];
+    for (uint32_t i = 0; i < ndefs; i++)
+        ci->defs[i] = defs[i];
+    ci->nuses = nuses;
+    ci->ndefs = ndefs;
+    ci->clobbers[BANK_GP] = gp_clobbers;
+    ci->clobbers[BANK_FP] = fp_clobbers;
+    return ci;
+}
 
 Tmp lower_new_tmp(Lower *l, Bank b) { return lir_new_tmp(l->code, b); }
 

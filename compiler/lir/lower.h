@@ -99,5 +99,9 @@ uint32_t lower_edge_block(Lower *l, const Block *b, uint32_t i);
 bool lower_only_user_is_term(const Lower *l, GateId g, const Block *b);
 /* the bank of a value type */
 Bank lower_bank(Type t);
+/* a call's CallInfo (arena-allocated): copies of its register uses and defs and
+ * the registers it clobbers, per bank */
+CallInfo *lower_call_info(Lower *l, const Arg *uses, uint32_t nuses, const Arg *defs, uint32_t ndefs,
+                          uint64_t gp_clobbers, uint64_t fp_clobbers);
 
 #endif

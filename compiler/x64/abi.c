@@ -99,17 +99,7 @@ bool x64_sel_entry(Lower *l)
 
 void x64_emit_call(Lower *l, Arg target, const Arg *uses, uint32_t nuses, const Arg *defs, uint32_t ndefs)
 {
-    CallInfo *ci = arena_alloc(l->arena, sizeof *ci);
-    ci->uses = arena_alloc(l->arena, (nuses + 1) * sizeof *ci->uses);
-    ci->defs = arena_alloc(l->arena, (ndefs + 1) * sizeof *ci->defs);
-    for (uint32_t i = 0; i < nuses; i++)
-        ci->uses[i] = uses[i];
-    for (uint32_t i = 0; i < ndefs; i++)
-        ci->defs[i] = defs[i];
-    ci->nuses = nuses;
-    ci->ndefs = ndefs;
-    ci->clobbers[BANK_GP] = gp_clobbers;
-    ci->clobbers[BANK_FP] = 0xffffull;
+    CallInfo *ci = lower_call_info(l, uses, nuses, defs, ndefs, gp_clobbers, 0xffffull);
     if (target.kind == ARG_SYMBOL && target.sym_kind == TARGET_HELPER) {
         Arg t = arg_tmp(lower_new_tmp(l, BANK_GP));
         lower_emit2(l, LIR_Move, target, t);
