@@ -5,6 +5,7 @@
  * relocations, code reloading, state reset (registers, FPCR), and 1,000 runs on one
  * engine. */
 #include "tests/emu_util.h"
+#include "tests/emu_args_heap.h"
 
 /* the few AArch64 encodings the fixtures use (64-bit forms) */
 static uint32_t movz(unsigned rd, unsigned imm, unsigned hw) { return 0xD2800000u | hw << 21 | imm << 5 | rd; }
@@ -279,30 +280,9 @@ static void test_values(Tally *t, Emu *e, const Funcs *f, Outcome *o)
 
 static void test_args_heap(Tally *t, Emu *e, const Funcs *f, Outcome *o)
 {
-    Type ty[10];
-    uint64_t args[10];
-    for (int i = 0; i < 9; i++) {
-        ty[i] = TY_I64;
-        args[i] = 0x1111111111111111ull * (uint64_t)(i + 1);
-    }
-    emu_call(e, f->args9, ty, 9, args, TY_I64, 0, o);
-    bool ok = is_return(o, TY_I64, args[8]) && heap_is_pattern(o, 0, 72);
-    for (int i = 0; i < 9; i++)
-        ok = ok && heap_u64(o, 8u * (uint32_t)i) == args[i];
-    expect(t, ok, "9 integer arguments (1 on the stack) stored to the heap in order", o);
-    for (int i = 0; i < 9; i++) {
-        ty[i] = TY_F64;
-        args[i] = f64_bits(0.5 + i);
-    }
-    ty[9] = TY_I64;
-    args[9] = 0x0123456789ABCDEFull;
-    emu_call(e, f->mixed, ty, 10, args, TY_NONE, 0, o);
-    ok = o->kind == OUT_RETURN && o->type == TY_NONE && heap_is_pattern(o, 0, 80);
-    for (int i = 0; i < 10; i++)
-        ok = ok && heap_u64(o, 8u * (uint32_t)i) == args[i];
-    expect(t, ok, "9 doubles (1 on the stack) and an integer in x0", o);
-    emu_call(e, f->konst, NULL, 0, NULL, TY_I32, 0, o);
-    expect(t, o->kind == OUT_RETURN && heap_is_pattern(o, 0, 0), "heap refilled before the next run", o);
+    const ArgsHeapFuncs fs = {f->args9, f->mixed, f->konst};
+    check_args_heap(t, e, &fs, "9 integer arguments (1 on the stack) stored to the heap in order",
+                    "9 doubles (1 on the stack) and an integer in x0", o);
 }
 
 static void test_traps(Tally *t, Emu *e, const Asm *a, const Funcs *f, Outcome *o)
