@@ -4,6 +4,7 @@
  * veneer for it, until every branch fits) and call fixups across the module, and
  * fills a CodeBlob (code, entries, relocations, trap table, source marks).  Needs
  * register-allocated, stack-allocated LIR. */
+#include "compiler/lir/blob_fill.h"
 #include "a64.h"
 
 #include <stdlib.h>
@@ -143,28 +144,10 @@ static bool resolve_calls(A64Asm *as, const uint32_t *entry, uint32_t nfuncs)
     return true;
 }
 
-static void *copy_out(Arena *arena, const void *p, size_t n)
-{
-    void *q = arena_alloc(arena, n ? n : 1);
-    if (n)
-        memcpy(q, p, n);
-    return q;
-}
-
 static void fill_blob(Arena *arena, const A64Asm *as, uint32_t *entry, uint32_t nfuncs, CodeBlob *out)
 {
-    memset(out, 0, sizeof *out);
-    out->isa = ISA_A64;
-    out->code = copy_out(arena, as->code, as->size);
-    out->size = as->size;
-    out->entry = copy_out(arena, entry, nfuncs * sizeof *entry);
-    out->nfuncs = nfuncs;
-    out->relocs = copy_out(arena, as->relocs, as->nrelocs * sizeof *as->relocs);
-    out->nrelocs = as->nrelocs;
-    out->traps = copy_out(arena, as->traps, as->ntraps * sizeof *as->traps);
-    out->ntraps = as->ntraps;
-    out->marks = copy_out(arena, as->marks, as->nmarks * sizeof *as->marks);
-    out->nmarks = as->nmarks;
+    BlobParts parts = {as->code, as->size, as->relocs, as->nrelocs, as->traps, as->ntraps, as->marks, as->nmarks};
+    lir_blob_fill(arena, ISA_A64, &parts, entry, nfuncs, out);
 }
 
 bool a64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out, char *err, size_t errlen)
