@@ -147,6 +147,7 @@ static void send_msg(int fd, const Msg *m)
 
 typedef struct {
     const CampaignOptions *o;
+    CheckOptions check;      /* o->check with the worker's emulator engines */
     uint32_t worker;
     int fd;
     WorkerShared *sh;
@@ -167,7 +168,7 @@ static void worker_one(Worker *w, uint64_t k)
     uint32_t made = gen_add_runlines(m, b, len, nruns, &o->check.interp, w->outs);
     free(b);
     double t2 = cpu_seconds();
-    bool ok = check_module(m, &o->check, w->res);
+    bool ok = check_module(m, &w->check, w->res);
     double t3 = cpu_seconds();
     Msg *t = &w->sh->tally;
     t->programs++;
@@ -190,7 +191,9 @@ static void worker_one(Worker *w, uint64_t k)
 
 static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t start, int fd, WorkerShared *sh)
 {
-    Worker w = {.o = o, .worker = worker, .fd = fd, .sh = sh};
+    Worker w = {.o = o, .check = o->check, .worker = worker, .fd = fd, .sh = sh};
+    if (!w.check.engines) /* one engine per ISA for all the worker's programs */
+        w.check.engines = check_engines_new();
     w.outs = calloc(o->runs ? o->runs : 3, sizeof *w.outs);
     w.res = malloc(sizeof *w.res);
     if (!w.outs || !w.res)
@@ -201,6 +204,8 @@ static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t star
         worker_one(&w, k);
         sh->started_ns = 0;
     }
+    if (w.check.engines != o->check.engines)
+        check_engines_free(w.check.engines);
     free(w.outs);
     free(w.res);
     _exit(0);

@@ -183,28 +183,78 @@ static bool optimize(const CheckOptions *o, Module *m, int level, const char *pa
 }
 
 /* the module a stage starts from; cached optimized copies for -O1/-O2 */
-static Module *prepared(CheckCtx *c, int level, char *detail, size_t n, bool *failed)
+Module *check_prepared(CheckCtx *c, int level, char *detail, size_t n)
 {
-    *failed = false;
     if (level == 0)
         return (Module *)c->m;
-    if (c->opt_failed[level]) {
-        *failed = true;
-        snprintf(detail, n, "%s", c->opt_detail[level]);
-        return NULL;
-    }
-    if (!c->optimized[level]) {
+    if (!c->optimized[level] && !c->opt_failed[level]) {
         Module *copy = module_clone(c->m);
-        if (!optimize(c->opt, copy, level, NULL, c->opt_detail[level], sizeof c->opt_detail[level])) {
+        if (optimize(c->opt, copy, level, NULL, c->opt_detail[level], sizeof c->opt_detail[level])) {
+            c->optimized[level] = copy;
+        } else {
             module_free(copy);
             c->opt_failed[level] = true;
-            *failed = true;
-            snprintf(detail, n, "%s", c->opt_detail[level]);
-            return NULL;
         }
-        c->optimized[level] = copy;
     }
+    if (c->opt_failed[level])
+        snprintf(detail, n, "%s", c->opt_detail[level]);
     return c->optimized[level];
+}
+
+/* schedule every function of m; false with the scheduler's first message in detail */
+static bool schedule_all(const Module *m, int level, Schedule **out, char *detail, size_t n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    Diag d;
+    diag_init(&d, m->file, mem);
+    SchedOptions so = {.no_motion = level == 0};
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < m->nfuncs; i++)
+        ok = (out[i] = schedule_func(m->funcs[i], &so, &d)) != NULL;
+    if (mem)
+        fclose(mem);
+    if (!ok) {
+        char *nl = text ? strchr(text, '\n') : NULL;
+        if (nl)
+            *nl = 0;
+        snprintf(detail, n, "the scheduler refused the module: %s", text ? text : "");
+    }
+    free(text);
+    return ok;
+}
+
+static void free_schedules(Schedule **s, uint32_t n)
+{
+    for (uint32_t i = 0; s && i < n; i++)
+        schedule_free(s[i]);
+    free(s);
+}
+
+Schedule *const *check_schedules(CheckCtx *c, int level, char *detail, size_t n, const char **fail_kind)
+{
+    Module *m = check_prepared(c, level, detail, n);
+    if (!m) {
+        *fail_kind = "verify";
+        return NULL;
+    }
+    if (!c->schedules[level] && !c->sched_failed[level]) {
+        Schedule **s = calloc(m->nfuncs + 1, sizeof *s);
+        if (!s)
+            abort();
+        if (schedule_all(m, level, s, c->sched_detail[level], sizeof c->sched_detail[level])) {
+            c->schedules[level] = s;
+        } else {
+            free_schedules(s, m->nfuncs);
+            c->sched_failed[level] = true;
+        }
+    }
+    if (c->sched_failed[level]) {
+        snprintf(detail, n, "%s", c->sched_detail[level]);
+        *fail_kind = "refused";
+    }
+    return c->schedules[level];
 }
 
 /* ---- opening and running stages ------------------------------------------------- */
@@ -249,42 +299,22 @@ static bool open_order(CheckCtx *c, const CheckStage *s, StageRun *r)
 
 static bool open_sched(CheckCtx *c, const CheckStage *s, StageRun *r)
 {
-    bool failed;
-    Module *m = prepared(c, s->level, r->detail, sizeof r->detail, &failed);
-    if (!m) {
-        r->fail_kind = "verify";
+    Schedule *const *sched = check_schedules(c, s->level, r->detail, sizeof r->detail, &r->fail_kind);
+    if (!sched)
         return false;
-    }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    Diag d;
-    diag_init(&d, m->file, mem);
     InterpOptions io = stage_budget(c->opt);
-    SchedOptions so = {.no_motion = s->level == 0};
-    r->cfg = cfg_interp_new(m, &io, &so, &d);
-    if (mem)
-        fclose(mem);
-    if (!r->cfg) {
-        char *nl = text ? strchr(text, '\n') : NULL;
-        if (nl)
-            *nl = 0;
-        snprintf(r->detail, sizeof r->detail, "the scheduler refused the module: %s", text ? text : "");
-        r->fail_kind = "refused";
-    }
-    free(text);
+    r->cfg = cfg_interp_scheduled(check_prepared(c, s->level, r->detail, sizeof r->detail), sched, &io);
     return r->cfg != NULL;
 }
 
 static bool open_stage(CheckCtx *c, const CheckStage *s, StageRun *r)
 {
     memset(r, 0, sizeof *r);
-    bool failed;
     switch (s->kind) {
     case STAGE_PASS: return open_pass(c, s, r);
     case STAGE_ORDER: return open_order(c, s, r);
     case STAGE_PIPELINE: {
-        Module *m = prepared(c, s->level, r->detail, sizeof r->detail, &failed);
+        Module *m = check_prepared(c, s->level, r->detail, sizeof r->detail);
         if (!m) {
             r->fail_kind = "verify";
             return false;
@@ -408,8 +438,11 @@ static void reset_result(CheckResult *res)
 
 static void free_ctx(CheckCtx *c)
 {
-    for (int l = 0; l < 3; l++)
+    for (int l = 0; l < 3; l++) {
+        if (c->schedules[l])
+            free_schedules(c->schedules[l], (l ? c->optimized[l] : c->m)->nfuncs);
         module_free(c->optimized[l]);
+    }
     module_free(c->order_module);
     check_free_machine(c);
 }

@@ -1,7 +1,8 @@
 /* check_machine.c — the machine-code stages of the differential check: compile the
- * module for an ISA at an -O level (compiler/lir/pipeline.h: passes, schedule,
- * instruction selection, register allocation, encoding) and run each call under the
- * Unicorn runner (oracle/emu.h).  Engines are kept in a CheckEngines, one per ISA,
+ * module for an ISA at an -O level (compiler/lir/pipeline.h: instruction selection,
+ * register allocation, encoding of the optimized module and schedules the check made
+ * once for the scheduled-form stages) and run each call under the Unicorn runner
+ * (oracle/emu.h).  Engines are kept in a CheckEngines, one per ISA,
  * for the whole check or, when the caller passes one, for many checks.
  *
  * The emulator's block budget comes from the oracle's step count for the same call
@@ -107,13 +108,19 @@ bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
         abort();
     r->machine = mr;
     mr->arena = arena_new();
+    /* the passes and schedules the scheduled-form stages use, compiled per ISA */
+    Schedule *const *sched = check_schedules(c, s->level, r->detail, sizeof r->detail, &r->fail_kind);
+    if (!sched)
+        return false;
+    const Module *m = check_prepared(c, s->level, r->detail, sizeof r->detail);
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     Diag d;
-    diag_init(&d, c->m->file, mem);
-    CompileOptions co = {.opt_level = s->level, .regalloc = c->opt->regalloc};
-    bool ok = compile_module(c->m, mt->backend(), &co, mr->arena, &mr->blob, NULL, &d);
+    diag_init(&d, m->file, mem);
+    CompileOptions co = {.opt_level = s->level, .prepared = true, .schedules = sched,
+                         .regalloc = c->opt->regalloc};
+    bool ok = compile_module(m, mt->backend(), &co, mr->arena, &mr->blob, NULL, &d);
     if (mem)
         fclose(mem);
     if (!ok) {

@@ -5,6 +5,7 @@
 #define CIRC_CHECK_STAGE_H
 
 #include "compiler/blob.h"
+#include "compiler/sched/sched.h"
 #include "fuzz/check.h"
 
 typedef struct CfgInterp CfgInterp;
@@ -47,6 +48,10 @@ typedef struct {
     Module *optimized[3]; /* per -O level, made on first use */
     bool opt_failed[3];
     char opt_detail[3][512];
+    Schedule **schedules[3]; /* per -O level: per function of optimized[level] (or
+                                of m at -O0), made on first use */
+    bool sched_failed[3];
+    char sched_detail[3][512];
     Module *order_module; /* STAGE_ORDER: the passes so far */
     bool order_failed;
     uint32_t run_line;    /* the run being executed */
@@ -55,6 +60,13 @@ typedef struct {
 } CheckCtx;
 
 void check_build_stages(const CheckOptions *o, StageList *l);
+/* the module stages at -O(level) start from (m itself at -O0), made once per check;
+ * NULL with the reason in detail if the passes broke it */
+Module *check_prepared(CheckCtx *c, int level, char *detail, size_t n);
+/* the schedules of that module's functions (no motion at -O0), made once per check
+ * and shared by the scheduled-form and machine-code stages; NULL with the reason in
+ * detail and *fail_kind ("verify" or "refused") */
+Schedule *const *check_schedules(CheckCtx *c, int level, char *detail, size_t n, const char **fail_kind);
 void check_add_stage(StageList *l, const CheckOptions *o, const CheckStage *s);
 PassManager *check_pass_manager(const CheckOptions *o);
 

@@ -46,6 +46,7 @@ typedef struct {
 struct CfgInterp {
     const Module *m;
     Schedule **sched;   /* per function */
+    bool borrowed;      /* the schedules belong to the caller */
     uint64_t max_steps;
     uint32_t max_depth;
     Mem *mem;
@@ -66,16 +67,10 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
-CfgInterp *cfg_interp_new(const Module *m, const InterpOptions *opt, const SchedOptions *sopt, Diag *d)
+/* the interpreter around ci->sched (set by the caller) */
+static CfgInterp *finish_new(CfgInterp *ci, const Module *m, const InterpOptions *opt, bool ok)
 {
-    CfgInterp *ci = calloc(1, sizeof *ci);
-    if (!ci)
-        abort();
     ci->m = m;
-    ci->sched = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *ci->sched);
-    bool ok = ci->sched != NULL;
-    for (uint32_t i = 0; ok && i < m->nfuncs; i++)
-        ok = (ci->sched[i] = schedule_func(m->funcs[i], sopt, d)) != NULL;
     ci->max_steps = opt && opt->max_steps ? opt->max_steps : 10000000;
     if (ci->max_steps > 0x7fffffffu)
         ci->max_steps = 0x7fffffffu;
@@ -89,17 +84,41 @@ CfgInterp *cfg_interp_new(const Module *m, const InterpOptions *opt, const Sched
     return ci;
 }
 
+CfgInterp *cfg_interp_new(const Module *m, const InterpOptions *opt, const SchedOptions *sopt, Diag *d)
+{
+    CfgInterp *ci = calloc(1, sizeof *ci);
+    if (!ci)
+        abort();
+    ci->m = m;
+    ci->sched = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *ci->sched);
+    bool ok = ci->sched != NULL;
+    for (uint32_t i = 0; ok && i < m->nfuncs; i++)
+        ok = (ci->sched[i] = schedule_func(m->funcs[i], sopt, d)) != NULL;
+    return finish_new(ci, m, opt, ok);
+}
+
+CfgInterp *cfg_interp_scheduled(const Module *m, Schedule *const *sched, const InterpOptions *opt)
+{
+    CfgInterp *ci = calloc(1, sizeof *ci);
+    if (!ci)
+        abort();
+    ci->sched = (Schedule **)sched;
+    ci->borrowed = true;
+    return finish_new(ci, m, opt, true);
+}
+
 void cfg_interp_free(CfgInterp *ci)
 {
     if (!ci)
         return;
-    for (uint32_t i = 0; ci->sched && i < ci->m->nfuncs; i++)
+    for (uint32_t i = 0; ci->sched && !ci->borrowed && i < ci->m->nfuncs; i++)
         schedule_free(ci->sched[i]);
     for (uint32_t i = 0; ci->frames && i < ci->max_depth; i++) {
         free(ci->frames[i].slots);
         free(ci->frames[i].args);
     }
-    free(ci->sched);
+    if (!ci->borrowed)
+        free(ci->sched);
     free(ci->frames);
     free(ci->scratch);
     mem_free(ci->mem);

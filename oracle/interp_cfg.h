@@ -15,6 +15,9 @@ typedef struct CfgInterp CfgInterp;
 /* schedule every function of m (sopt may be NULL: global code motion); NULL after
  * reporting through d if a function cannot be scheduled.  opt as for interp_new. */
 CfgInterp *cfg_interp_new(const Module *m, const InterpOptions *opt, const SchedOptions *sopt, Diag *d);
+/* the same over schedules the caller made from m (one per function) and keeps until
+ * after cfg_interp_free */
+CfgInterp *cfg_interp_scheduled(const Module *m, Schedule *const *sched, const InterpOptions *opt);
 void cfg_interp_free(CfgInterp *ci);
 /* call m->funcs[func] with args (as interp_call); the harness buffer starts as
  * heap_fill_pattern() */

@@ -78,6 +78,8 @@ bool outcome_equal(const Outcome *a, const Outcome *b, char *why, size_t n)
     }
     if (a->kind == OUT_TIMEOUT || a->kind == OUT_INVALID)
         return true; /* the heap of an unfinished run means nothing */
+    if (memcmp(a->heap, b->heap, HEAP_SIZE) == 0)
+        return true;
     for (uint32_t i = 0; i < HEAP_SIZE; i++)
         if (a->heap[i] != b->heap[i]) {
             if (why)

@@ -143,15 +143,16 @@ static uint64_t count_insts(const Code *c)
 }
 
 /* schedule, lower, allocate and frame one function */
-static Code *compile_func(const Func *f, const Backend *be, const CompileOptions *opt, Arena *arena,
-                          CompileStats *stats, Diag *d)
+static Code *compile_func(const Func *f, const Schedule *given, const Backend *be, const CompileOptions *opt,
+                          Arena *arena, CompileStats *stats, Diag *d)
 {
     SchedOptions so = {.no_motion = opt->no_motion || (opt->opt_level == 0 && !opt->passes)};
-    Schedule *s = schedule_func(f, &so, d);
+    Schedule *own = given ? NULL : schedule_func(f, &so, d);
+    const Schedule *s = given ? given : own;
     if (!s)
         return NULL;
     Code *code = lower_func(s, be->target(), be->isel, NULL, arena, d);
-    schedule_free(s);
+    schedule_free(own);
     if (!code)
         return NULL;
     code->frame_base = be->frame_base;
@@ -192,15 +193,18 @@ bool compile_module_stats(const Module *m, const Backend *be, const CompileOptio
         *compiled = NULL;
     if (stats)
         memset(stats, 0, sizeof *stats);
-    Module *work = module_clone(m);
+    /* the passes work on a copy; a prepared module is compiled in place */
+    bool copy = !opt->prepared || compiled;
+    Module *work = copy ? module_clone(m) : (Module *)m;
     if (!work) {
         diag_error(d, 0, 0, "out of memory");
         return false;
     }
-    bool ok = (opt->opt_level == 0 && !opt->passes) || run_passes(work, opt, d);
+    bool ok = opt->prepared || (opt->opt_level == 0 && !opt->passes) || run_passes(work, opt, d);
+    Schedule *const *given = opt->prepared ? opt->schedules : NULL;
     Code **codes = arena_alloc(arena, (work->nfuncs + 1) * sizeof *codes);
     for (uint32_t i = 0; ok && i < work->nfuncs; i++)
-        ok = (codes[i] = compile_func(work->funcs[i], be, opt, arena, stats, d)) != NULL;
+        ok = (codes[i] = compile_func(work->funcs[i], given ? given[i] : NULL, be, opt, arena, stats, d)) != NULL;
     if (ok) {
         char err[512];
         memset(out, 0, sizeof *out);
@@ -211,7 +215,7 @@ bool compile_module_stats(const Module *m, const Backend *be, const CompileOptio
     }
     if (ok && compiled)
         *compiled = work;
-    else
+    else if (copy)
         module_free(work);
     return ok;
 }

@@ -25,6 +25,10 @@ typedef struct CompileOptions {
     int opt_level;               /* 0: no passes and the naive schedule; 1, 2: pipelines */
     const char *passes;          /* a --passes= list (overrides opt_level's passes) */
     bool no_motion;              /* naive schedule even with passes */
+    bool prepared;               /* the module is already the output of the passes
+                                    (opt_level's or passes'): compiled as it is */
+    Schedule *const *schedules;  /* with prepared: per function, its schedule made
+                                    from the module (borrowed); NULL: scheduled here */
     RegallocOptions regalloc;    /* register-limit and spill knobs */
     FILE *dump_lir;              /* LIR after lowering, per function (NULL: none) */
     FILE *dump_alloc;            /* LIR after allocation and frame (NULL: none) */
