@@ -187,3 +187,13 @@ bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t)
     uint32_t i = lir_tmp_index(l->code, t);
     return block < l->nblocks && i < l->ntmps && bit_get(l->live_out + (size_t)block * l->words, i);
 }
+
+const uint64_t *lir_live_in_set(const LirLiveness *l, uint32_t block)
+{
+    return l->live_in + (size_t)block * l->words;
+}
+
+const uint64_t *lir_live_out_set(const LirLiveness *l, uint32_t block)
+{
+    return l->live_out + (size_t)block * l->words;
+}

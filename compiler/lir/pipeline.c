@@ -92,20 +92,21 @@ static bool removable(DeadScan *d, Inst *in)
     return !d->keep;
 }
 
-/* one backward pass over every block; true if something was removed */
+/* one backward pass over every block; true if another round may remove more: an
+ * instruction went and the live-in set of its block shrank (liveness elsewhere
+ * depends on nothing else) */
 static bool remove_dead_round(Arena *arena, Code *code)
 {
     LirLiveness *live = lir_liveness(arena, code);
     if (!live)
         return false;
-    uint32_t ntmps = lir_tmp_count(code);
-    DeadScan d = {code, arena_alloc(arena, ((ntmps + 63) / 64 + 1) * 8), false};
-    bool removed = false;
+    uint32_t words = (lir_tmp_count(code) + 63) / 64;
+    DeadScan d = {code, arena_alloc(arena, (words + 1) * 8), false};
+    bool again = false;
     for (uint32_t b = 0; b < code->nblocks; b++) {
         LirBlock *blk = code->blocks[b];
-        for (uint32_t t = 0; t < ntmps; t++)
-            set_bit(d.live, t, lir_live_out(live, b, lir_tmp_of_index(code, t)));
-        uint32_t keep = blk->ninsts;
+        memcpy(d.live, lir_live_out_set(live, b), words * 8);
+        bool removed = false;
         for (uint32_t i = blk->ninsts; i-- > 0;) {
             Inst *in = &blk->insts[i];
             if (removable(&d, in)) {
@@ -117,13 +118,16 @@ static bool remove_dead_round(Arena *arena, Code *code)
             lir_for_each_tmp(in, kill_defs, &d);
             lir_for_each_tmp(in, add_uses, &d);
         }
+        if (!removed)
+            continue;
+        again |= memcmp(d.live, lir_live_in_set(live, b), words * 8) != 0;
         uint32_t n = 0;
-        for (uint32_t i = 0; i < keep; i++)
+        for (uint32_t i = 0; i < blk->ninsts; i++)
             if (blk->insts[i].op != LIR_Nop)
                 blk->insts[n++] = blk->insts[i];
         blk->ninsts = n;
     }
-    return removed;
+    return again;
 }
 
 static void remove_dead_insts(Code *code)

@@ -133,6 +133,9 @@ uint32_t lir_tmp_count(const Code *code);
 LirLiveness *lir_liveness(Arena *arena, Code *code);
 bool lir_live_in(const LirLiveness *l, uint32_t block, Tmp t);
 bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t);
+/* the same sets as bitsets over dense indices (lir_tmp_count bits, 64 a word) */
+const uint64_t *lir_live_in_set(const LirLiveness *l, uint32_t block);
+const uint64_t *lir_live_out_set(const LirLiveness *l, uint32_t block);
 
 /* ---- parallel moves -------------------------------------------------------------- */
 /* a location: a register of a bank, or a stack slot (value bits, one 8-byte slot) */
