@@ -133,10 +133,10 @@ static bool arg_fits(const LirTarget *t, const LirForm *f, unsigned i, const Arg
     return !t->arg_ok || t->arg_ok(f, i, a);
 }
 
-bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst)
+/* f accepts inst, whose overload is o */
+static bool accepts(const LirTarget *t, const LirForm *f, const Inst *inst, const LirOverload *o)
 {
-    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
-    if (!o || f->op != inst->op || f->nargs != inst->nargs)
+    if (f->op != inst->op || f->nargs != inst->nargs)
         return false;
     for (unsigned i = 0; i < inst->nargs; i++)
         if (!arg_fits(t, f, i, &inst->args[i], &o->args[i]))
@@ -144,14 +144,21 @@ bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst)
     return true;
 }
 
+bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst)
+{
+    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
+    return o && accepts(t, f, inst, o);
+}
+
 const LirForm *lir_find_form(const LirTarget *t, const Inst *inst)
 {
-    if (!t || inst->op >= LIR_OP_COUNT)
+    const LirOverload *o = t ? lir_overload((LirOp)inst->op, inst->nargs) : NULL;
+    if (!o)
         return NULL;
     uint32_t n;
     const LirForm *forms = lir_target_forms(t, (LirOp)inst->op, &n);
     for (uint32_t k = 0; k < n; k++)
-        if (lir_form_accepts(t, &forms[k], inst))
+        if (accepts(t, &forms[k], inst, o))
             return &forms[k];
     return NULL;
 }

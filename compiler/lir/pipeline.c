@@ -165,13 +165,10 @@ static Code *compile_func(const Func *f, const Schedule *given, const Backend *b
     if (opt->dump_lir)
         lir_print(opt->dump_lir, code);
     char err[512];
-    if (lir_verify(code, NULL) != 0) {
-        diag_error(d, f->line, f->col, "in @%s: lowering produced invalid LIR:", f->name);
-        lir_verify(code, d->out);
-        return NULL;
-    }
+    /* lir_allocate verifies its input (the lowering) and its result */
     if (!lir_allocate(code, &opt->regalloc, err, sizeof err)) {
         diag_error(d, f->line, f->col, "in @%s: register allocation failed: %s", f->name, err);
+        lir_verify(code, d->out); /* the problems, if that is why */
         return NULL;
     }
     if (!be->finish_frame(code, err, sizeof err)) {
