@@ -59,6 +59,7 @@ struct Emu {
     uint32_t loads;        /* blobs loaded into this engine ... */
     uint64_t loaded_bytes; /* ... and their code bytes */
     uint32_t recycle_loads;
+    uint8_t *code;     /* host memory behind the code region, code_cap bytes */
     uint64_t code_cap; /* bytes mapped at EMU_CODE_ADDR */
     uint32_t code_size;/* bytes of the loaded code (0: nothing ever loaded) */
     bool loaded;
@@ -455,6 +456,33 @@ static bool map_host(Emu *e, uint64_t addr, uint8_t **mem, size_t size)
     return err == UC_ERR_OK || fail(e, "mapping 0x%llx: %s", (unsigned long long)addr, uc_strerror(err));
 }
 
+/* the code region, backed by host memory: loading writes it directly (uc_mem_write
+ * into a read-only region re-maps it twice, most of a load's time) */
+static bool map_code(Emu *e, uint64_t cap)
+{
+    uint8_t *mem = host_alloc(cap);
+    if (!mem)
+        return fail(e, "out of memory");
+    fill_code(e->isa, mem, cap);
+    uc_err err = uc_mem_map_ptr(e->uc, EMU_CODE_ADDR, cap, UC_PROT_READ | UC_PROT_EXEC, mem);
+    if (err != UC_ERR_OK) {
+        munmap(mem, cap);
+        return fail(e, "mapping the code: %s", uc_strerror(err));
+    }
+    e->code = mem;
+    e->code_cap = cap;
+    return true;
+}
+
+static void unmap_code(Emu *e)
+{
+    if (e->code)
+        munmap(e->code, e->code_cap);
+    e->code = NULL;
+    e->code_cap = 0;
+    e->code_size = 0;
+}
+
 static bool add_hooks(Emu *e)
 {
     uc_hook h;
@@ -498,13 +526,12 @@ static bool engine_setup(Emu *e)
     err = e->isa->init(e->uc);
     if (err != UC_ERR_OK)
         return fail(e, "engine setup: %s", uc_strerror(err));
-    e->code_cap = CODE_CHUNK;
     e->code_size = 0;
     e->loads = 0;
     e->loaded_bytes = 0;
     return map_filled(e, EMU_SENTINEL_ADDR, EMU_PAGE, UC_PROT_READ | UC_PROT_EXEC) &&
            map_stubs(e) &&
-           map_filled(e, EMU_CODE_ADDR, e->code_cap, UC_PROT_READ | UC_PROT_EXEC) &&
+           map_code(e, CODE_CHUNK) &&
            map_host(e, HEAP_ADDR, &e->heap, HEAP_SIZE) &&
            map_host(e, EMU_STACK_ADDR, &e->stack, EMU_STACK_SIZE) && add_hooks(e) &&
            save_pristine(e);
@@ -538,6 +565,7 @@ static void engine_close(Emu *e)
         uc_context_free(e->pristine);
     if (e->uc)
         uc_close(e->uc); /* before the host memory it maps goes */
+    unmap_code(e);
     e->pristine = NULL;
     e->uc = NULL;
 }
@@ -609,12 +637,8 @@ static bool grow_code(Emu *e, uint32_t size)
     uc_err err = uc_mem_unmap(e->uc, EMU_CODE_ADDR, e->code_cap);
     if (err != UC_ERR_OK)
         return fail(e, "unmapping the code: %s", uc_strerror(err));
-    e->code_cap = 0;
-    e->code_size = 0;
-    if (!map_filled(e, EMU_CODE_ADDR, cap, UC_PROT_READ | UC_PROT_EXEC))
-        return false;
-    e->code_cap = cap;
-    return true;
+    unmap_code(e);
+    return map_code(e, cap);
 }
 
 static void apply_relocs(const CodeBlob *b, uint8_t *image)
@@ -673,19 +697,12 @@ bool emu_load(Emu *e, const CodeBlob *b)
     uint32_t span = b->size > e->code_size ? b->size : e->code_size;
     if (span == 0)
         span = 1;
-    uint8_t *image = malloc(span);
-    if (!image)
-        return fail(e, "out of memory");
-    fill_code(e->isa, image, span);
+    fill_code(e->isa, e->code, span);
     if (b->size)
-        memcpy(image, b->code, b->size);
-    apply_relocs(b, image);
-    uc_err err = uc_mem_write(e->uc, EMU_CODE_ADDR, image, span);
-    free(image);
-    if (err != UC_ERR_OK)
-        return fail(e, "writing the code: %s", uc_strerror(err));
+        memcpy(e->code, b->code, b->size);
+    apply_relocs(b, e->code);
     /* translated blocks of the old bytes at these addresses must go */
-    err = uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + span);
+    uc_err err = uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + span);
     if (err != UC_ERR_OK)
         return fail(e, "invalidating translated code: %s", uc_strerror(err));
     e->code_size = b->size;
