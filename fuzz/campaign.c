@@ -32,6 +32,7 @@ typedef struct {
     uint64_t programs, execs, runs;
     uint64_t outcome_kinds[5];
     double seconds[3];              /* generate, run lines, check (CPU) */
+    double phases[PHASE_COUNT];     /* the checks' time by CheckPhase (wall) */
     char signature[128];
     char stage[64];
     char detail[512];
@@ -179,6 +180,8 @@ static void worker_one(Worker *w, uint64_t k)
     t->seconds[0] += t1 - t0;
     t->seconds[1] += t2 - t1;
     t->seconds[2] += t3 - t2;
+    for (int k = 0; k < PHASE_COUNT; k++)
+        t->phases[k] += w->res->seconds[k];
     if (!ok) {
         Msg f = {.type = MSG_FINDING, .worker = w->worker, .index = k, .run = w->res->run};
         snprintf(f.signature, sizeof f.signature, "%s", w->res->signature);
@@ -372,6 +375,7 @@ static void collect_tallies(Parent *p)
     st->programs = st->execs = st->runs = 0;
     memset(st->outcome_kinds, 0, sizeof st->outcome_kinds);
     memset(st->worker_seconds, 0, sizeof st->worker_seconds);
+    memset(st->check_phases, 0, sizeof st->check_phases);
     for (uint32_t i = 0; i < p->o->jobs; i++) {
         const Msg *m = &p->shared[i].tally;
         st->programs += m->programs;
@@ -381,6 +385,8 @@ static void collect_tallies(Parent *p)
             st->outcome_kinds[k] += m->outcome_kinds[k];
         for (int k = 0; k < 3; k++)
             st->worker_seconds[k] += m->seconds[k];
+        for (int k = 0; k < PHASE_COUNT; k++)
+            st->check_phases[k] += m->phases[k];
     }
     if (p->o->max_programs && st->programs >= p->o->max_programs)
         p->stopping = true;
@@ -559,6 +565,19 @@ static void run_loop(Parent *p)
     stop_workers(p);
 }
 
+void campaign_print_phases(FILE *out, const double *phases)
+{
+    double total = 0;
+    for (int k = 0; k < PHASE_COUNT; k++)
+        total += phases[k];
+    if (total <= 0)
+        return;
+    fprintf(out, "check time:");
+    for (int k = 0; k < PHASE_COUNT; k++)
+        fprintf(out, "%s %s %.0f%%", k ? "," : "", check_phase_names[k], 100 * phases[k] / total);
+    fputc('\n', out);
+}
+
 static void summary(Parent *p)
 {
     CampaignStats *st = p->st;
@@ -575,9 +594,11 @@ static void summary(Parent *p)
         fprintf(p->status, "worker CPU: generate %.0f%%, run lines (oracle) %.0f%%, check %.0f%%\n",
                 100 * st->worker_seconds[0] / cpu, 100 * st->worker_seconds[1] / cpu,
                 100 * st->worker_seconds[2] / cpu);
-    fprintf(p->status, "done: %.1f s, %u job%s, %llu programs, %llu mismatches (%llu signatures, %llu crashes, "
-                       "%llu hangs), %.0f execs/s per job, %.0f execs/s\n",
-            st->elapsed, p->o->jobs, p->o->jobs == 1 ? "" : "s", (unsigned long long)st->programs,
+    campaign_print_phases(p->status, st->check_phases);
+    double per_job = st->elapsed > 0 ? (double)st->programs / st->elapsed / p->o->jobs : 0;
+    fprintf(p->status, "done: %.1f s, %u job%s, %llu programs (%.0f/s per job), %llu mismatches (%llu signatures, "
+                       "%llu crashes, %llu hangs), %.0f execs/s per job, %.0f execs/s\n",
+            st->elapsed, p->o->jobs, p->o->jobs == 1 ? "" : "s", (unsigned long long)st->programs, per_job,
             (unsigned long long)st->mismatches, (unsigned long long)st->signatures,
             (unsigned long long)st->crashes, (unsigned long long)st->hangs,
             st->execs_per_sec / p->o->jobs, st->execs_per_sec);

@@ -52,6 +52,7 @@ typedef struct {
     double execs_per_sec;
     double worker_seconds[3];/* CPU time of the workers in generate / run lines
                                 (oracle) / check (oracle + stages) */
+    double check_phases[PHASE_COUNT]; /* the checks' wall time by CheckPhase */
     char first_signature[128];
     double first_finding_at; /* seconds into the campaign */
 } CampaignStats;
@@ -60,6 +61,9 @@ void campaign_options_default(CampaignOptions *o);
 /* run a campaign; status lines and findings notes go to status (may be NULL);
  * 0 when it ran (see st->mismatches), -1 if it could not start (message printed) */
 int campaign_run(const CampaignOptions *o, CampaignStats *st, FILE *status);
+
+/* "check time: oracle N%, optimize N%, ..." (shares of the phases), one line */
+void campaign_print_phases(FILE *out, const double *phases);
 
 /* the generator seed of program k of worker w (splitmix64 of the triple) */
 uint64_t campaign_program_seed(uint64_t seed, uint32_t worker, uint64_t k);

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { MAX_STAGES = 96, STAGE_STEP_FACTOR = 2 };
 
@@ -427,6 +428,28 @@ static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outc
     return true;
 }
 
+const char *const check_phase_names[PHASE_COUNT] = {"oracle", "optimize", "interp", "schedule",
+                                                      "compile", "emulate"};
+
+double check_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* the phase that opening (or running) a stage of this kind is */
+static CheckPhase open_phase(const CheckStage *s)
+{
+    switch (s->kind) {
+    case STAGE_SCHED: return PHASE_SCHEDULE;
+    case STAGE_MACHINE: return PHASE_COMPILE;
+    default: return PHASE_OPTIMIZE;
+    }
+}
+
+static CheckPhase run_phase(const CheckStage *s) { return s->kind == STAGE_MACHINE ? PHASE_EMULATE : PHASE_INTERP; }
+
 static void reset_result(CheckResult *res)
 {
     res->mismatch = false;
@@ -434,6 +457,7 @@ static void reset_result(CheckResult *res)
     res->run = 0;
     res->runs = res->execs = res->stages = 0;
     memset(res->outcome_kinds, 0, sizeof res->outcome_kinds);
+    memset(res->seconds, 0, sizeof res->seconds);
 }
 
 static void free_ctx(CheckCtx *c)
@@ -455,11 +479,13 @@ bool check_module(const Module *m, const CheckOptions *opt, CheckResult *res)
         opt = &defaults;
     }
     reset_result(res);
-    CheckCtx c = {.m = m, .opt = opt};
+    CheckCtx c = {.m = m, .opt = opt, .seconds = res->seconds};
     Outcome *oracle = calloc(m->nruns + 1, sizeof *oracle), *got = malloc(sizeof *got);
     if (!oracle || !got)
         abort();
+    double t = check_now();
     bool ok = run_oracle(&c, oracle, res);
+    res->seconds[PHASE_ORACLE] += check_now() - t;
     for (uint32_t i = 0; i < m->nruns; i++)
         res->runs += comparable(&oracle[i]);
     StageList l;
@@ -467,13 +493,18 @@ bool check_module(const Module *m, const CheckOptions *opt, CheckResult *res)
     for (uint32_t i = 0; ok && res->runs && i < l.n; i++) {
         StageRun r;
         res->stages++;
-        if (!open_stage(&c, &l.v[i], &r)) {
+        t = check_now();
+        bool opened = open_stage(&c, &l.v[i], &r);
+        double t1 = check_now();
+        res->seconds[open_phase(&l.v[i])] += t1 - t;
+        if (!opened) {
             set_signature(res, l.v[i].name, r.fail_kind ? r.fail_kind : "refused", NULL);
             res->run = UINT32_MAX; /* no run line: the stage could not be built */
             snprintf(res->detail, sizeof res->detail, "%s", r.detail);
             ok = false;
         } else {
             ok = check_runs(&c, &l.v[i], &r, oracle, got, res);
+            res->seconds[run_phase(&l.v[i])] += check_now() - t1;
         }
         close_stage(&r);
     }

@@ -50,6 +50,17 @@ typedef struct {
                                 NULL: made and freed by each check_module call */
 } CheckOptions;
 
+/* where a check's time goes (wall clock of the checking process) */
+typedef enum {
+    PHASE_ORACLE,     /* the oracle's runs */
+    PHASE_OPTIMIZE,   /* graph stages: passes, pipelines and verifying their results */
+    PHASE_INTERP,     /* runs of the graph and scheduled-form stages */
+    PHASE_SCHEDULE,   /* schedules (shared by scheduled-form and machine stages) */
+    PHASE_COMPILE,    /* machine stages: selection, allocation, encoding */
+    PHASE_EMULATE,    /* machine stages: loading the code and the runs under Unicorn */
+    PHASE_COUNT
+} CheckPhase;
+
 /* what went wrong at the first stage that disagreed */
 typedef struct {
     bool mismatch;           /* a stage disagreed with the oracle */
@@ -64,7 +75,9 @@ typedef struct {
     uint64_t execs;          /* calls executed by every stage, the oracle included */
     uint64_t stages;         /* stages opened */
     uint64_t outcome_kinds[5]; /* oracle outcomes by OutcomeKind */
+    double seconds[PHASE_COUNT]; /* by CheckPhase */
 } CheckResult;
+extern const char *const check_phase_names[PHASE_COUNT];
 
 void check_options_default(CheckOptions *o);
 /* check every run line of m: true if every stage agreed with the oracle, false with

@@ -130,8 +130,13 @@ bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
     free(text);
     if (!ok)
         return false;
+    double t = check_now();
     mr->emu = engine(c->machine, s->isa);
-    if (!mr->emu || !emu_load(mr->emu, &mr->blob)) {
+    bool loaded = mr->emu && emu_load(mr->emu, &mr->blob);
+    double loading = check_now() - t; /* emulation, not compilation */
+    c->seconds[PHASE_EMULATE] += loading;
+    c->seconds[PHASE_COMPILE] -= loading;
+    if (!loaded) {
         snprintf(r->detail, sizeof r->detail, "the emulator cannot load the code: %s",
                  mr->emu ? emu_error(mr->emu) : "no engine");
         r->fail_kind = "load";

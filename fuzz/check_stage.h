@@ -57,9 +57,11 @@ typedef struct {
     uint32_t run_line;    /* the run being executed */
     uint64_t oracle_steps;/* its oracle's step count (emulator budgets) */
     void *machine;        /* check_machine.c: engines kept across stages */
+    double *seconds;      /* CheckResult.seconds: where the time goes */
 } CheckCtx;
 
 void check_build_stages(const CheckOptions *o, StageList *l);
+double check_now(void); /* seconds, monotonic */
 /* the module stages at -O(level) start from (m itself at -O0), made once per check;
  * NULL with the reason in detail if the passes broke it */
 Module *check_prepared(CheckCtx *c, int level, char *detail, size_t n);

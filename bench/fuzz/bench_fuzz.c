@@ -1,98 +1,68 @@
-/* bench_fuzz.c — differential-check throughput: programs and execs per CPU second
- * (one core) for generated programs of a given size, and where the time goes:
- * generate (the generator), oracle (run lines: the interpreter), interp stages (each
- * pass alone, -O1, -O2, scheduled forms), compile (compile_module for x86-64 and
- * ARM64 at -O0 and -O2) and emulate (loading and running the code under Unicorn).
- * An exec is one call of a program in one stage, the oracle included, as in
- * `circ fuzz`.  Usage: bench_fuzz [SIZE [PROGRAMS [SEED]]] (defaults 100, 300, 1). */
-#include "compiler/a64/backend.h"
-#include "compiler/x64/backend.h"
+/* bench_fuzz.c — differential-check throughput: a campaign of one worker (the same
+ * code path as `circ fuzz --jobs 1`) over a fixed number of generated programs of a
+ * given size, and where the time goes (generate, run lines, and the check's phases:
+ * oracle, optimize, interp, schedule, compile, emulate).
+ *
+ *   bench_fuzz SIZE PROGRAMS [SEED]
+ *
+ * Prints programs/s and execs/s per core in wall-clock time of the worker (run it on
+ * an otherwise idle core) and its CPU time.  An exec is one call of a program in
+ * one stage, the oracle included. */
 #include "fuzz/campaign.h"
 
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
-static double cpu_now(void)
+static double wall_now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-enum { T_GEN, T_ORACLE, T_INTERP, T_COMPILE, T_MACHINE, T_COUNT };
-
-/* compile the module for both ISAs at -O0 and -O2 (what the machine stages do first) */
-static void compile_all(const Module *m)
+/* CPU seconds of the waited-for workers */
+static double children_cpu(void)
 {
-    const Backend *backends[2] = {x64_backend(), a64_backend()};
-    for (int b = 0; b < 2; b++)
-        for (int level = 0; level <= 2; level += 2) {
-            Arena *a = arena_new();
-            Diag d;
-            diag_init(&d, m->file, NULL);
-            CompileOptions co = {.opt_level = level};
-            CodeBlob blob;
-            compile_module(m, backends[b], &co, a, &blob, NULL, &d);
-            arena_free(a);
-        }
+    struct rusage r;
+    getrusage(RUSAGE_CHILDREN, &r);
+    return (double)r.ru_utime.tv_sec + r.ru_utime.tv_usec * 1e-6 + (double)r.ru_stime.tv_sec +
+           r.ru_stime.tv_usec * 1e-6;
 }
 
 int main(int argc, char **argv)
 {
-    uint32_t size = argc > 1 ? (uint32_t)atoi(argv[1]) : 100;
-    uint64_t programs = argc > 2 ? strtoull(argv[2], NULL, 0) : 300;
     CampaignOptions o;
     campaign_options_default(&o);
-    o.gen.size = size;
+    o.gen.size = argc > 1 ? (uint32_t)atoi(argv[1]) : 100;
+    o.max_programs = argc > 2 ? strtoull(argv[2], NULL, 0) : 2000;
     o.seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
-    CheckOptions interp_only = o.check, machine_only = o.check, all = o.check;
-    interp_only.targets = "pass,O,sched";
-    machine_only.targets = "x86-64,arm64";
-    CheckEngines *engines = check_engines_new();
-    machine_only.engines = all.engines = engines;
-    CheckResult *res = malloc(sizeof *res);
-    double t[T_COUNT] = {0}, all_time = 0;
-    uint64_t execs = 0, mismatches = 0;
-    for (uint64_t k = 0; k < programs; k++) {
-        size_t len = gen_bytes_for_size(size);
-        uint8_t *b = malloc(len);
-        gen_seed_bytes(campaign_program_seed(o.seed, 0, k), b, len);
-        double t0 = cpu_now();
-        Module *m = generate(b, len, &o.gen);
-        double t1 = cpu_now();
-        uint32_t made = gen_add_runlines(m, b, len, 3, NULL, NULL);
-        double t2 = cpu_now();
-        check_module(m, &interp_only, res);
-        double t3 = cpu_now();
-        compile_all(m);
-        double t4 = cpu_now();
-        check_module(m, &machine_only, res);
-        double t5 = cpu_now();
-        mismatches += !check_module(m, &all, res);
-        double t6 = cpu_now();
-        execs += res->execs + made;
-        t[T_GEN] += t1 - t0;
-        t[T_ORACLE] += t2 - t1;
-        t[T_INTERP] += t3 - t2;
-        t[T_COMPILE] += t4 - t3;
-        t[T_MACHINE] += t5 - t4;
-        all_time += (t1 - t0) + (t2 - t1) + (t6 - t5);
-        module_free(m);
-        free(b);
+    o.jobs = 1;
+    o.seconds = 0;
+    o.status_mode = STATUS_NONE;
+    if (o.gen.size == 0 || o.max_programs == 0) {
+        fprintf(stderr, "usage: bench_fuzz SIZE PROGRAMS [SEED]\n");
+        return 2;
     }
-    /* the machine stages' time less their compiles is emulation (load + run) */
-    double emulate = t[T_MACHINE] - t[T_COMPILE];
-    double parts = t[T_GEN] + t[T_ORACLE] + t[T_INTERP] + t[T_COMPILE] + (emulate > 0 ? emulate : 0);
-    printf("size %u, %llu programs, %llu mismatches\n", size, (unsigned long long)programs,
-           (unsigned long long)mismatches);
-    printf("one core: %.0f programs/s, %.0f execs/s (CPU time of generate + run lines + full check)\n",
-           (double)programs / all_time, (double)execs / all_time);
-    printf("time: generate %.1f%%, oracle (run lines) %.1f%%, interpreting stages %.1f%%, "
-           "compile %.1f%%, emulate %.1f%%\n",
-           100 * t[T_GEN] / parts, 100 * t[T_ORACLE] / parts, 100 * t[T_INTERP] / parts,
-           100 * t[T_COMPILE] / parts, 100 * (emulate > 0 ? emulate : 0) / parts);
-    free(res);
-    check_engines_free(engines);
-    return 0;
+    CampaignStats st;
+    double cpu0 = children_cpu(), t0 = wall_now();
+    if (campaign_run(&o, &st, NULL) != 0)
+        return 1;
+    double wall = wall_now() - t0, cpu = children_cpu() - cpu0;
+    printf("size %u, %llu programs, %llu mismatches\n", o.gen.size, (unsigned long long)st.programs,
+           (unsigned long long)st.mismatches);
+    printf("one core: %.0f programs/s, %.0f execs/s (wall); %.0f programs/s, %.0f execs/s (CPU)\n",
+           (double)st.programs / wall, (double)st.execs / wall, (double)st.programs / cpu,
+           (double)st.execs / cpu);
+    double work = st.worker_seconds[0] + st.worker_seconds[1] + st.worker_seconds[2];
+    double check = 0;
+    for (int k = 0; k < PHASE_COUNT; k++)
+        check += st.check_phases[k];
+    printf("time: generate %.1f%%, run lines %.1f%%", 100 * st.worker_seconds[0] / work,
+           100 * st.worker_seconds[1] / work);
+    for (int k = 0; k < PHASE_COUNT && check > 0; k++) /* the check's share split by phase */
+        printf(", %s %.1f%%", check_phase_names[k], 100 * st.worker_seconds[2] / work * st.check_phases[k] / check);
+    printf("\n");
+    return st.mismatches != 0;
 }
