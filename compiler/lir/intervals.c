@@ -192,7 +192,7 @@ static void build_inst(RaCtx *c, Inst *inst, uint32_t n, uint32_t from)
     OperandList *ops = &c->ops;
     ra_operands(inst, ops);
     note_hint(c, inst, n);
-    int fold = ra_fold_candidate(c, inst, ops);
+    int fold = c->fold_arg[n] = (int8_t)ra_fold_candidate(c, inst, ops); /* again at rewriting */
     for (int phase = 0; phase < 4; phase++) {
         for (uint32_t i = 0; i < ops->n; i++) {
             const Operand *o = &ops->ops[i];

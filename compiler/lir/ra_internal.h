@@ -88,6 +88,7 @@ typedef struct {
     uint32_t ntmps;
     Interval **ivs;            /* per dense tmp index: its whole interval, or NULL */
     uint32_t *block_of;        /* global instruction number -> block index */
+    int8_t *fold_arg;          /* global instruction number -> ra_fold_candidate */
     OperandList ops;
     uint8_t order[BANK_COUNT][LIR_MAX_REGS];
     unsigned norder[BANK_COUNT];

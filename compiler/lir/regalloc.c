@@ -442,6 +442,7 @@ static bool ctx_init(RaCtx *c, Code *code, const RegallocOptions *opt, char *err
     c->ntmps = lir_tmp_count(code);
     c->ivs = arena_alloc(c->arena, (c->ntmps + 1) * sizeof *c->ivs);
     c->block_of = arena_alloc(c->arena, (c->live->ninsts + 1) * sizeof *c->block_of);
+    c->fold_arg = arena_alloc(c->arena, (c->live->ninsts + 1) * sizeof *c->fold_arg);
     for (uint32_t b = 0; b < c->live->nblocks; b++)
         for (uint32_t n = c->live->first_inst[b]; n < c->live->first_inst[b + 1]; n++)
             c->block_of[n] = b;

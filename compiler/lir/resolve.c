@@ -241,7 +241,7 @@ static bool rewrite_inst(RaCtx *c, Inst *inst, uint32_t n)
 {
     OperandList *ops = &c->ops;
     ra_operands(inst, ops);
-    int fold = ra_fold_candidate(c, inst, ops);
+    int fold = c->fold_arg[n]; /* the instruction is as it was when the intervals were built */
     int fold_slot = -1;
     for (uint32_t i = 0; i < ops->n; i++) {
         Operand *o = &ops->ops[i];
