@@ -23,6 +23,11 @@
 #define CODE_CHUNK (1u << 20)        /* the code region grows in steps of this */
 #define STACK_CUSHION 256u           /* unused bytes above the first stack argument */
 #define MAX_PARAMS 1024u
+/* the top of the stack is always mapped and cleared before each run; the rest is
+ * mapped when a run first touches it, and dropped after (most runs never do) */
+#define STACK_HOT (16u << 10)
+#define STACK_COLD (EMU_STACK_SIZE - STACK_HOT)
+_Static_assert(MAX_PARAMS * 8 + STACK_CUSHION + 16 <= STACK_HOT, "stack arguments are in the hot part");
 /* Unicorn 2.0.1 never reclaims the space of invalidated translations (its code
  * buffer only fills, up to 1 GiB); a fresh engine after this much loading bounds
  * the memory an Emu holds in a long campaign */
@@ -54,6 +59,7 @@ struct Emu {
     uc_engine *uc;
     uc_context *pristine; /* CPU state right after setup, restored before every run */
     uint8_t *stack;    /* host memory behind the guest stack */
+    bool stack_cold;   /* the cold part of the stack is mapped (a run touched it) */
     uint8_t *heap;     /* host memory behind the harness buffer */
     uint8_t heap_pattern[HEAP_SIZE];
     uint32_t loads;        /* blobs loaded into this engine ... */
@@ -280,11 +286,23 @@ static void on_forbidden_insn(uc_engine *uc, void *user)
     uc_emu_stop(uc);
 }
 
+static bool is_unmapped(uc_mem_type t)
+{
+    return t == UC_MEM_READ_UNMAPPED || t == UC_MEM_WRITE_UNMAPPED || t == UC_MEM_FETCH_UNMAPPED;
+}
+
 static bool on_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
                            int64_t value, void *user)
 {
-    (void)uc, (void)value;
-    record_fault(user, type, mem_access_name(type), addr, size);
+    (void)value;
+    Emu *e = user;
+    if (is_unmapped(type) && !e->stack_cold && addr < EMU_STACK_ADDR + STACK_COLD &&
+        addr + (uint64_t)(size > 0 ? size : 1) > EMU_STACK_ADDR &&
+        uc_mem_map_ptr(uc, EMU_STACK_ADDR, STACK_COLD, UC_PROT_READ | UC_PROT_WRITE, e->stack) == UC_ERR_OK) {
+        e->stack_cold = true;
+        return true; /* the access is retried */
+    }
+    record_fault(e, type, mem_access_name(type), addr, size);
     return false; /* not handled: the run stops with the access error */
 }
 
@@ -446,6 +464,32 @@ static void host_zero(uint8_t *mem, size_t size)
     memset(mem, 0, size);
 }
 
+/* a zero stack for the next run: the hot part cleared, the cold part dropped if a
+ * run mapped it */
+static void stack_reset(Emu *e)
+{
+    memset(e->stack + STACK_COLD, 0, STACK_HOT);
+    if (e->stack_cold) {
+        uc_mem_unmap(e->uc, EMU_STACK_ADDR, STACK_COLD);
+        host_zero(e->stack, STACK_COLD);
+        e->stack_cold = false;
+    }
+}
+
+/* the stack's host memory, its hot part mapped */
+static bool map_stack(Emu *e)
+{
+    if (!e->stack)
+        e->stack = host_alloc(EMU_STACK_SIZE); /* kept when the engine is recycled */
+    if (!e->stack)
+        return fail(e, "out of memory");
+    host_zero(e->stack, EMU_STACK_SIZE);
+    e->stack_cold = false;
+    uc_err err = uc_mem_map_ptr(e->uc, EMU_STACK_ADDR + STACK_COLD, STACK_HOT, UC_PROT_READ | UC_PROT_WRITE,
+                                e->stack + STACK_COLD);
+    return err == UC_ERR_OK || fail(e, "mapping the stack: %s", uc_strerror(err));
+}
+
 static bool map_host(Emu *e, uint64_t addr, uint8_t **mem, size_t size)
 {
     if (!*mem)
@@ -533,7 +577,7 @@ static bool engine_setup(Emu *e)
            map_stubs(e) &&
            map_code(e, CODE_CHUNK) &&
            map_host(e, HEAP_ADDR, &e->heap, HEAP_SIZE) &&
-           map_host(e, EMU_STACK_ADDR, &e->stack, EMU_STACK_SIZE) && add_hooks(e) &&
+           map_stack(e) && add_hooks(e) &&
            save_pristine(e);
 }
 
@@ -956,7 +1000,7 @@ static bool setup_run(Emu *e, const Call *c, Outcome *out)
     memset(&e->run, 0, sizeof e->run);
     e->run.budget = c->budget ? c->budget : EMU_DEFAULT_BLOCKS;
     e->run.deadline_ns = e->wall_us ? now_ns() + e->wall_us * 1000ull : 0;
-    host_zero(e->stack, EMU_STACK_SIZE);
+    stack_reset(e);
     uc_err err = reset_cpu(e);
     if (err == UC_ERR_OK)
         err = set_args(e, c->types, c->nparams, c->args);

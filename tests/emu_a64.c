@@ -405,20 +405,6 @@ static void test_reset(Tally *t, Emu *e, const Funcs *f, Outcome *o)
     expect(t, is_return(o, TY_F64, 0x3FB999999999999Aull), "FPCR back to 0 at the next run", o);
 }
 
-/* whatever a run writes to the stack is gone at the next run */
-static void test_stack_reset(Tally *t, Emu *e, const Funcs *f, Outcome *o)
-{
-    const uint64_t where[] = {EMU_STACK_ADDR + 64, EMU_STACK_ADDR + EMU_STACK_SIZE / 2,
-                              EMU_STACK_ADDR + EMU_STACK_SIZE - 512};
-    const Type i64[] = {TY_I64};
-    for (int i = 0; i < 3; i++) {
-        run2(e, f->store, I64x2, where[i], 0x5555AAAA5555AAAAull, TY_NONE, o);
-        bool ok = o->kind == OUT_RETURN;
-        emu_call(e, f->load, i64, 1, &where[i], TY_I64, 0, o);
-        expect(t, ok && is_return(o, TY_I64, 0), "stack zeroed between runs", o);
-    }
-}
-
 static void one_blob(Asm *a, unsigned value, unsigned pad)
 {
     asm_init(a, ISA_A64);
@@ -579,7 +565,7 @@ int main(void)
     test_traps(&t, e, &a, &f, &o);
     test_helpers(&t, e, &a, &f, &o);
     test_reset(&t, e, &f, &o);
-    test_stack_reset(&t, e, &f, &o);
+    check_stack_reset(&t, e, f.store, f.load, &o);
     test_wall(&t, e, &f, &o);
     double rate = test_reuse(&t, e, &f, &o, 1000);
     emu_set_wall_timeout(e, EMU_DEFAULT_WALL_US, false);

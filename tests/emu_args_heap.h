@@ -1,6 +1,6 @@
-/* emu_args_heap.h — the argument-passing check shared by emu_x64.c and emu_a64.c
- * (after tests/emu_util.h): integer and mixed arguments, stack ones included, reach
- * the callee and the heap is refilled between runs. */
+/* emu_args_heap.h — checks shared by emu_x64.c and emu_a64.c (after
+ * tests/emu_util.h): integer and mixed arguments, stack ones included, reach the
+ * callee; the heap is refilled and the stack cleared between runs. */
 #ifndef CIRC_TESTS_EMU_ARGS_HEAP_H
 #define CIRC_TESTS_EMU_ARGS_HEAP_H
 
@@ -39,6 +39,25 @@ static void check_args_heap(Tally *t, Emu *e, const ArgsHeapFuncs *f, const char
     expect(t, ok, mixed_what, o);
     emu_call(e, f->konst, NULL, 0, NULL, TY_I32, 0, o);
     expect(t, o->kind == OUT_RETURN && heap_is_pattern(o, 0, 0), "heap refilled before the next run", o);
+}
+
+/* whatever a run writes to the stack is gone at the next run: in the part mapped
+ * on first touch (deep), and at the top that is always mapped.  store: [arg0] =
+ * arg1; load: returns [arg0] */
+static void check_stack_reset(Tally *t, Emu *e, uint32_t store, uint32_t load, Outcome *o)
+{
+    const uint64_t where[] = {EMU_STACK_ADDR + 64, EMU_STACK_ADDR + EMU_STACK_SIZE / 2,
+                              EMU_STACK_ADDR + EMU_STACK_SIZE - 512};
+    const Type ty[] = {TY_I64, TY_I64};
+    for (int i = 0; i < 3; i++) {
+        uint64_t args[2] = {where[i], 0x5555AAAA5555AAAAull};
+        emu_call(e, store, ty, 2, args, TY_NONE, 0, o);
+        bool ok = o->kind == OUT_RETURN;
+        emu_call(e, load, ty, 1, args, TY_I64, 0, o);
+        expect(t, ok && is_return(o, TY_I64, 0), "stack zeroed between runs", o);
+        emu_call(e, load, ty, 1, args, TY_I64, 0, o);
+        expect(t, is_return(o, TY_I64, 0), "stack still zero at the run after", o);
+    }
 }
 
 #endif
