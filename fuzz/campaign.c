@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <malloc.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -194,6 +195,10 @@ static void worker_one(Worker *w, uint64_t k)
 
 static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t start, int fd, WorkerShared *sh)
 {
+    /* every program allocates and frees the same few megabytes: keep them instead of
+     * returning them to the kernel and faulting fresh zero pages in again */
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
     Worker w = {.o = o, .check = o->check, .worker = worker, .fd = fd, .sh = sh};
     if (!w.check.engines) /* one engine per ISA for all the worker's programs */
         w.check.engines = check_engines_new();
