@@ -15,6 +15,7 @@
  *   HEAP_ADDR          the harness buffer, HEAP_SIZE bytes, R+W, refilled with
  *                      heap_fill_pattern() before every run
  *   EMU_STACK_ADDR     the stack, EMU_STACK_SIZE bytes, R+W, zeroed before every run
+ *                      (all but its top is mapped when a run first touches it)
  * Everything else is unmapped: touching it is a fault (TRAP_FAULT); so is executing
  * the heap or the stack, or writing the code.
  *
