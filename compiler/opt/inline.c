@@ -232,12 +232,19 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
         free(anc);
     }
     const Gate *ct = &c->gates[call];
+    uint8_t *anc = has_dependency_users(c, call) ? chain_ancestors(c, d0) : NULL;
     for (uint32_t i = 1; i < ct->ndata && ok; i++) {
         if (cone_quiet(c, gate_data(ct, i), true))
             continue;
+        /* an argument that may trap or has effects runs when the call does, before
+         * every effect ordered after the call: read only by the inlined value, it
+         * would wait for the value's first reader (as a trap in the value would)
+         * unless it is settled before the call's dependency input */
         int reads = arg_reads(cc, &k, i - 1);
-        ok = ((reads & 1) && v_in_d) || ((reads & 2) && d_in_v);
+        ok = ((reads & 1) && v_in_d) ||
+             ((reads & 2) && d_in_v && (!anc || arg_settled(c, gate_data(ct, i), anc)));
     }
+    free(anc);
     points_free(&dv);
     points_free(&dd);
     points_free(&other);
