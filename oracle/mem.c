@@ -62,8 +62,8 @@ Mem *mem_new(const Module *m)
         abort();
     mem->m = m;
     heap_fill_pattern(mem->pattern);
-    mem->dirty_lo = 0;
-    mem->dirty_hi = HEAP_SIZE;
+    mem->dirty_lo = HEAP_SIZE; /* calloc cleared the log */
+    mem->dirty_hi = 0;
     mem_reset(mem);
     return mem;
 }

@@ -686,7 +686,7 @@ static bool dispatch(const Ctx *c)
 
 bool a64_encode_inst(A64Asm *as, const Code *code, const LirBlock *block, const Inst *inst)
 {
-    const LirForm *form = code->target == a64_target() ? lir_find_form(code->target, inst) : NULL;
+    const LirForm *form = code->target == a64_target() ? lir_code_find_form(code, inst) : NULL;
     if (!form)
         form = lir_find_form(a64_target(), inst);
     if (!form)

@@ -44,11 +44,9 @@ void arena_free(Arena *a)
     free(a);
 }
 
-void *arena_alloc(Arena *a, size_t n)
+/* n bytes (rounded up to 16), not cleared */
+static void *bump(Arena *a, size_t n)
 {
-    n = (n + 15) & ~(size_t)15;
-    if (n == 0)
-        n = 16;
     Block *b = a->head;
     if (!b || b->size - b->used < n) {
         size_t size = n > 32768 ? n : 32768;
@@ -61,15 +59,38 @@ void *arena_alloc(Arena *a, size_t n)
     }
     void *p = b->data + b->used;
     b->used += n;
+    return p;
+}
+
+static size_t round16(size_t n) { return n ? (n + 15) & ~(size_t)15 : 16; }
+
+void *arena_alloc(Arena *a, size_t n)
+{
+    n = round16(n);
+    void *p = bump(a, n);
     memset(p, 0, n);
     return p;
 }
 
+/* the last allocation grows in place when its block has room; otherwise it moves,
+ * and only the bytes beyond the old ones are cleared */
 void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn)
 {
-    void *p = arena_alloc(a, newn);
-    if (old && oldn)
-        memcpy(p, old, oldn < newn ? oldn : newn);
+    if (!old || !oldn)
+        return arena_alloc(a, newn);
+    size_t have = round16(oldn), want = round16(newn);
+    Block *b = a->head;
+    if (b && (unsigned char *)old + have == b->data + b->used && want >= have &&
+        b->size - b->used >= want - have) {
+        b->used += want - have;
+        if (newn > oldn)
+            memset((unsigned char *)old + oldn, 0, want - oldn);
+        return old;
+    }
+    unsigned char *p = bump(a, want);
+    size_t keep = oldn < newn ? oldn : newn;
+    memcpy(p, old, keep);
+    memset(p + keep, 0, want - keep);
     return p;
 }
 

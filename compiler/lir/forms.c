@@ -150,17 +150,45 @@ bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst)
     return o && accepts(t, f, inst, o);
 }
 
-const LirForm *lir_find_form(const LirTarget *t, const Inst *inst)
+static const LirForm *first_accepting(const LirTarget *t, const LirForm *forms, uint32_t n, const Inst *inst)
 {
-    const LirOverload *o = t ? lir_overload((LirOp)inst->op, inst->nargs) : NULL;
+    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
     if (!o)
         return NULL;
-    uint32_t n;
-    const LirForm *forms = lir_target_forms(t, (LirOp)inst->op, &n);
     for (uint32_t k = 0; k < n; k++)
         if (accepts(t, &forms[k], inst, o))
             return &forms[k];
     return NULL;
+}
+
+const LirForm *lir_find_form(const LirTarget *t, const Inst *inst)
+{
+    if (!t || inst->op >= LIR_OP_COUNT)
+        return NULL;
+    uint32_t n;
+    const LirForm *forms = lir_target_forms(t, (LirOp)inst->op, &n);
+    return first_accepting(t, forms, n, inst);
+}
+
+void lir_index_forms(const LirTarget *t, uint16_t *first)
+{
+    uint32_t row = 0;
+    for (uint32_t op = 0; op <= LIR_OP_COUNT; op++) {
+        while (row < t->nforms && t->forms[row].op < op)
+            row++;
+        first[op] = (uint16_t)row;
+    }
+}
+
+const LirForm *lir_code_find_form(const Code *code, const Inst *inst)
+{
+    const LirTarget *t = code->target;
+    if (!t || code->indexed != t || !code->form_first)
+        return lir_find_form(t, inst);
+    if (inst->op >= LIR_OP_COUNT)
+        return NULL;
+    uint32_t lo = code->form_first[inst->op], hi = code->form_first[inst->op + 1];
+    return first_accepting(t, &t->forms[lo], hi - lo, inst);
 }
 
 bool lir_is_valid_form(const LirTarget *t, const Inst *inst) { return lir_find_form(t, inst) != NULL; }
@@ -180,13 +208,26 @@ bool lir_is_move(const Inst *inst)
            tmp_bank(inst->args[0].base) == tmp_bank(inst->args[1].base);
 }
 
-bool lir_admits_stack(const LirTarget *t, const Inst *inst, unsigned i)
+/* inst with arg i (a Tmp) replaced by a stack slot; false if arg i is no Tmp */
+static bool with_stack_arg(const Inst *inst, unsigned i, Inst *copy)
 {
     if (i >= inst->nargs || inst->args[i].kind != ARG_TMP)
         return false;
-    Inst copy = *inst;
-    copy.args[i] = arg_stack(0, 0);
-    return lir_is_valid_form(t, &copy);
+    *copy = *inst;
+    copy->args[i] = arg_stack(0, 0);
+    return true;
+}
+
+bool lir_admits_stack(const LirTarget *t, const Inst *inst, unsigned i)
+{
+    Inst copy;
+    return with_stack_arg(inst, i, &copy) && lir_is_valid_form(t, &copy);
+}
+
+bool lir_code_admits_stack(const Code *code, const Inst *inst, unsigned i)
+{
+    Inst copy;
+    return with_stack_arg(inst, i, &copy) && lir_code_find_form(code, &copy) != NULL;
 }
 
 uint64_t lir_inst_clobbers(const Inst *inst, Bank b)

@@ -163,7 +163,7 @@ int ra_fold_candidate(const RaCtx *c, Inst *inst, const OperandList *ops)
             continue;
         if ((role_is_zdef(r) && o->width < 64) || occurrences(ops, *o->tmp) > 1)
             continue;
-        if (lir_admits_stack(c->code->target, inst, (unsigned)o->arg))
+        if (lir_code_admits_stack(c->code, inst, (unsigned)o->arg))
             return o->arg;
     }
     return -1;
@@ -193,11 +193,14 @@ static void build_inst(RaCtx *c, Inst *inst, uint32_t n, uint32_t from)
     ra_operands(inst, ops);
     note_hint(c, inst, n);
     int fold = c->fold_arg[n] = (int8_t)ra_fold_candidate(c, inst, ops); /* again at rewriting */
+    Interval **of = c->op_ivs = grow(c, c->op_ivs, &c->cap_op_ivs, ops->n, sizeof *of);
+    for (uint32_t i = 0; i < ops->n; i++)
+        of[i] = interval_of(c, lir_tmp_index(c->code, *ops->ops[i].tmp));
     for (int phase = 0; phase < 4; phase++) {
         for (uint32_t i = 0; i < ops->n; i++) {
             const Operand *o = &ops->ops[i];
             Role r = (Role)o->role;
-            Interval *iv = interval_of(c, lir_tmp_index(c->code, *o->tmp));
+            Interval *iv = of[i];
             bool must = o->arg < 0 || o->arg != fold;
             if (phase == 0 && role_is_late_def(r)) {
                 add_def(c, iv, pos_late(n));
@@ -245,9 +248,9 @@ bool ra_build_intervals(RaCtx *c)
         uint32_t first = l->first_inst[b];
         uint32_t from = 4 * first, to = 4 * (first + blk->ninsts);
         const uint64_t *out = l->live_out + (size_t)b * l->words;
-        for (uint32_t t = 0; t < l->ntmps; t++)
-            if (bit_get(out, t))
-                add_range(c, interval_of(c, t), from, to);
+        for (uint32_t w = 0; w < l->words; w++)
+            for (uint64_t bits = out[w]; bits; bits &= bits - 1)
+                add_range(c, interval_of(c, w * 64 + (uint32_t)__builtin_ctzll(bits)), from, to);
         for (uint32_t i = blk->ninsts; i-- > 0;)
             build_inst(c, &blk->insts[i], first + i, from);
     }

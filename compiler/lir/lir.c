@@ -237,6 +237,11 @@ Code *lir_code_new(Arena *arena, const LirTarget *target, const char *name, uint
     c->target = target;
     c->name = name ? arena_strndup(arena, name, strlen(name)) : "";
     c->func_index = func_index;
+    if (target) {
+        c->form_first = arena_alloc(arena, (LIR_OP_COUNT + 1) * sizeof *c->form_first);
+        lir_index_forms(target, c->form_first);
+        c->indexed = target;
+    }
     return c;
 }
 

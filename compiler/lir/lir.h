@@ -258,6 +258,8 @@ typedef struct Code {
     Tmp frame_base;          /* register that Stack args are relative to */
     Tmp stack_pointer;       /* register that CallArg args are relative to */
     LirFrame frame;          /* filled by the stack allocator */
+    const LirTarget *indexed; /* the target form_first was built for (lir_code_new) */
+    uint16_t *form_first;    /* [op]: its first row in indexed's forms, [op + 1]: the end */
 } Code;
 
 /* a Code using arena (owned by the caller) */
@@ -338,6 +340,10 @@ struct LirTarget {
 const LirForm *lir_target_forms(const LirTarget *t, LirOp op, uint32_t *n);
 /* the form of target that accepts inst as it is, NULL if none */
 const LirForm *lir_find_form(const LirTarget *t, const Inst *inst);
+/* the same for code's target, looked up through the index lir_code_new built */
+const LirForm *lir_code_find_form(const Code *code, const Inst *inst);
+/* fill first[0..LIR_OP_COUNT]: op's rows of t are first[op] .. first[op + 1] - 1 */
+void lir_index_forms(const LirTarget *t, uint16_t *first);
 bool lir_is_valid_form(const LirTarget *t, const Inst *inst);
 /* would op with these args be valid (before making an Inst) */
 bool lir_is_valid_args(const LirTarget *t, LirOp op, unsigned nargs, const Arg *args);
@@ -348,6 +354,7 @@ uint64_t lir_inst_clobbers(const Inst *inst, Bank b);
 bool lir_is_move(const Inst *inst);
 /* would inst stay valid with arg i (a Tmp) replaced by a stack slot (spilling)? */
 bool lir_admits_stack(const LirTarget *t, const Inst *inst, unsigned i);
+bool lir_code_admits_stack(const Code *code, const Inst *inst, unsigned i); /* through the index */
 /* does form accept arg i of inst (kind, bank, fixed register, the target's value rules) */
 bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst);
 

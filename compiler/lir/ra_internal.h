@@ -90,6 +90,8 @@ typedef struct {
     uint32_t *block_of;        /* global instruction number -> block index */
     int8_t *fold_arg;          /* global instruction number -> ra_fold_candidate */
     OperandList ops;
+    Interval **op_ivs;         /* the interval of each of ops (building) */
+    uint32_t cap_op_ivs;
     uint8_t order[BANK_COUNT][LIR_MAX_REGS];
     unsigned norder[BANK_COUNT];
     int32_t scratch_slot[2];   /* created on demand by the resolution, -1 before */

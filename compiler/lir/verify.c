@@ -70,7 +70,7 @@ static void check_inst(Verifier *v, const Inst *in, bool last)
             if (a->kind != ARG_TMP || !tmp_is_reg(a->base))
                 problem(v, "call arguments and results are registers");
         }
-    if (v->code->target && !lir_is_valid_form(v->code->target, in))
+    if (v->code->target && !lir_code_find_form(v->code, in))
         problem(v, "%s: no %s form takes these arguments", lir_op_name((LirOp)in->op),
                 v->code->target->name);
     if ((o->flags & LF_TERM) && !last)

@@ -631,7 +631,8 @@ bool x64_encode_inst(X64Asm *as, const Code *code, const LirBlock *block, const 
 {
     if (as->failed)
         return false;
-    const LirForm *form = lir_find_form(x64_target(), inst);
+    const LirForm *form = code && code->target == x64_target() ? lir_code_find_form(code, inst)
+                                                                 : lir_find_form(x64_target(), inst);
     if (!form)
         return fail(as, "%s: no x86-64 form takes these arguments",
                     lir_op_name((LirOp)inst->op));
