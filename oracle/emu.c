@@ -61,7 +61,6 @@ struct Emu {
     uint8_t *stack;    /* host memory behind the guest stack */
     bool stack_cold;   /* the cold part of the stack is mapped (a run touched it) */
     uint8_t *heap;     /* host memory behind the harness buffer */
-    uint8_t heap_pattern[HEAP_SIZE];
     uint32_t loads;        /* blobs loaded into this engine ... */
     uint64_t loaded_bytes; /* ... and their code bytes */
     uint32_t recycle_loads;
@@ -595,7 +594,6 @@ Emu *emu_new(Isa isa)
     e->recycle_loads = RECYCLE_LOADS;
     e->wall_us = EMU_DEFAULT_WALL_US;
     e->unicorn_timer = true;
-    heap_fill_pattern(e->heap_pattern);
     if (!engine_setup(e)) {
         emu_free(e);
         return NULL;
@@ -996,7 +994,7 @@ typedef struct {
  * engine refuses them */
 static bool setup_run(Emu *e, const Call *c, Outcome *out)
 {
-    memcpy(e->heap, e->heap_pattern, HEAP_SIZE);
+    heap_fill_pattern(e->heap);
     memset(&e->run, 0, sizeof e->run);
     e->run.budget = c->budget ? c->budget : EMU_DEFAULT_BLOCKS;
     e->run.deadline_ns = e->wall_us ? now_ns() + e->wall_us * 1000ull : 0;
@@ -1058,7 +1056,7 @@ static void run_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams,
     out->bits = 0;
     out->steps = 0;
     out->reason[0] = 0;
-    memcpy(out->heap, e->heap_pattern, HEAP_SIZE);
+    heap_fill_pattern(out->heap);
     if (!call_check(e, func, types, nparams, args, ret, out) || !setup_run(e, &c, out))
         return;
     uc_err err = go(e, &c);

@@ -26,7 +26,6 @@ typedef struct { uint32_t writer, reader, more; } ByteLog;
 struct Mem {
     const Module *m;
     uint8_t heap[HEAP_SIZE];
-    uint8_t pattern[HEAP_SIZE]; /* heap_fill_pattern(), computed once */
     ByteLog heaplog[HEAP_SIZE];
     uint32_t dirty_lo, dirty_hi; /* the heaplog entries an access may have set */
     uint8_t *stack;       /* ALLOCA bytes */
@@ -61,7 +60,6 @@ Mem *mem_new(const Module *m)
     if (!mem)
         abort();
     mem->m = m;
-    heap_fill_pattern(mem->pattern);
     mem->dirty_lo = HEAP_SIZE; /* calloc cleared the log */
     mem->dirty_hi = 0;
     mem_reset(mem);
@@ -82,7 +80,7 @@ void mem_free(Mem *mem)
 
 void mem_reset(Mem *mem)
 {
-    memcpy(mem->heap, mem->pattern, HEAP_SIZE);
+    heap_fill_pattern(mem->heap);
     if (mem->dirty_lo < mem->dirty_hi)
         memset(mem->heaplog + mem->dirty_lo, 0, (mem->dirty_hi - mem->dirty_lo) * sizeof *mem->heaplog);
     mem->dirty_lo = HEAP_SIZE;

@@ -3,12 +3,20 @@
 
 #include <string.h>
 
-void heap_fill_pattern(uint8_t heap[HEAP_SIZE])
-{
-    /* distinct, non-zero, position-dependent bytes: a misplaced access shows */
-    for (uint32_t i = 0; i < HEAP_SIZE; i++)
-        heap[i] = (uint8_t)(0xa5 ^ (i * 7) ^ (i >> 8));
-}
+/* distinct, non-zero, position-dependent bytes: a misplaced access shows.  Byte i
+ * is 0xa5 ^ 7i ^ (i >> 8), spelled out by the preprocessor */
+#define PAT1(i) (uint8_t)(0xa5 ^ ((i) * 7) ^ ((i) >> 8)),
+#define PAT4(i) PAT1(i) PAT1((i) + 1) PAT1((i) + 2) PAT1((i) + 3)
+#define PAT16(i) PAT4(i) PAT4((i) + 4) PAT4((i) + 8) PAT4((i) + 12)
+#define PAT64(i) PAT16(i) PAT16((i) + 16) PAT16((i) + 32) PAT16((i) + 48)
+#define PAT256(i) PAT64(i) PAT64((i) + 64) PAT64((i) + 128) PAT64((i) + 192)
+#define PAT1024(i) PAT256(i) PAT256((i) + 256) PAT256((i) + 512) PAT256((i) + 768)
+static const uint8_t pattern[HEAP_SIZE] = {
+    PAT1024(0) PAT1024(1024) PAT1024(2048) PAT1024(3072)
+};
+_Static_assert(HEAP_SIZE == 4096, "the pattern spells out 4096 bytes");
+
+void heap_fill_pattern(uint8_t heap[HEAP_SIZE]) { memcpy(heap, pattern, HEAP_SIZE); }
 
 static bool is_nan(Type t, uint64_t bits)
 {
