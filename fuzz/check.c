@@ -141,19 +141,38 @@ PassManager *check_pass_manager(const CheckOptions *o)
     return pm;
 }
 
-/* verify m quietly; on errors, the first message in detail */
-static bool verify_quietly(const Module *m, char *detail, size_t n)
+/* the functions of m to verify: those that differ from base's (all without base) */
+static bool needs_verify(const Module *m, const Module *base, uint32_t i)
+{
+    return !base || base->nfuncs != m->nfuncs || !func_same_body(base->funcs[i], m->funcs[i]);
+}
+
+static int verify_changed(const Module *m, const Module *base, Diag *d, bool *same)
+{
+    int errors = 0;
+    *same = true;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (needs_verify(m, base, i)) {
+            *same = false;
+            errors += verify_func(m->funcs[i], d);
+        }
+    return errors;
+}
+
+/* verify quietly the functions of m that differ from base's (a verified module, or
+ * NULL: all of them); on errors, the first message in detail.  *same: none differ */
+static bool verify_quietly(const Module *m, const Module *base, bool *same, char *detail, size_t n)
 {
     Diag d;
     diag_init(&d, m->file, NULL);
-    if (!verify_module(m, &d))
+    if (!verify_changed(m, base, &d, same))
         return true;
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (mem) {
         diag_init(&d, m->file, mem);
-        verify_module(m, &d);
+        verify_changed(m, base, &d, same);
         fclose(mem);
         char *nl = strchr(text, '\n');
         if (nl)
@@ -164,9 +183,10 @@ static bool verify_quietly(const Module *m, char *detail, size_t n)
     return false;
 }
 
-/* run passes over m in place (level 1/2, or the comma list `passes`) and verify */
-static bool optimize(const CheckOptions *o, Module *m, int level, const char *passes,
-                     char *detail, size_t n)
+/* run passes over m in place (level 1/2, or the comma list `passes`) and verify what
+ * they changed of base (NULL: everything); *same: nothing changed */
+static bool optimize(const CheckOptions *o, Module *m, const Module *base, int level, const char *passes,
+                     bool *same, char *detail, size_t n)
 {
     PassManager *pm = check_pass_manager(o);
     char err[200];
@@ -180,7 +200,7 @@ static bool optimize(const CheckOptions *o, Module *m, int level, const char *pa
     else
         pm_run(pm, m);
     pm_free(pm);
-    return ok && verify_quietly(m, detail, n);
+    return ok && verify_quietly(m, base, same, detail, n);
 }
 
 /* the module a stage starts from; cached optimized copies for -O1/-O2 */
@@ -190,7 +210,8 @@ Module *check_prepared(CheckCtx *c, int level, char *detail, size_t n)
         return (Module *)c->m;
     if (!c->optimized[level] && !c->opt_failed[level]) {
         Module *copy = module_clone(c->m);
-        if (optimize(c->opt, copy, level, NULL, c->opt_detail[level], sizeof c->opt_detail[level])) {
+        bool same;
+        if (optimize(c->opt, copy, NULL, level, NULL, &same, c->opt_detail[level], sizeof c->opt_detail[level])) {
             c->optimized[level] = copy;
         } else {
             module_free(copy);
@@ -274,21 +295,37 @@ static bool open_interp(CheckCtx *c, StageRun *r, const Module *m)
     return r->interp != NULL;
 }
 
+/* the check's input, verified once: the base whose unchanged functions need no
+ * second verification (NULL if it does not verify) */
+static const Module *verified_input(CheckCtx *c)
+{
+    if (!c->input_valid) {
+        Diag d;
+        diag_init(&d, c->m->file, NULL);
+        c->input_valid = verify_module(c->m, &d) ? -1 : 1;
+    }
+    return c->input_valid > 0 ? c->m : NULL;
+}
+
 static bool open_pass(CheckCtx *c, const CheckStage *s, StageRun *r)
 {
     r->own = module_clone(c->m);
-    if (!optimize(c->opt, r->own, 0, s->pass, r->detail, sizeof r->detail)) {
+    const Module *base = verified_input(c);
+    if (!optimize(c->opt, r->own, base, 0, s->pass, &r->unchanged, r->detail, sizeof r->detail)) {
         r->fail_kind = "verify";
         return false;
     }
-    return open_interp(c, r, r->own);
+    r->unchanged &= base != NULL; /* then the module is the oracle's own */
+    return r->unchanged || open_interp(c, r, r->own);
 }
 
 static bool open_order(CheckCtx *c, const CheckStage *s, StageRun *r)
 {
     if (!c->order_module)
         c->order_module = module_clone(c->m);
-    if (c->order_failed || !optimize(c->opt, c->order_module, 0, s->order_pass, r->detail, sizeof r->detail)) {
+    bool same;
+    if (c->order_failed ||
+        !optimize(c->opt, c->order_module, NULL, 0, s->order_pass, &same, r->detail, sizeof r->detail)) {
         if (c->order_failed)
             snprintf(r->detail, sizeof r->detail, "an earlier pass of the order failed");
         c->order_failed = true;
@@ -406,6 +443,8 @@ static bool comparable(const Outcome *o) { return o->kind != OUT_TIMEOUT && o->k
 static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outcome *oracle,
                        Outcome *got, CheckResult *res)
 {
+    if (r->unchanged)
+        return true; /* the interpreter is deterministic: the same module, the same outcomes */
     for (uint32_t i = 0; i < c->m->nruns; i++) {
         if (!comparable(&oracle[i]))
             continue;

@@ -38,6 +38,8 @@ typedef struct {
     Interp *interp;       /* graph interpreter stages */
     CfgInterp *cfg;       /* scheduled-form stages */
     void *machine;        /* machine-code stages (check_machine.c) */
+    bool unchanged;       /* a pass stage whose pass changed nothing: the oracle's
+                             outcomes stand, nothing is run */
     const char *fail_kind;/* why open failed: "verify", "refused", "compile" */
     char detail[512];
 } StageRun;
@@ -52,6 +54,7 @@ typedef struct {
                                 of m at -O0), made on first use */
     bool sched_failed[3];
     char sched_detail[3][512];
+    int input_valid;      /* m verified: 1 yes, -1 no, 0 not yet */
     Module *order_module; /* STAGE_ORDER: the passes so far */
     bool order_failed;
     uint32_t run_line;    /* the run being executed */

@@ -9,7 +9,10 @@
  *      crash:SIGABRT with its program and, restarting the worker each time, still
  *      checks its 150 programs;
  *   4. a pass that never returns on some programs: the worker is killed after
- *      --hang-seconds, the hang is a finding, the campaign goes on.
+ *      --hang-seconds, the hang is a finding, the campaign goes on;
+ *   5. a pass stage whose pass left every function as it was runs nothing (the
+ *      oracle's outcomes stand), whatever the pass claims; one that breaks the
+ *      circuit while claiming no change is still caught by the verifier.
  * Usage: test_fuzz_campaign OUTDIR */
 #include "fuzz/campaign.h"
 
@@ -72,9 +75,49 @@ static bool hang_on_srem(PassContext *ctx, Func *f)
     return false;
 }
 
+/* claims a change, makes none */
+static bool idle(PassContext *ctx, Func *f)
+{
+    (void)ctx, (void)f;
+    return true;
+}
+
+/* gives SUB a float type (invalid), claims no change */
+static bool lying_sub(PassContext *ctx, Func *f)
+{
+    (void)ctx;
+    for (GateId g = NUM_ROOTS; g < f->circ->ngates; g++)
+        if (!f->circ->gates[g].dead && f->circ->gates[g].op == OP_SUB)
+            f->circ->gates[g].type = TY_F64;
+    return false;
+}
+
+static const PassInfo idle_pass = {"idle", idle, "changes nothing, says it did"};
+static const PassInfo lying_pass = {"lying-sub", lying_sub, "breaks SUB, says it changed nothing"};
 static const PassInfo wrong_pass = {"wrong-sub", wrong_sub, "swaps the operands of SUB (wrong on purpose)"};
 static const PassInfo crash_pass = {"crash-urem", crash_on_urem, "aborts on a function with UREM"};
 static const PassInfo hang_pass = {"hang-srem", hang_on_srem, "never returns on a function with SREM"};
+
+/* ---- 5. pass stages that change nothing ------------------------------------------- */
+static void test_unchanged_stage(const Module *m, CheckResult *res)
+{
+    CheckOptions o;
+    check_options_default(&o);
+    o.targets = "pass-idle";
+    o.extra_passes = &idle_pass;
+    o.nextra_passes = 1;
+    CHECK(check_module(m, &o, res), "the idle pass checks clean: %s", res->signature);
+    CHECK(res->stages == 1 && res->execs == 1, "an unchanged stage runs nothing: %llu stages, %llu execs",
+          (unsigned long long)res->stages, (unsigned long long)res->execs);
+    o.targets = "pass-wrong-sub";
+    o.extra_passes = &wrong_pass;
+    CHECK(!check_module(m, &o, res) && res->execs == 2, "a changed stage runs: %llu execs",
+          (unsigned long long)res->execs);
+    o.targets = "pass-lying-sub";
+    o.extra_passes = &lying_pass;
+    CHECK(!check_module(m, &o, res), "a pass that breaks the circuit quietly is caught");
+    CHECK(!strcmp(res->signature, "pass-lying-sub:verify"), "signature %s", res->signature);
+}
 
 /* ---- 1. check_module on a small program -------------------------------------------- */
 static const char diff_src[] =
@@ -117,6 +160,7 @@ static void test_check_module(CheckResult *res)
     o.targets = "order";
     CHECK(!check_module(m, &o, res) && !strcmp(res->stage, "order-1-wrong-sub"), "pass order stage: %s",
           res->stage);
+    test_unchanged_stage(m, res);
     module_free(m);
 }
 

@@ -247,6 +247,33 @@ static void clone_circuit(Circuit *dst, const Circuit *src)
     }
 }
 
+/* the same gate: opcode, type, condition, literal and inputs (names and use lists
+ * aside, which follow from the rest or do not matter) */
+static bool same_gate(const Gate *a, const Gate *b)
+{
+    if (a->dead || b->dead)
+        return a->dead == b->dead;
+    return a->op == b->op && a->type == b->type && a->cond == b->cond && a->lit == b->lit &&
+           a->nstate == b->nstate && a->ndep == b->ndep && a->ndata == b->ndata &&
+           (!gate_nin(a) || !memcmp(a->in, b->in, gate_nin(a) * sizeof *a->in));
+}
+
+bool func_same_body(const Func *a, const Func *b)
+{
+    if (a->nparams != b->nparams || a->ret != b->ret || !a->circ != !b->circ ||
+        (a->nparams && memcmp(a->params, b->params, a->nparams * sizeof *a->params)))
+        return false;
+    if (!a->circ)
+        return true;
+    const Circuit *x = a->circ, *y = b->circ;
+    if (x->ngates != y->ngates)
+        return false;
+    for (uint32_t i = 0; i < x->ngates; i++)
+        if (!same_gate(&x->gates[i], &y->gates[i]))
+            return false;
+    return true;
+}
+
 Module *module_clone(const Module *m)
 {
     Module *n = module_new(m->file);

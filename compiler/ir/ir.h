@@ -227,6 +227,9 @@ Func *module_add_func(Module *m, const char *name, const Type *params, uint32_t 
 Func *module_find(const Module *m, const char *name, size_t n);
 RunLine *module_add_run(Module *m); /* zeroed, caller fills it */
 Module *module_clone(const Module *m); /* deep copy: gate ids, names, run lines kept */
+/* the same signature and the same gates (opcode, type, condition, literal, inputs) at
+ * the same ids: what a pass that changed nothing leaves of a clone */
+bool func_same_body(const Func *a, const Func *b);
 
 /* trap kinds: what a trap is called in outcomes, trap tables and run lines */
 typedef enum {
