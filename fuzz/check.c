@@ -280,9 +280,19 @@ Schedule *const *check_schedules(CheckCtx *c, int level, char *detail, size_t n,
 }
 
 /* ---- opening and running stages ------------------------------------------------- */
-static InterpOptions stage_budget(const CheckOptions *o)
+/* the check's interpreters run one after another: they share one memory */
+static InterpOptions check_interp_options(CheckCtx *c)
 {
-    InterpOptions io = o->interp;
+    InterpOptions io = c->opt->interp;
+    if (!c->memory)
+        c->memory = mem_new(c->m);
+    io.memory = c->memory;
+    return io;
+}
+
+static InterpOptions stage_budget(CheckCtx *c)
+{
+    InterpOptions io = check_interp_options(c);
     uint64_t steps = io.max_steps ? io.max_steps : 10000000u;
     io.max_steps = steps * STAGE_STEP_FACTOR;
     return io;
@@ -290,7 +300,7 @@ static InterpOptions stage_budget(const CheckOptions *o)
 
 static bool open_interp(CheckCtx *c, StageRun *r, const Module *m)
 {
-    InterpOptions io = stage_budget(c->opt);
+    InterpOptions io = stage_budget(c);
     r->interp = interp_new(m, &io);
     return r->interp != NULL;
 }
@@ -340,7 +350,7 @@ static bool open_sched(CheckCtx *c, const CheckStage *s, StageRun *r)
     Schedule *const *sched = check_schedules(c, s->level, r->detail, sizeof r->detail, &r->fail_kind);
     if (!sched)
         return false;
-    InterpOptions io = stage_budget(c->opt);
+    InterpOptions io = stage_budget(c);
     r->cfg = cfg_interp_scheduled(check_prepared(c, s->level, r->detail, sizeof r->detail), sched, &io);
     return r->cfg != NULL;
 }
@@ -408,12 +418,14 @@ static const char *expect_kind_name(int k)
  * oracle does not meet (when asked) */
 static bool run_oracle(CheckCtx *c, Outcome *oracle, CheckResult *res)
 {
-    Interp *in = interp_new(c->m, &c->opt->interp);
+    InterpOptions io = check_interp_options(c);
+    Interp *in = interp_new(c->m, &io);
     bool ok = true;
     for (uint32_t i = 0; i < c->m->nruns; i++) {
         const RunLine *rl = &c->m->runs[i];
         uint64_t args[256] = {0};
         if (rl->nargs > 256) {
+            memset(&oracle[i], 0, sizeof oracle[i]);
             oracle[i].kind = OUT_INVALID;
             continue;
         }
@@ -507,6 +519,7 @@ static void free_ctx(CheckCtx *c)
         module_free(c->optimized[l]);
     }
     module_free(c->order_module);
+    mem_free(c->memory);
     check_free_machine(c);
 }
 
@@ -519,7 +532,7 @@ bool check_module(const Module *m, const CheckOptions *opt, CheckResult *res)
     }
     reset_result(res);
     CheckCtx c = {.m = m, .opt = opt, .seconds = res->seconds};
-    Outcome *oracle = calloc(m->nruns + 1, sizeof *oracle), *got = malloc(sizeof *got);
+    Outcome *oracle = malloc((m->nruns + 1) * sizeof *oracle), *got = malloc(sizeof *got);
     if (!oracle || !got)
         abort();
     double t = check_now();

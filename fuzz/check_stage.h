@@ -7,6 +7,7 @@
 #include "compiler/blob.h"
 #include "compiler/sched/sched.h"
 #include "fuzz/check.h"
+#include "oracle/mem.h"
 
 typedef struct CfgInterp CfgInterp;
 
@@ -59,6 +60,7 @@ typedef struct {
     bool order_failed;
     uint32_t run_line;    /* the run being executed */
     uint64_t oracle_steps;/* its oracle's step count (emulator budgets) */
+    Mem *memory;          /* the oracle memory every interpreting stage borrows */
     void *machine;        /* check_machine.c: engines kept across stages */
     double *seconds;      /* CheckResult.seconds: where the time goes */
 } CheckCtx;

@@ -273,6 +273,7 @@ struct Interp {
     uint32_t max_depth;
     FuncInfo **info;
     Mem *mem;
+    bool own_mem;  /* else borrowed: InterpOptions.memory */
     Frame **frames; /* max_depth slots, allocated as calls get deeper */
     uint32_t nframes;
     uint32_t depth;
@@ -298,7 +299,8 @@ Interp *interp_new(const Module *m, const InterpOptions *opt)
     if (in->max_depth > 4096)
         in->max_depth = 4096; /* each level of calls is a few C frames deep */
     in->info = xcalloc(m->nfuncs, sizeof *in->info);
-    in->mem = mem_new(m);
+    in->own_mem = !(opt && opt->memory);
+    in->mem = in->own_mem ? mem_new(m) : mem_rebind(opt->memory, m);
     in->frames = xcalloc(in->max_depth, sizeof *in->frames);
     in->nframes = 0;
     return in;
@@ -320,7 +322,8 @@ void interp_free(Interp *in)
     free(in->stack);
     free(in->work);
     free(in->scratch);
-    mem_free(in->mem);
+    if (in->own_mem)
+        mem_free(in->mem);
     free(in);
 }
 

@@ -9,6 +9,9 @@
 typedef struct {
     uint64_t max_steps;  /* steps (gate evaluations and state transitions) before `timeout`; 0: 10,000,000 */
     uint32_t max_depth;  /* call depth before `timeout`; 0: 256 */
+    struct Mem *memory;  /* NULL: a memory of its own; else this one, borrowed
+                            (mem_rebind): interpreters run one after another may
+                            share it, never two at once */
 } InterpOptions;
 
 typedef struct Interp Interp;

@@ -50,6 +50,7 @@ struct CfgInterp {
     uint64_t max_steps;
     uint32_t max_depth;
     Mem *mem;
+    bool own_mem;       /* else borrowed: InterpOptions.memory */
     Frame *frames;      /* max_depth of them */
     uint32_t depth;
     uint32_t epoch;
@@ -76,7 +77,8 @@ static CfgInterp *finish_new(CfgInterp *ci, const Module *m, const InterpOptions
         ci->max_steps = 0x7fffffffu;
     ci->max_depth = opt && opt->max_depth ? opt->max_depth : 256;
     ci->frames = calloc(ci->max_depth, sizeof *ci->frames);
-    ci->mem = mem_new(m);
+    ci->own_mem = !(opt && opt->memory);
+    ci->mem = ci->own_mem ? mem_new(m) : mem_rebind(opt->memory, m);
     if (!ok || !ci->frames) {
         cfg_interp_free(ci);
         return NULL;
@@ -121,7 +123,8 @@ void cfg_interp_free(CfgInterp *ci)
         free(ci->sched);
     free(ci->frames);
     free(ci->scratch);
-    mem_free(ci->mem);
+    if (ci->own_mem)
+        mem_free(ci->mem);
     free(ci);
 }
 

@@ -66,6 +66,13 @@ Mem *mem_new(const Module *m)
     return mem;
 }
 
+Mem *mem_rebind(Mem *mem, const Module *m)
+{
+    mem->m = m;
+    mem_reset(mem);
+    return mem;
+}
+
 void mem_free(Mem *mem)
 {
     if (!mem)

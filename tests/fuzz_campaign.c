@@ -20,17 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int failures;
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                           \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fputc('\n', stderr);                                                           \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
+#include "tests/test_check.h"
 
 /* ---- broken passes ------------------------------------------------------------------ */
 static bool wrong_sub(PassContext *ctx, Func *f)

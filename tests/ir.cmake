@@ -18,6 +18,12 @@ add_executable(ir_verify_api ${CMAKE_SOURCE_DIR}/tests/ir_verify_api.c)
 target_link_libraries(ir_verify_api circ_ir)
 add_test(NAME ir_verify_api COMMAND ir_verify_api)
 
+add_executable(ir_clone ${CMAKE_SOURCE_DIR}/tests/ir_clone.c)
+target_link_libraries(ir_clone circ_ir)
+file(GLOB _clone_files ${CIRC_EXAMPLES}/*.circ ${CMAKE_SOURCE_DIR}/corpus/seeds/*.circ
+     ${CMAKE_SOURCE_DIR}/corpus/regress/*.circ)
+add_test(NAME ir_clone COMMAND ir_clone ${_clone_files})
+
 add_executable(robust_parse ${CMAKE_SOURCE_DIR}/tests/robust_parse.c)
 target_link_libraries(robust_parse circ_ir)
 add_test(NAME robust_parse COMMAND robust_parse ${CIRC_EXAMPLES})

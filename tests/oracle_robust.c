@@ -93,7 +93,7 @@ int main(int argc, char **argv)
             if (!mod)
                 continue;
             parsed++;
-            InterpOptions opt = {20000, 16};
+            InterpOptions opt = {.max_steps = 20000, .max_depth = 16};
             Interp *in = interp_new(mod, &opt);
             for (uint32_t f = 0; f < mod->nfuncs; f++) {
                 uint64_t args[256];

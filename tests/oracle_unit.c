@@ -112,7 +112,7 @@ static void loops_and_budgets(void)
     free(o);
     interp_free(in);
 
-    InterpOptions small = {1000, 8};
+    InterpOptions small = {.max_steps = 1000, .max_depth = 8};
     in = interp_new(m, &small);
     o = malloc(sizeof *o);
     uint64_t n = 100000;

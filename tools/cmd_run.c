@@ -250,7 +250,7 @@ static bool parse_arg(const char *s, Type t, uint64_t *bits)
 
 static int run_call(const Module *m, const Func *f, uint64_t *args, uint64_t steps, bool heap)
 {
-    InterpOptions opt = {steps, 0};
+    InterpOptions opt = {.max_steps = steps};
     Outcome *o = malloc(sizeof *o);
     if (!o)
         return EXIT_USAGE;

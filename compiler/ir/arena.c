@@ -94,6 +94,15 @@ void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn)
     return p;
 }
 
+void *arena_memdup(Arena *a, const void *src, size_t n)
+{
+    size_t size = round16(n);
+    unsigned char *p = bump(a, size);
+    memcpy(p, src, n);
+    memset(p + n, 0, size - n);
+    return p;
+}
+
 char *arena_strndup(Arena *a, const char *s, size_t n)
 {
     char *p = arena_alloc(a, n + 1);

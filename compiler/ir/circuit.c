@@ -225,26 +225,38 @@ RunLine *module_add_run(Module *m)
     return r;
 }
 
+/* dst (a new circuit) := src, with the same gate ids; use lists come out in the
+ * order a gate-by-gate rebuild would give them (by user, then input) */
 static void clone_circuit(Circuit *dst, const Circuit *src)
 {
-    /* same ids: copy gates one to one, then rebuild inputs and uses */
-    for (uint32_t i = NUM_ROOTS; i < src->ngates; i++) {
-        const Gate *s = &src->gates[i];
-        GateId id = circ_add(dst, (Opcode)s->op, (Type)s->type, s->cond, s->lit,
-                             NULL, 0, NULL, 0, NULL, 0);
-        Gate *d = &dst->gates[id];
-        d->dead = s->dead;
-        d->line = s->line;
-        d->col = s->col;
-        if (s->name)
-            d->name = arena_strndup(dst->arena, s->name, strlen(s->name));
+    uint32_t n = src->ngates;
+    if (dst->capgates < n) {
+        dst->gates = arena_grow(dst->arena, dst->gates, dst->capgates * sizeof(Gate), n * sizeof(Gate));
+        dst->capgates = n;
     }
-    for (uint32_t i = NUM_ROOTS; i < src->ngates; i++) {
+    dst->ngates = n;
+    for (uint32_t i = 0; i < n; i++) {
         const Gate *s = &src->gates[i];
-        if (gate_nin(s))
-            circ_set_inputs(dst, i, s->in, s->nstate, s->in + s->nstate, s->ndep,
-                            s->in + s->nstate + s->ndep, s->ndata);
+        Gate *d = &dst->gates[i];
+        *d = *s;
+        d->in = gate_nin(s) ? arena_memdup(dst->arena, s->in, gate_nin(s) * sizeof *s->in) : NULL;
+        d->name = s->name ? arena_strndup(dst->arena, s->name, strlen(s->name)) : NULL;
+        d->uses = NULL;
+        d->nuses = d->capuses = 0;
     }
+    for (uint32_t i = 0; i < n; i++) /* count, then fill */
+        for (uint32_t k = 0; k < gate_nin(&dst->gates[i]); k++)
+            if (dst->gates[i].in[k] < n)
+                dst->gates[dst->gates[i].in[k]].capuses++;
+    for (uint32_t i = 0; i < n; i++)
+        if (dst->gates[i].capuses)
+            dst->gates[i].uses = arena_alloc(dst->arena, dst->gates[i].capuses * sizeof(Use));
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < gate_nin(&dst->gates[i]); k++) {
+            GateId def = dst->gates[i].in[k];
+            if (def < n)
+                dst->gates[def].uses[dst->gates[def].nuses++] = (Use){i, k};
+        }
 }
 
 /* the same gate: opcode, type, condition, literal and inputs (names and use lists

@@ -1031,13 +1031,16 @@ static void compute_early(Verifier *v, GateId g, Tarjan *t)
         combine_early(v, t, g, gt->in[k]);
 }
 
-/* `in`, used by `user` at state `point`, must be available there */
-static void check_use(Verifier *v, const Tarjan *t, GateId user, GateId in, GateId point, const char *where)
+/* `in`, used by `user` at state `point`, must be available there; sel_input: the
+ * selector input it is (entered from point), or -1 */
+static void check_use(Verifier *v, const Tarjan *t, GateId user, GateId in, GateId point, int sel_input)
 {
     GateId st, src;
     if (!reachable(v, point) || !early_of(v, t, in, &st, &src) || dominates(v, st, point))
         return;
-    char a[400], b[160];
+    char a[400], b[160], where[200] = "";
+    if (sel_input >= 0)
+        snprintf(where, sizeof where, "input %d (entered from %s) ", sel_input, label(v, point, b, sizeof b));
     if (in == src)
         ERR(v, user, "%suses %s does not dominate this use", where, src_desc(v, src, st, a, sizeof a));
     else
@@ -1055,12 +1058,8 @@ static void check_selector_uses(Verifier *v, const Tarjan *t, GateId g)
     uint32_t count = gt->op == OP_VALUE_SELECTOR ? gt->ndata : gt->ndep;
     const Gate *jt = gate_of(v, join);
     for (uint32_t j = 0; j < count && j < jt->nstate; j++) {
-        char where[200], b[160];
-        if (!is_state_edge(v, join, j))
-            continue;
-        GateId pred = gate_state(jt, j);
-        snprintf(where, sizeof where, "input %u (entered from %s) ", j, label(v, pred, b, sizeof b));
-        check_use(v, t, g, gt->in[first + j], pred, where);
+        if (is_state_edge(v, join, j))
+            check_use(v, t, g, gt->in[first + j], gate_state(jt, j), (int)j);
     }
 }
 
@@ -1077,7 +1076,7 @@ static void check_schedulable_uses(Verifier *v, const Tarjan *t)
             if (point == NO_GATE || !live(v, point) || !has(v, point, F_STATE))
                 continue;
             for (uint32_t k = gt->nstate; k < gate_nin(gt); k++)
-                check_use(v, t, g, gt->in[k], point, "");
+                check_use(v, t, g, gt->in[k], point, -1);
         }
     }
 }

@@ -1,0 +1,20 @@
+/* test_check.h — CHECK(cond, fmt, ...): on a false condition, print where and why and
+ * count a failure in the test's own `failures` (one per test program). */
+#ifndef CIRC_TEST_CHECK_H
+#define CIRC_TEST_CHECK_H
+
+#include <stdio.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                             \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
+            fprintf(stderr, __VA_ARGS__);                                            \
+            fputc('\n', stderr);                                                     \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+
+#endif
