@@ -3,7 +3,9 @@
  * failure when an instruction needs more registers than allowed, coalescing
  * removing copies, slot sharing, and the stack layout (aligned, disjoint slots
  * inside the frame, the save area, the outgoing argument area, the frame size, the
- * frame-pointer-less variant). */
+ * frame-pointer-less variant); lir_allocate_compiled giving lir_allocate's result
+ * from a known liveness or none, ignoring another code's, and leaving forms to the
+ * encoder. */
 #include "compiler/lir/regalloc.h"
 #include "compiler/x64/x64.h"
 
@@ -260,6 +262,64 @@ static void test_stack_layout(void)
     arena_free(a);
 }
 
+static char *printed(const Code *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    lir_print(out, c);
+    fclose(out);
+    return text;
+}
+
+/* lir_allocate_compiled(code, live) must allocate exactly as lir_allocate does */
+static void expect_same_allocation(const char *src, bool with_live, const char *what)
+{
+    Arena *a = arena_new();
+    Code *ref = parse_one(a, src), *c = parse_one(a, src), *other = parse_one(a, loop_src);
+    char err[256] = "";
+    LirLiveness *live = !c ? NULL : with_live ? lir_liveness(a, c) : other ? lir_liveness(a, other) : NULL;
+    CHECK(ref && lir_allocate(ref, NULL, err, sizeof err), "%s: %s", what, err);
+    CHECK(c && lir_allocate_compiled(c, NULL, live, err, sizeof err), "%s: %s", what, err);
+    if (ref && c) {
+        char *x = printed(ref), *y = printed(c);
+        CHECK(!strcmp(x, y), "%s: allocated differently:\n%s\nvs\n%s", what, x, y);
+        free(x);
+        free(y);
+    }
+    arena_free(a);
+}
+
+/* made formless below: Add64 takes no 64-bit immediate on x86-64 */
+static const char formless[] =
+    "code @f ; x86-64\n"
+    "  frame %rbp\n"
+    "BB#0: ; frequency = 1\n"
+    "    Move %rdi, %tmp0\n"
+    "    Add64 $1, %tmp0\n"
+    "    Move %tmp0, %rax\n"
+    "    Ret64 %rax\n";
+
+static void test_compiled(void)
+{
+    expect_same_allocation(loop_src, true, "loop with its liveness");
+    expect_same_allocation(phases, true, "phases with its liveness");
+    expect_same_allocation(phases, false, "phases with another code's liveness");
+    Arena *a = arena_new();
+    Code *c = parse_one(a, formless), *d = parse_one(a, formless);
+    for (int k = 0; k < 2; k++) {
+        Code *x = k ? d : c;
+        if (x)
+            x->blocks[0]->insts[1].args[0] = arg_imm(0x123456789);
+    }
+    char err[256] = "";
+    CHECK(c && !lir_allocate(c, NULL, err, sizeof err) && strstr(err, "does not verify"),
+          "lir_allocate checks forms: %s", err);
+    CHECK(d && lir_allocate_compiled(d, NULL, NULL, err, sizeof err), "lir_allocate_compiled leaves forms: %s", err);
+    CHECK(d && lir_verify(d, NULL) > 0, "the formless instruction is still there for the encoder to refuse");
+    arena_free(a);
+}
+
 int main(void)
 {
     test_liveness();
@@ -268,6 +328,7 @@ int main(void)
     test_coalescing();
     test_slot_sharing();
     test_stack_layout();
+    test_compiled();
     printf("regalloc_unit: %d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }

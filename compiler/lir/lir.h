@@ -364,6 +364,9 @@ bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst);
  * an overload (and a form, with a target), tmps and slots exist.  Each problem is
  * printed to out (if not NULL) as "in @f: BB#b inst i: ..."; returns their number. */
 int lir_verify(const Code *c, FILE *out);
+/* lir_verify without the form check: for code whose encoding comes next (the
+ * encoders look up every instruction's form and refuse one without) */
+int lir_verify_shape(const Code *c, FILE *out);
 
 /* ---- printing --------------------------------------------------------------------- */
 void lir_print_arg(FILE *out, const Code *c, const Arg *a);

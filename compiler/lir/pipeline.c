@@ -92,12 +92,13 @@ static bool removable(DeadScan *d, Inst *in)
     return !d->keep;
 }
 
-/* one backward pass over every block; true if another round may remove more: an
- * instruction went and the live-in set of its block shrank (liveness elsewhere
- * depends on nothing else) */
-static bool remove_dead_round(Arena *arena, Code *code)
+/* one backward pass over every block, from the liveness it leaves in *live; true if
+ * another round may remove more: an instruction went and the live-in set of its
+ * block shrank (liveness elsewhere depends on nothing else).  *removed: any went */
+static bool remove_dead_round(Arena *arena, Code *code, LirLiveness **livep, bool *removed_any)
 {
-    LirLiveness *live = lir_liveness(arena, code);
+    LirLiveness *live = *livep = lir_liveness(arena, code);
+    *removed_any = false;
     if (!live)
         return false;
     uint32_t words = (lir_tmp_count(code) + 63) / 64;
@@ -120,6 +121,7 @@ static bool remove_dead_round(Arena *arena, Code *code)
         }
         if (!removed)
             continue;
+        *removed_any = true;
         again |= memcmp(d.live, lir_live_in_set(live, b), words * 8) != 0;
         uint32_t n = 0;
         for (uint32_t i = 0; i < blk->ninsts; i++)
@@ -130,12 +132,16 @@ static bool remove_dead_round(Arena *arena, Code *code)
     return again;
 }
 
-static void remove_dead_insts(Code *code)
+/* remove the instructions whose results nobody reads, in up to four rounds; the
+ * liveness of the code that is left (in arena) if the last round removed nothing,
+ * else NULL */
+static LirLiveness *remove_dead_insts(Arena *arena, Code *code)
 {
-    Arena *scratch = arena_new();
-    for (int round = 0; round < 4 && remove_dead_round(scratch, code); round++)
-        ;
-    arena_free(scratch);
+    LirLiveness *live = NULL;
+    bool again = true, removed = true;
+    for (int round = 0; round < 4 && again; round++)
+        again = remove_dead_round(arena, code, &live, &removed);
+    return removed ? NULL : live;
 }
 
 static uint64_t count_insts(const Code *c)
@@ -161,12 +167,16 @@ static Code *compile_func(const Func *f, const Schedule *given, const Backend *b
         return NULL;
     code->frame_base = be->frame_base;
     code->stack_pointer = be->stack_pointer;
-    remove_dead_insts(code);
+    Arena *scratch = arena_new();
+    LirLiveness *live = remove_dead_insts(scratch, code);
     if (opt->dump_lir)
         lir_print(opt->dump_lir, code);
     char err[512];
-    /* lir_allocate verifies its input (the lowering) and its result */
-    if (!lir_allocate(code, &opt->regalloc, err, sizeof err)) {
+    /* the shape of the lowering and of the result is verified there; their forms
+     * when the target emits the code */
+    bool allocated = lir_allocate_compiled(code, &opt->regalloc, live, err, sizeof err);
+    arena_free(scratch);
+    if (!allocated) {
         diag_error(d, f->line, f->col, "in @%s: register allocation failed: %s", f->name, err);
         lir_verify(code, d->out); /* the problems, if that is why */
         return NULL;

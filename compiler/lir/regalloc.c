@@ -421,7 +421,10 @@ unsigned lir_alloc_order(const Code *code, const RegallocOptions *opt, Bank b, u
     return n;
 }
 
-static bool ctx_init(RaCtx *c, Code *code, const RegallocOptions *opt, char *err, size_t errlen)
+/* known: the code's liveness if the caller has it (else computed here); forms: check
+ * the input against the target's forms (else only its shape) */
+static bool ctx_init(RaCtx *c, Code *code, const RegallocOptions *opt, LirLiveness *known, bool forms,
+                     char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->code = code;
@@ -431,12 +434,14 @@ static bool ctx_init(RaCtx *c, Code *code, const RegallocOptions *opt, char *err
     c->scratch_slot[0] = c->scratch_slot[1] = -1;
     if (!code->target)
         return ra_fail(c, "the code has no target");
-    int problems = lir_verify(code, NULL);
+    int problems = forms ? lir_verify(code, NULL) : lir_verify_shape(code, NULL);
     if (problems)
         return ra_fail(c, "the code does not verify (%d problems)", problems);
     c->arena = arena_new();
     lir_compute_preds(code);
-    c->live = lir_liveness(c->arena, code);
+    bool fits = known && known->code == code && known->ntmps == lir_tmp_count(code) &&
+                known->nblocks == code->nblocks;
+    c->live = fits ? known : lir_liveness(c->arena, code);
     if (!c->live)
         return ra_fail(c, "an instruction has no overload");
     c->ntmps = lir_tmp_count(code);
@@ -458,21 +463,28 @@ static void ctx_free(RaCtx *c)
         arena_free(c->arena);
 }
 
-bool lir_allocate_registers(Code *code, const RegallocOptions *opt, char *err, size_t errlen)
+static bool allocate_registers(Code *code, const RegallocOptions *opt, LirLiveness *known, bool forms,
+                               char *err, size_t errlen)
 {
     RegallocOptions defaults = { 0 };
     RaCtx c;
-    bool ok = ctx_init(&c, code, opt ? opt : &defaults, err, errlen) && ra_build_intervals(&c) &&
+    bool ok = ctx_init(&c, code, opt ? opt : &defaults, known, forms, err, errlen) && ra_build_intervals(&c) &&
               ra_linear_scan(&c, BANK_GP) && ra_linear_scan(&c, BANK_FP) &&
               ra_assign_spill_slots(&c) && ra_resolve_and_rewrite(&c);
     ctx_free(&c);
     return ok;
 }
 
-/* the allocated code verifies, every instruction in a form of the target included */
-static bool check_result(Code *code, char *err, size_t errlen)
+bool lir_allocate_registers(Code *code, const RegallocOptions *opt, char *err, size_t errlen)
 {
-    int problems = lir_verify(code, NULL);
+    return allocate_registers(code, opt, NULL, true, err, errlen);
+}
+
+/* the allocated code verifies (every instruction in a form of the target included,
+ * with forms) */
+static bool check_result(Code *code, bool forms, char *err, size_t errlen)
+{
+    int problems = forms ? lir_verify(code, NULL) : lir_verify_shape(code, NULL);
     if (problems && err && errlen)
         snprintf(err, errlen, "allocated @%s does not verify (%d problems)", code->name, problems);
     return problems == 0;
@@ -480,6 +492,12 @@ static bool check_result(Code *code, char *err, size_t errlen)
 
 bool lir_allocate(Code *code, const RegallocOptions *opt, char *err, size_t errlen)
 {
-    return lir_allocate_registers(code, opt, err, errlen) && lir_allocate_stack(code, err, errlen) &&
-           check_result(code, err, errlen);
+    return allocate_registers(code, opt, NULL, true, err, errlen) && lir_allocate_stack(code, err, errlen) &&
+           check_result(code, true, err, errlen);
+}
+
+bool lir_allocate_compiled(Code *code, const RegallocOptions *opt, LirLiveness *live, char *err, size_t errlen)
+{
+    return allocate_registers(code, opt, live, false, err, errlen) && lir_allocate_stack(code, err, errlen) &&
+           check_result(code, false, err, errlen);
 }

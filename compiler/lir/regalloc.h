@@ -108,6 +108,13 @@ typedef struct RegallocOptions {
  * not NULL) when the code cannot be allocated; the Code is then unusable. */
 bool lir_allocate(Code *code, const RegallocOptions *opt, char *err, size_t errlen);
 
+typedef struct LirLiveness LirLiveness;
+/* lir_allocate inside a compiler whose next step encodes the code: the encoder looks
+ * up every instruction's form and refuses one without, so only the shape of the
+ * input and of the result is verified here.  live: the code's liveness as it stands
+ * (lir_liveness, in an arena outliving the call), or NULL to compute it. */
+bool lir_allocate_compiled(Code *code, const RegallocOptions *opt, LirLiveness *live, char *err, size_t errlen);
+
 /* the two halves, for tests and tools: registers (leaves spill slots unassigned)
  * and then the stack (assigns every slot's offset and Code.frame) */
 bool lir_allocate_registers(Code *code, const RegallocOptions *opt, char *err, size_t errlen);
@@ -121,8 +128,6 @@ unsigned lir_alloc_order(const Code *code, const RegallocOptions *opt, Bank b, u
 /* Every tmp (virtual or physical) has a dense index: physical register r of bank b
  * is b * LIR_MAX_REGS + r; virtual GP tmp i is 2 * LIR_MAX_REGS + i; virtual FP tmp
  * i follows the GP ones. */
-typedef struct LirLiveness LirLiveness;
-
 uint32_t lir_tmp_index(const Code *code, Tmp t);
 Tmp lir_tmp_of_index(const Code *code, uint32_t index);
 uint32_t lir_tmp_count(const Code *code);

@@ -8,6 +8,7 @@
 typedef struct {
     const Code *code;
     FILE *out;
+    bool forms;            /* check each instruction against the target's forms */
     int problems;
     uint32_t block, inst;  /* UINT32_MAX: not inside one */
 } Verifier;
@@ -70,7 +71,7 @@ static void check_inst(Verifier *v, const Inst *in, bool last)
             if (a->kind != ARG_TMP || !tmp_is_reg(a->base))
                 problem(v, "call arguments and results are registers");
         }
-    if (v->code->target && !lir_code_find_form(v->code, in))
+    if (v->forms && v->code->target && !lir_code_find_form(v->code, in))
         problem(v, "%s: no %s form takes these arguments", lir_op_name((LirOp)in->op),
                 v->code->target->name);
     if ((o->flags & LF_TERM) && !last)
@@ -97,9 +98,9 @@ static void check_block(Verifier *v, const LirBlock *b)
             problem(v, "successor #%u does not exist", b->succs[s]);
 }
 
-int lir_verify(const Code *c, FILE *out)
+static int verify(const Code *c, FILE *out, bool forms)
 {
-    Verifier v = { c, out, 0, UINT32_MAX, UINT32_MAX };
+    Verifier v = { c, out, forms, 0, UINT32_MAX, UINT32_MAX };
     if (!c->nblocks)
         problem(&v, "no blocks");
     for (v.block = 0; v.block < c->nblocks; v.block++) {
@@ -112,3 +113,7 @@ int lir_verify(const Code *c, FILE *out)
         problem(&v, "the frame base is not a register");
     return v.problems;
 }
+
+int lir_verify(const Code *c, FILE *out) { return verify(c, out, true); }
+
+int lir_verify_shape(const Code *c, FILE *out) { return verify(c, out, false); }
