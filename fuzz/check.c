@@ -226,24 +226,16 @@ Module *check_prepared(CheckCtx *c, int level, char *detail, size_t n)
 /* schedule every function of m; false with the scheduler's first message in detail */
 static bool schedule_all(const Module *m, int level, Schedule **out, char *detail, size_t n)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
+    char first[400];
     Diag d;
-    diag_init(&d, m->file, mem);
+    diag_init(&d, m->file, NULL);
+    diag_keep_first(&d, first, sizeof first);
     SchedOptions so = {.no_motion = level == 0};
     bool ok = true;
     for (uint32_t i = 0; ok && i < m->nfuncs; i++)
         ok = (out[i] = schedule_func(m->funcs[i], &so, &d)) != NULL;
-    if (mem)
-        fclose(mem);
-    if (!ok) {
-        char *nl = text ? strchr(text, '\n') : NULL;
-        if (nl)
-            *nl = 0;
-        snprintf(detail, n, "the scheduler refused the module: %s", text ? text : "");
-    }
-    free(text);
+    if (!ok)
+        snprintf(detail, n, "the scheduler refused the module: %s", first);
     return ok;
 }
 

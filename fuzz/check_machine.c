@@ -89,15 +89,6 @@ void check_add_machine_stages(StageList *l, const CheckOptions *o, uint32_t leve
     }
 }
 
-/* the first line a Diag wrote to a memory stream */
-static void first_line(char *dst, size_t n, const char *prefix, char *text)
-{
-    char *nl = text ? strchr(text, '\n') : NULL;
-    if (nl)
-        *nl = 0;
-    snprintf(dst, n, "%s%s", prefix, text ? text : "");
-}
-
 bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
 {
     const MachineTarget *mt = &machine_targets[s->isa == ISA_X64 ? 0 : 1];
@@ -113,23 +104,17 @@ bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
     if (!sched)
         return false;
     const Module *m = check_prepared(c, s->level, r->detail, sizeof r->detail);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
+    char first[400];
     Diag d;
-    diag_init(&d, m->file, mem);
+    diag_init(&d, m->file, NULL);
+    diag_keep_first(&d, first, sizeof first);
     CompileOptions co = {.opt_level = s->level, .prepared = true, .schedules = sched,
                          .regalloc = c->opt->regalloc};
-    bool ok = compile_module(m, mt->backend(), &co, mr->arena, &mr->blob, NULL, &d);
-    if (mem)
-        fclose(mem);
-    if (!ok) {
-        first_line(r->detail, sizeof r->detail, "compile failed: ", text);
+    if (!compile_module(m, mt->backend(), &co, mr->arena, &mr->blob, NULL, &d)) {
+        snprintf(r->detail, sizeof r->detail, "compile failed: %s", first);
         r->fail_kind = "compile";
-    }
-    free(text);
-    if (!ok)
         return false;
+    }
     double t = check_now();
     mr->emu = engine(c->machine, s->isa);
     bool loaded = mr->emu && emu_load(mr->emu, &mr->blob);

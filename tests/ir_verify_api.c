@@ -1,8 +1,8 @@
 /* ir_verify_api.c — the verifier on circuits built through the builder API: shapes the
  * text parser never produces (missing inputs, removed gates, roots as inputs, bad
  * condition codes, out-of-range SYMBOL indices, constant bits beyond the type), dead
- * gates being skipped, near-linear time on a function of many thousand gates, and a
- * parser regression. */
+ * gates being skipped, near-linear time on a function of many thousand gates, a
+ * parser regression, and diag_keep_first keeping the first message as printed. */
 #include "compiler/ir/ir.h"
 
 #include <stdlib.h>
@@ -87,6 +87,32 @@ static void test_missing_and_removed_inputs(Check *ck)
     add_return(f->circ, ROOT_STATE_ENTRY, b);
     EXPECT(ck, verify(ck, m) == 2 && said(ck, "data input 1 is missing or names a removed gate"),
            "a NO_GATE input and a removed input are errors, not crashes");
+    module_free(m);
+}
+
+/* the first of two messages, kept without a stream, is the first line printed */
+static void test_keep_first(Check *ck)
+{
+    Module *m = module_new("built.circ");
+    GateId x;
+    Func *f = new_func(m, &x);
+    GateId a = circ_binop(f->circ, OP_ADD, TY_I32, x, NO_GATE);
+    add_return(f->circ, ROOT_STATE_ENTRY, circ_binop(f->circ, OP_SUB, TY_I32, a, NO_GATE));
+    EXPECT(ck, verify(ck, m) == 2, "two missing inputs, two errors");
+    char first[400], tiny[12];
+    Diag d;
+    diag_init(&d, "built.circ", NULL);
+    diag_keep_first(&d, first, sizeof first);
+    EXPECT(ck, !first[0], "nothing kept before a message");
+    verify_module(m, &d);
+    const char *nl = ck->text ? strchr(ck->text, '\n') : NULL;
+    EXPECT(ck, nl && strlen(first) == (size_t)(nl - ck->text) && !strncmp(first, ck->text, strlen(first)),
+           "kept \"%s\", not the first line printed", first);
+    diag_init(&d, "built.circ", NULL);
+    diag_keep_first(&d, tiny, sizeof tiny);
+    verify_module(m, &d);
+    EXPECT(ck, d.nerrors == 2 && strlen(tiny) == sizeof tiny - 1 && !strncmp(tiny, first, sizeof tiny - 1),
+           "a short buffer keeps the start of the first message: \"%s\"", tiny);
     module_free(m);
 }
 
@@ -202,6 +228,7 @@ int main(void)
     test_roots_as_inputs(&ck);
     test_literals(&ck);
     test_scale(&ck);
+    test_keep_first(&ck);
     free(ck.text);
     if (ck.failures) {
         fprintf(stderr, "ir_verify_api: %d failure(s)\n", ck.failures);

@@ -2,16 +2,38 @@
 #include "ir.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 void diag_init(Diag *d, const char *file, FILE *out)
 {
     d->file = file ? file : "<input>";
     d->out = out;
     d->nerrors = 0;
+    d->first = NULL;
+    d->first_size = 0;
+}
+
+void diag_keep_first(Diag *d, char *buf, size_t n)
+{
+    d->first = n ? buf : NULL;
+    d->first_size = n;
+    if (n)
+        buf[0] = 0;
 }
 
 static void vreport(Diag *d, uint32_t line, uint32_t col, const char *prefix, const char *fmt, va_list ap)
 {
+    if (d->first && !d->nerrors) {
+        va_list copy;
+        va_copy(copy, ap);
+        int k = snprintf(d->first, d->first_size, "%s:%u:%u: error: %s", d->file, line, col, prefix);
+        if (k >= 0 && (size_t)k < d->first_size)
+            vsnprintf(d->first + k, d->first_size - (size_t)k, fmt, copy);
+        va_end(copy);
+        char *nl = strchr(d->first, '\n');
+        if (nl)
+            *nl = 0;
+    }
     d->nerrors++;
     if (!d->out)
         return;

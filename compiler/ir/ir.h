@@ -256,8 +256,13 @@ typedef struct Diag {
     const char *file;
     FILE *out;      /* where messages go */
     int nerrors;
+    char *first;    /* diag_keep_first: the first message, or NULL */
+    size_t first_size;
 } Diag;
 void diag_init(Diag *d, const char *file, FILE *out);
+/* also keep the first message (one line, no newline; "" while there is none) in
+ * buf: for callers that want it without opening a stream */
+void diag_keep_first(Diag *d, char *buf, size_t n);
 void diag_error(Diag *d, uint32_t line, uint32_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* "FILE:LINE:COL: error: in @func: gate %name: MESSAGE", at the gate's source position */
