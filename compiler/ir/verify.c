@@ -51,6 +51,7 @@ typedef struct {
     uint32_t *dom_pre, *dom_post; /* dominator-tree interval numbers */
     GateId *early;       /* per computation gate: the state below which it is available */
     GateId *early_src;   /* the selector or relay that sets early (NO_GATE: entry) */
+    Arena *scratch;     /* every array of the check; freed at its end */
 } Verifier;
 
 #define ERR(v, g, ...) ((v)->errors++, diag_gate((v)->d, (v)->f, (g), __VA_ARGS__))
@@ -101,15 +102,7 @@ static Type type_of(const Verifier *v, GateId g)
     return t < TY_COUNT ? t : TY_NONE;
 }
 
-static void *zalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fputs("circ: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
+static void *zalloc(const Verifier *v, size_t n, size_t size) { return arena_alloc(v->scratch, (n ? n : 1) * size); }
 
 /* ---- rule 1: wire counts ---------------------------------------------------- */
 
@@ -518,7 +511,7 @@ static bool is_state_edge(const Verifier *v, GateId g, uint32_t i)
 static void build_successors(Verifier *v)
 {
     StateEdges *s = &v->succ;
-    s->start = zalloc(v->n + 1, sizeof *s->start);
+    s->start = zalloc(v, v->n + 1, sizeof *s->start);
     uint32_t total = 0;
     for (GateId g = 0; g < v->n; g++)
         for (uint32_t i = 0; live(v, g) && i < gate_of(v, g)->nstate; i++)
@@ -528,15 +521,14 @@ static void build_successors(Verifier *v)
             }
     for (GateId g = 0; g < v->n; g++)
         s->start[g + 1] += s->start[g];
-    s->edge = zalloc(total, sizeof *s->edge);
-    uint32_t *fill = zalloc(v->n, sizeof *fill);
+    s->edge = zalloc(v, total, sizeof *s->edge);
+    uint32_t *fill = zalloc(v, v->n, sizeof *fill);
     for (GateId g = 0; g < v->n; g++)
         for (uint32_t i = 0; live(v, g) && i < gate_of(v, g)->nstate; i++)
             if (is_state_edge(v, g, i)) {
                 GateId from = gate_state(gate_of(v, g), i);
                 s->edge[s->start[from] + fill[from]++] = (Use){g, i};
             }
-    free(fill);
 }
 
 static uint32_t nsucc(const Verifier *v, GateId g) { return v->succ.start[g + 1] - v->succ.start[g]; }
@@ -545,11 +537,11 @@ static const Use *succ_of(const Verifier *v, GateId g) { return &v->succ.edge[v-
 /* iterative depth-first search from STATE_ENTRY: reverse postorder numbers */
 static void number_reachable(Verifier *v)
 {
-    v->rpo_num = zalloc(v->n, sizeof *v->rpo_num);
-    v->rpo = zalloc(v->n, sizeof *v->rpo);
-    GateId *stack = zalloc(v->n, sizeof *stack);
-    uint32_t *next = zalloc(v->n, sizeof *next);
-    uint8_t *seen = zalloc(v->n, 1);
+    v->rpo_num = zalloc(v, v->n, sizeof *v->rpo_num);
+    v->rpo = zalloc(v, v->n, sizeof *v->rpo);
+    GateId *stack = zalloc(v, v->n, sizeof *stack);
+    uint32_t *next = zalloc(v, v->n, sizeof *next);
+    uint8_t *seen = zalloc(v, v->n, 1);
     uint32_t sp = 0, post = 0;
     stack[sp++] = ROOT_STATE_ENTRY;
     seen[ROOT_STATE_ENTRY] = 1;
@@ -576,9 +568,6 @@ static void number_reachable(Verifier *v)
         v->rpo_num[g] = UNSEEN;
     for (uint32_t i = 0; i < post; i++)
         v->rpo_num[v->rpo[i]] = i;
-    free(stack);
-    free(next);
-    free(seen);
 }
 
 static bool reachable(const Verifier *v, GateId g) { return g < v->n && v->rpo_num[g] != UNSEEN; }
@@ -597,7 +586,7 @@ static GateId intersect(const Verifier *v, GateId a, GateId b)
 /* Cooper, Harvey and Kennedy: iterate to a fixed point in reverse postorder */
 static void compute_idoms(Verifier *v)
 {
-    v->idom = zalloc(v->n, sizeof *v->idom);
+    v->idom = zalloc(v, v->n, sizeof *v->idom);
     for (GateId g = 0; g < v->n; g++)
         v->idom[g] = NO_GATE;
     v->idom[ROOT_STATE_ENTRY] = ROOT_STATE_ENTRY;
@@ -623,18 +612,17 @@ static void compute_idoms(Verifier *v)
 /* children of each state gate in the dominator tree, in compressed rows */
 static void dominator_children(const Verifier *v, uint32_t **start_out, GateId **kids_out)
 {
-    uint32_t *start = zalloc(v->n + 1, sizeof *start);
-    GateId *kids = zalloc(v->nrpo, sizeof *kids);
+    uint32_t *start = zalloc(v, v->n + 1, sizeof *start);
+    GateId *kids = zalloc(v, v->nrpo, sizeof *kids);
     for (uint32_t k = 1; k < v->nrpo; k++)
         start[v->idom[v->rpo[k]] + 1]++;
     for (GateId g = 0; g < v->n; g++)
         start[g + 1] += start[g];
-    uint32_t *fill = zalloc(v->n, sizeof *fill);
+    uint32_t *fill = zalloc(v, v->n, sizeof *fill);
     for (uint32_t k = 1; k < v->nrpo; k++) {
         GateId p = v->idom[v->rpo[k]];
         kids[start[p] + fill[p]++] = v->rpo[k];
     }
-    free(fill);
     *start_out = start;
     *kids_out = kids;
 }
@@ -642,11 +630,11 @@ static void dominator_children(const Verifier *v, uint32_t **start_out, GateId *
 /* pre/post intervals on the dominator tree: a dominates b iff b's interval is inside a's */
 static void number_dominator_tree(Verifier *v)
 {
-    uint32_t *start, *next = zalloc(v->n, sizeof *next);
-    GateId *kids, *stack = zalloc(v->nrpo + 1, sizeof *stack);
+    uint32_t *start, *next = zalloc(v, v->n, sizeof *next);
+    GateId *kids, *stack = zalloc(v, v->nrpo + 1, sizeof *stack);
     dominator_children(v, &start, &kids);
-    v->dom_pre = zalloc(v->n, sizeof *v->dom_pre);
-    v->dom_post = zalloc(v->n, sizeof *v->dom_post);
+    v->dom_pre = zalloc(v, v->n, sizeof *v->dom_pre);
+    v->dom_post = zalloc(v, v->n, sizeof *v->dom_post);
     uint32_t sp = 0, clock = 0;
     stack[sp++] = ROOT_STATE_ENTRY;
     v->dom_pre[ROOT_STATE_ENTRY] = clock++;
@@ -661,10 +649,6 @@ static void number_dominator_tree(Verifier *v)
             sp--;
         }
     }
-    free(stack);
-    free(next);
-    free(kids);
-    free(start);
 }
 
 static bool dominates(const Verifier *v, GateId a, GateId b)
@@ -713,7 +697,7 @@ static void check_if_successors(Verifier *v, GateId g)
 
 static void check_case_values(Verifier *v, GateId g, Type t)
 {
-    CaseValue *cases = zalloc(nsucc(v, g), sizeof *cases);
+    CaseValue *cases = zalloc(v, nsucc(v, g), sizeof *cases);
     uint32_t n = 0;
     char b[160];
     for (uint32_t i = 0; i < nsucc(v, g); i++) {
@@ -730,7 +714,6 @@ static void check_case_values(Verifier *v, GateId g, Type t)
         if (cases[i].value == cases[i - 1].value)
             ERR(v, cases[i].gate, "duplicate case value %lld (same as %s in %s)",
                 (long long)ty_sext(t, cases[i].value), label(v, cases[i - 1].gate, b, sizeof b), ty_name(t));
-    free(cases);
 }
 
 static void check_switch_successors(Verifier *v, GateId g)
@@ -785,8 +768,8 @@ static void check_reachable(Verifier *v)
 /* walk state inputs backwards from every RETURN/THROW */
 static void check_termination(Verifier *v)
 {
-    uint8_t *ends = zalloc(v->n, 1);
-    GateId *work = zalloc(v->n, sizeof *work);
+    uint8_t *ends = zalloc(v, v->n, 1);
+    GateId *work = zalloc(v, v->n, sizeof *work);
     uint32_t nw = 0;
     for (GateId g = NUM_ROOTS; g < v->n; g++)
         if (is_state_gate(v, g) && has(v, g, F_TERM)) {
@@ -806,8 +789,6 @@ static void check_termination(Verifier *v)
     for (uint32_t k = 0; k < v->nrpo; k++)
         if (!ends[v->rpo[k]])
             ERR(v, v->rpo[k], "state path never ends in RETURN or THROW");
-    free(ends);
-    free(work);
 }
 
 static bool is_back_edge(const Verifier *v, GateId from, Use to)
@@ -844,17 +825,13 @@ static void find_state_cycles_from(Verifier *v, GateId root, uint8_t *color, uin
 
 static void check_state_cycles(Verifier *v)
 {
-    uint8_t *color = zalloc(v->n, 1), *reported = zalloc(v->n, 1);
-    uint32_t *next = zalloc(v->n, sizeof *next);
-    GateId *stack = zalloc(v->n, sizeof *stack);
+    uint8_t *color = zalloc(v, v->n, 1), *reported = zalloc(v, v->n, 1);
+    uint32_t *next = zalloc(v, v->n, sizeof *next);
+    GateId *stack = zalloc(v, v->n, sizeof *stack);
     find_state_cycles_from(v, ROOT_STATE_ENTRY, color, next, stack, reported);
     for (GateId g = NUM_ROOTS; g < v->n; g++)
         if (is_state_gate(v, g) && !color[g])
             find_state_cycles_from(v, g, color, next, stack, reported);
-    free(color);
-    free(reported);
-    free(next);
-    free(stack);
 }
 
 static void check_natural_loops(Verifier *v)
@@ -1084,15 +1061,15 @@ static void check_schedulable_uses(Verifier *v, const Tarjan *t)
 static void check_data_graph(Verifier *v)
 {
     Tarjan t = {0};
-    t.index = zalloc(v->n, sizeof *t.index);
-    t.low = zalloc(v->n, sizeof *t.low);
-    t.on_stack = zalloc(v->n, 1);
-    t.poisoned = zalloc(v->n, 1);
-    t.scc = zalloc(v->n, sizeof *t.scc);
-    t.call = zalloc(v->n, sizeof *t.call);
-    t.next = zalloc(v->n, sizeof *t.next);
-    v->early = zalloc(v->n, sizeof *v->early);
-    v->early_src = zalloc(v->n, sizeof *v->early_src);
+    t.index = zalloc(v, v->n, sizeof *t.index);
+    t.low = zalloc(v, v->n, sizeof *t.low);
+    t.on_stack = zalloc(v, v->n, 1);
+    t.poisoned = zalloc(v, v->n, 1);
+    t.scc = zalloc(v, v->n, sizeof *t.scc);
+    t.call = zalloc(v, v->n, sizeof *t.call);
+    t.next = zalloc(v, v->n, sizeof *t.next);
+    v->early = zalloc(v, v->n, sizeof *v->early);
+    v->early_src = zalloc(v, v->n, sizeof *v->early_src);
     for (GateId g = 0; g < v->n; g++) {
         t.index[g] = UNSEEN;
         v->early[g] = NO_GATE;
@@ -1101,29 +1078,9 @@ static void check_data_graph(Verifier *v)
         if (is_computation(v, g) && t.index[g] == UNSEEN)
             tarjan_visit(v, &t, g);
     check_schedulable_uses(v, &t);
-    free(t.index);
-    free(t.low);
-    free(t.on_stack);
-    free(t.poisoned);
-    free(t.scc);
-    free(t.call);
-    free(t.next);
 }
 
 /* ---- driver ----------------------------------------------------------------- */
-
-static void free_verifier(Verifier *v)
-{
-    free(v->succ.start);
-    free(v->succ.edge);
-    free(v->rpo_num);
-    free(v->rpo);
-    free(v->idom);
-    free(v->dom_pre);
-    free(v->dom_post);
-    free(v->early);
-    free(v->early_src);
-}
 
 static void check_control(Verifier *v)
 {
@@ -1146,6 +1103,7 @@ int verify_func(const Func *f, Diag *d)
         return 1;
     }
     v.n = v.c->ngates;
+    v.scratch = arena_new();
     for (GateId g = NUM_ROOTS; g < v.n; g++)
         if (!v.c->gates[g].dead)
             check_gate(&v, g);
@@ -1155,7 +1113,7 @@ int verify_func(const Func *f, Diag *d)
     number_dominator_tree(&v);
     check_control(&v);
     check_data_graph(&v);
-    free_verifier(&v);
+    arena_free(v.scratch);
     return v.errors;
 }
 
