@@ -11,18 +11,7 @@
 #include <dirent.h>
 #include <inttypes.h>
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-        }                                                                    \
-    } while (0)
+#include "tests/test_check.h"
 
 enum { MAX_RUNS = 16, MAX_LIMITS = 8, MAX_ARGS = 6 };
 

@@ -10,18 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-        }                                                                    \
-    } while (0)
+#include "tests/test_check.h"
 
 /* locations 0..7 GP registers, 8..15 FP registers, 16..23 slots, 24/25 scratch
  * slots; GP register 8..11 and FP 8..11 are outside the moves (free or borrowed) */

@@ -9,18 +9,7 @@
 #include <string.h>
 #include <unicorn/unicorn.h>
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-        }                                                                    \
-    } while (0)
+#include "tests/test_check.h"
 
 #define R(n) arg_tmp(tmp_gp(X64_##n))
 #define A(...) (Arg[]){ __VA_ARGS__ }
