@@ -144,11 +144,11 @@ static void add_use_pos(RaCtx *c, Interval *iv, uint32_t pos, bool must_reg)
     iv->uses[iv->nuses++] = (UsePos){ pos, must_reg };
 }
 
-static unsigned occurrences(const OperandList *ops, Tmp t)
+static unsigned occurrences(const OperandList *ops, uint32_t t)
 {
     unsigned k = 0;
     for (uint32_t i = 0; i < ops->n; i++)
-        k += *ops->ops[i].tmp == t;
+        k += ops->ops[i].index == t;
     return k;
 }
 
@@ -161,7 +161,7 @@ int ra_fold_candidate(const RaCtx *c, Inst *inst, const OperandList *ops)
         Role r = (Role)o->role;
         if (o->arg < 0 || !tmp_is_virtual(*o->tmp) || r == ROLE_SCRATCH || r == ROLE_EARLY_DEF)
             continue;
-        if ((role_is_zdef(r) && o->width < 64) || occurrences(ops, *o->tmp) > 1)
+        if ((role_is_zdef(r) && o->width < 64) || occurrences(ops, o->index) > 1)
             continue;
         if (lir_code_admits_stack(c->code, inst, (unsigned)o->arg))
             return o->arg;
@@ -186,44 +186,44 @@ static void note_hint(RaCtx *c, Inst *inst, uint32_t n)
     }
 }
 
+/* the operands of one fence post (RT_*) of instruction n: defs start there, uses
+ * reach it from the block's start at from */
+static void build_point(RaCtx *c, const OperandList *ops, unsigned when, uint32_t pos, uint32_t from, int fold)
+{
+    for (uint32_t i = 0; i < ops->n; i++) {
+        const Operand *o = &ops->ops[i];
+        if (!(o->timing & when))
+            continue;
+        Interval *iv = c->op_ivs[i];
+        if (when & (RT_EARLY_DEF | RT_LATE_DEF))
+            add_def(c, iv, pos);
+        else
+            add_range(c, iv, from, pos + 1);
+        add_use_pos(c, iv, pos, o->arg < 0 || o->arg != fold);
+    }
+}
+
 /* the operands of instruction n (global number) in block range [from, ...) */
 static void build_inst(RaCtx *c, Inst *inst, uint32_t n, uint32_t from)
 {
     OperandList *ops = &c->ops;
-    ra_operands(inst, ops);
+    ra_operands(c->code, inst, ops);
     note_hint(c, inst, n);
     int fold = c->fold_arg[n] = (int8_t)ra_fold_candidate(c, inst, ops); /* again at rewriting */
     Interval **of = c->op_ivs = grow(c, c->op_ivs, &c->cap_op_ivs, ops->n, sizeof *of);
     for (uint32_t i = 0; i < ops->n; i++)
-        of[i] = interval_of(c, lir_tmp_index(c->code, *ops->ops[i].tmp));
-    for (int phase = 0; phase < 4; phase++) {
-        for (uint32_t i = 0; i < ops->n; i++) {
-            const Operand *o = &ops->ops[i];
-            Role r = (Role)o->role;
-            Interval *iv = of[i];
-            bool must = o->arg < 0 || o->arg != fold;
-            if (phase == 0 && role_is_late_def(r)) {
-                add_def(c, iv, pos_late(n));
-                add_use_pos(c, iv, pos_late(n), must);
-            } else if (phase == 1 && role_is_late_use(r)) {
-                add_range(c, iv, from, pos_late(n) + 1);
-                add_use_pos(c, iv, pos_late(n), must);
-            } else if (phase == 2 && role_is_early_def(r)) {
-                add_def(c, iv, pos_early(n));
-                add_use_pos(c, iv, pos_early(n), must);
-            } else if (phase == 3 && role_is_early_use(r)) {
-                add_range(c, iv, from, pos_early(n) + 1);
-                add_use_pos(c, iv, pos_early(n), must);
-            }
-        }
-        if (phase == 0)
-            for (unsigned b = 0; b < BANK_COUNT; b++) {
-                uint64_t clobbers = lir_inst_clobbers(inst, (Bank)b);
-                for (unsigned reg = 0; reg < LIR_MAX_REGS && clobbers >> reg; reg++)
-                    if ((clobbers >> reg) & 1)
-                        add_def(c, interval_of(c, b * LIR_MAX_REGS + reg), pos_late(n));
-            }
-    }
+        of[i] = interval_of(c, ops->ops[i].index);
+    if (ops->timing & RT_LATE_DEF)
+        build_point(c, ops, RT_LATE_DEF, pos_late(n), from, fold);
+    for (unsigned b = 0; inst->call && b < BANK_COUNT; b++)
+        for (uint64_t clobbers = lir_inst_clobbers(inst, (Bank)b); clobbers; clobbers &= clobbers - 1)
+            add_def(c, interval_of(c, b * LIR_MAX_REGS + (uint32_t)__builtin_ctzll(clobbers)), pos_late(n));
+    if (ops->timing & RT_LATE_USE)
+        build_point(c, ops, RT_LATE_USE, pos_late(n), from, fold);
+    if (ops->timing & RT_EARLY_DEF)
+        build_point(c, ops, RT_EARLY_DEF, pos_early(n), from, fold);
+    if (ops->timing & RT_EARLY_USE)
+        build_point(c, ops, RT_EARLY_USE, pos_early(n), from, fold);
 }
 
 static void reverse_pieces(Interval *iv)

@@ -14,11 +14,7 @@ uint32_t lir_tmp_count(const Code *c)
 
 uint32_t lir_tmp_index(const Code *c, Tmp t)
 {
-    Bank b = tmp_bank(t);
-    if (tmp_is_reg(t))
-        return (uint32_t)b * LIR_MAX_REGS + tmp_reg_number(t);
-    uint32_t base = 2 * LIR_MAX_REGS + (b == BANK_FP ? c->ntmps[BANK_GP] : 0);
-    return base + tmp_virtual_index(t);
+    return ra_tmp_index(c, t);
 }
 
 Tmp lir_tmp_of_index(const Code *c, uint32_t i)
@@ -32,7 +28,7 @@ Tmp lir_tmp_of_index(const Code *c, uint32_t i)
 }
 
 /* ---- operands ------------------------------------------------------------------ */
-static void push_operand(OperandList *l, Operand op)
+static void push_operand(const Code *c, OperandList *l, Tmp *t, Role role, Bank bank, Width width, int arg)
 {
     if (l->n == l->cap) {
         uint32_t ncap = l->cap ? 2 * l->cap : 16;
@@ -42,42 +38,54 @@ static void push_operand(OperandList *l, Operand op)
         l->ops = p;
         l->cap = ncap;
     }
-    l->ops[l->n++] = op;
+    uint8_t timing = role_timing(role);
+    l->ops[l->n++] = (Operand){ t, ra_tmp_index(c, *t), (uint8_t)role, timing, (uint8_t)bank, width, (int8_t)arg };
+    l->timing |= timing;
 }
 
-typedef struct {
-    OperandList *list;
-    Inst *inst;
-} OperandWalk;
-
-static void operand_of_arg(void *ctx, Arg *a, Role role, Bank bank, Width width)
+/* the tmps of one argument as lir_for_each_tmp reports them */
+static void operands_of_arg(const Code *c, OperandList *l, Arg *a, Role role, Bank bank, Width width, int arg)
 {
-    OperandWalk *w = ctx;
-    bool own = a >= w->inst->args && a < w->inst->args + LIR_MAX_ARGS;
-    int8_t idx = own ? (int8_t)(a - w->inst->args) : -1;
     switch ((ArgKind)a->kind) {
     case ARG_TMP:
         if (a->base != TMP_NONE)
-            push_operand(w->list, (Operand){ &a->base, (uint8_t)role, (uint8_t)bank, width, idx });
+            push_operand(c, l, &a->base, role, bank, width, arg);
         break;
     case ARG_INDEX:
         if (a->index != TMP_NONE)
-            push_operand(w->list, (Operand){ &a->index, ROLE_USE, BANK_GP, 64, -1 });
+            push_operand(c, l, &a->index, ROLE_USE, BANK_GP, 64, -1);
         /* fall through */
     case ARG_ADDR:
         if (a->base != TMP_NONE)
-            push_operand(w->list, (Operand){ &a->base, ROLE_USE, BANK_GP, 64, -1 });
+            push_operand(c, l, &a->base, ROLE_USE, BANK_GP, 64, -1);
         break;
     default:
         break;
     }
 }
 
-bool ra_operands(Inst *inst, OperandList *list)
+static Bank call_arg_bank(const Arg *a) { return a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP; }
+
+bool ra_operands(const Code *c, Inst *inst, OperandList *list)
 {
     list->n = 0;
-    OperandWalk w = { list, inst };
-    return lir_for_each_arg(inst, operand_of_arg, &w);
+    list->timing = 0;
+    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
+    if (!o)
+        return false;
+    for (unsigned i = 0; i < o->nargs; i++)
+        operands_of_arg(c, list, &inst->args[i], (Role)o->args[i].role, (Bank)o->args[i].bank,
+                        o->args[i].width, (int)i);
+    CallInfo *ci = inst->call;
+    if (!(o->flags & LF_CALL) || !ci)
+        return true;
+    for (uint32_t i = 0; i < ci->nuses; i++)
+        operands_of_arg(c, list, &ci->uses[i], ROLE_USE, call_arg_bank(&ci->uses[i]),
+                        ci->use_widths ? ci->use_widths[i] : 64, -1);
+    for (uint32_t i = 0; i < ci->ndefs; i++)
+        operands_of_arg(c, list, &ci->defs[i], ROLE_DEF, call_arg_bank(&ci->defs[i]),
+                        ci->def_widths ? ci->def_widths[i] : 64, -1);
+    return true;
 }
 
 /* ---- dataflow ------------------------------------------------------------------- */
@@ -85,39 +93,47 @@ typedef struct {
     uint64_t *gen, *kill;
 } BlockSets;
 
-static void note_use(const BlockSets *s, uint32_t t)
+/* the operands used at one fence post (RT_EARLY_USE or RT_LATE_USE): generated
+ * unless defined before in the block */
+static void note_uses(const OperandList *ops, unsigned when, const BlockSets *s)
 {
-    if (!bit_get(s->kill, t))
-        bit_set(s->gen, t);
+    for (uint32_t i = 0; i < ops->n; i++)
+        if ((ops->ops[i].timing & when) && !bit_get(s->kill, ops->ops[i].index))
+            bit_set(s->gen, ops->ops[i].index);
 }
 
-static void gen_kill_inst(const Code *c, Inst *inst, OperandList *ops, const BlockSets *s)
+static void note_defs(const OperandList *ops, unsigned when, const BlockSets *s)
 {
-    for (int phase = 0; phase < 4; phase++) {
-        for (uint32_t i = 0; i < ops->n; i++) {
-            Role r = (Role)ops->ops[i].role;
-            uint32_t t = lir_tmp_index(c, *ops->ops[i].tmp);
-            if ((phase == 0 && role_is_early_use(r)) || (phase == 2 && role_is_late_use(r)))
-                note_use(s, t);
-            if ((phase == 1 && role_is_early_def(r)) || (phase == 3 && role_is_late_def(r)))
-                bit_set(s->kill, t);
-        }
-        if (phase == 3)
-            for (unsigned b = 0; b < BANK_COUNT; b++) {
-                uint64_t clobbers = lir_inst_clobbers(inst, (Bank)b);
-                for (unsigned reg = 0; reg < LIR_MAX_REGS && clobbers >> reg; reg++)
-                    if ((clobbers >> reg) & 1)
-                        bit_set(s->kill, b * LIR_MAX_REGS + reg);
-            }
+    for (uint32_t i = 0; i < ops->n; i++)
+        if (ops->ops[i].timing & when)
+            bit_set(s->kill, ops->ops[i].index);
+}
+
+static void gen_kill_inst(const Inst *inst, const OperandList *ops, const BlockSets *s)
+{
+    if (ops->timing & RT_EARLY_USE)
+        note_uses(ops, RT_EARLY_USE, s);
+    if (ops->timing & RT_EARLY_DEF)
+        note_defs(ops, RT_EARLY_DEF, s);
+    if (ops->timing & RT_LATE_USE)
+        note_uses(ops, RT_LATE_USE, s);
+    if (ops->timing & RT_LATE_DEF)
+        note_defs(ops, RT_LATE_DEF, s);
+    if (!inst->call)
+        return;
+    for (unsigned b = 0; b < BANK_COUNT; b++) {
+        uint64_t clobbers = lir_inst_clobbers(inst, (Bank)b);
+        for (; clobbers; clobbers &= clobbers - 1)
+            bit_set(s->kill, b * LIR_MAX_REGS + (uint32_t)__builtin_ctzll(clobbers));
     }
 }
 
 static bool block_gen_kill(Code *c, LirBlock *b, OperandList *ops, const BlockSets *s)
 {
     for (uint32_t i = 0; i < b->ninsts; i++) {
-        if (!ra_operands(&b->insts[i], ops))
+        if (!ra_operands(c, &b->insts[i], ops))
             return false;
-        gen_kill_inst(c, &b->insts[i], ops, s);
+        gen_kill_inst(&b->insts[i], ops, s);
     }
     return true;
 }

@@ -13,10 +13,39 @@ static inline uint32_t pos_early(uint32_t n) { return 4 * n + 1; }
 static inline uint32_t pos_late(uint32_t n) { return 4 * n + 3; }
 static inline uint32_t pos_gap_before(uint32_t pos) { return pos & ~3u; }
 
+/* when a role reads and writes its operand (fence posts of an instruction, in the
+ * order liveness and interval building see them: early uses, early defs, late uses,
+ * late defs) */
+enum { RT_EARLY_USE = 1, RT_EARLY_DEF = 2, RT_LATE_USE = 4, RT_LATE_DEF = 8 };
+static inline uint8_t role_timing(Role r)
+{
+    static const uint8_t timing[ROLE_COUNT] = {
+        [ROLE_USE] = RT_EARLY_USE,       [ROLE_COLD_USE] = RT_EARLY_USE,
+        [ROLE_LATE_USE] = RT_LATE_USE,   [ROLE_LATE_COLD_USE] = RT_LATE_USE,
+        [ROLE_DEF] = RT_LATE_DEF,        [ROLE_ZDEF] = RT_LATE_DEF,
+        [ROLE_USE_DEF] = RT_EARLY_USE | RT_LATE_DEF,
+        [ROLE_USE_ZDEF] = RT_EARLY_USE | RT_LATE_DEF,
+        [ROLE_EARLY_DEF] = RT_EARLY_DEF, [ROLE_SCRATCH] = RT_EARLY_DEF | RT_LATE_USE,
+        [ROLE_USE_ADDR] = RT_EARLY_USE,
+    };
+    return r < ROLE_COUNT ? timing[r] : 0;
+}
+
+/* the dense index of t (lir_tmp_index) */
+static inline uint32_t ra_tmp_index(const Code *c, Tmp t)
+{
+    Bank b = tmp_bank(t);
+    if (tmp_is_reg(t))
+        return (uint32_t)b * LIR_MAX_REGS + tmp_reg_number(t);
+    return 2 * LIR_MAX_REGS + (b == BANK_FP ? c->ntmps[BANK_GP] : 0) + tmp_virtual_index(t);
+}
+
 /* one tmp operand of an instruction */
 typedef struct {
     Tmp *tmp;
+    uint32_t index; /* dense index of *tmp when the list was made */
     uint8_t role;   /* Role */
+    uint8_t timing; /* RT_* of the role */
     uint8_t bank;   /* Bank */
     uint8_t width;
     int8_t arg;     /* index of the Tmp arg holding it, -1 for addresses and call info */
@@ -25,10 +54,12 @@ typedef struct {
 typedef struct {
     Operand *ops;
     uint32_t n, cap;
+    uint8_t timing; /* RT_* of every operand, or'ed */
 } OperandList;
 
-/* the tmp operands of inst (false if it has no overload); list->ops reused */
-bool ra_operands(Inst *inst, OperandList *list);
+/* the tmp operands of inst (false if it has no overload), in lir_for_each_tmp's
+ * order; list->ops reused */
+bool ra_operands(const Code *c, Inst *inst, OperandList *list);
 
 struct LirLiveness {
     Code *code;

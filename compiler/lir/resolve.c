@@ -232,22 +232,22 @@ static void emit_parallel(RaCtx *c, MoveList *m, uint32_t p1, uint32_t p2, InstL
 }
 
 /* ---- rewriting operands ------------------------------------------------------------------ */
-static uint32_t operand_pos(Role r, uint32_t n)
+static uint32_t operand_pos(const Operand *o, uint32_t n)
 {
-    return role_is_early_use(r) || role_is_early_def(r) ? pos_early(n) : pos_late(n);
+    return o->timing & (RT_EARLY_USE | RT_EARLY_DEF) ? pos_early(n) : pos_late(n);
 }
 
 static bool rewrite_inst(RaCtx *c, Inst *inst, uint32_t n)
 {
     OperandList *ops = &c->ops;
-    ra_operands(inst, ops);
+    ra_operands(c->code, inst, ops);
     int fold = c->fold_arg[n]; /* the instruction is as it was when the intervals were built */
     int fold_slot = -1;
     for (uint32_t i = 0; i < ops->n; i++) {
         Operand *o = &ops->ops[i];
         if (!tmp_is_virtual(*o->tmp))
             continue;
-        Interval *piece = ra_child_at(c->ivs[lir_tmp_index(c->code, *o->tmp)], operand_pos((Role)o->role, n));
+        Interval *piece = ra_child_at(c->ivs[o->index], operand_pos(o, n));
         if (piece->reg >= 0)
             *o->tmp = tmp_reg((Bank)piece->bank, (unsigned)piece->reg);
         else if (piece->spilled && o->arg >= 0 && o->arg == fold)
