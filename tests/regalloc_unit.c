@@ -5,7 +5,8 @@
  * inside the frame, the save area, the outgoing argument area, the frame size, the
  * frame-pointer-less variant); lir_allocate_compiled giving lir_allocate's result
  * from a known liveness or none, ignoring another code's, and leaving forms to the
- * encoder. */
+ * encoder; lir_liveness_refresh after instructions were removed giving a new
+ * liveness's sets. */
 #include "compiler/lir/regalloc.h"
 #include "compiler/x64/x64.h"
 
@@ -69,6 +70,53 @@ static void test_liveness(void)
         CHECK(lir_tmp_of_index(c, lir_tmp_index(c, t2)) == t2 && lir_tmp_of_index(c, lir_tmp_index(c, rax)) == rax,
               "tmp index round trip");
     }
+    arena_free(a);
+}
+
+static bool same_sets(const LirLiveness *x, const LirLiveness *y, const Code *c)
+{
+    size_t bytes = (lir_tmp_count(c) + 63) / 64 * 8;
+    for (uint32_t b = 0; b < c->nblocks; b++)
+        if (memcmp(lir_live_in_set(x, b), lir_live_in_set(y, b), bytes) ||
+            memcmp(lir_live_out_set(x, b), lir_live_out_set(y, b), bytes))
+            return false;
+    return true;
+}
+
+/* drop instruction i of block b */
+static void drop_inst(Code *c, uint32_t b, uint32_t i)
+{
+    LirBlock *blk = c->blocks[b];
+    memmove(&blk->insts[i], &blk->insts[i + 1], (blk->ninsts - i - 1) * sizeof *blk->insts);
+    blk->ninsts--;
+}
+
+static void test_liveness_refresh(void)
+{
+    Arena *a = arena_new();
+    Code *c = parse_one(a, loop_src);
+    LirLiveness *l = c ? lir_liveness(a, c) : NULL;
+    CHECK(l != NULL, "loop has a liveness");
+    if (!l) {
+        arena_free(a);
+        return;
+    }
+    bool changed[4] = { false, false, true, false };
+    drop_inst(c, 2, 0); /* Add64 %tmp2, %tmp1: tmp2 is no longer live around the loop */
+    CHECK(lir_liveness_refresh(l, changed), "refresh after a removal");
+    LirLiveness *fresh = lir_liveness(a, c);
+    CHECK(fresh && same_sets(l, fresh, c), "refreshed sets are a new liveness's");
+    CHECK(!lir_live_in(l, 1, tmp_virtual(BANK_GP, 2)) && !lir_live_out(l, 0, tmp_virtual(BANK_GP, 2)),
+          "tmp2 no longer live");
+    bool none[4] = { false, false, false, false };
+    changed[2] = false;
+    changed[0] = true;
+    drop_inst(c, 0, 2); /* Move $5, %tmp2 */
+    CHECK(lir_liveness_refresh(l, changed) && (fresh = lir_liveness(a, c)) && same_sets(l, fresh, c),
+          "second refresh, of another block");
+    CHECK(lir_liveness_refresh(l, none) && same_sets(l, fresh, c), "a refresh with nothing changed");
+    lir_new_tmp(c, BANK_GP);
+    CHECK(!lir_liveness_refresh(l, none), "refused once the code has other tmps");
     arena_free(a);
 }
 
@@ -312,6 +360,7 @@ static void test_compiled(void)
 int main(void)
 {
     test_liveness();
+    test_liveness_refresh();
     test_order();
     test_failure();
     test_coalescing();

@@ -28,23 +28,33 @@ Tmp lir_tmp_of_index(const Code *c, uint32_t i)
 }
 
 /* ---- operands ------------------------------------------------------------------ */
-static void push_operand(const Code *c, OperandList *l, Tmp *t, Role role, Bank bank, Width width, int arg)
+/* room for every operand of an instruction with ncall call uses and defs */
+static void reserve_operands(OperandList *l, uint32_t ncall)
 {
-    if (l->n == l->cap) {
-        uint32_t ncap = l->cap ? 2 * l->cap : 16;
-        Operand *p = realloc(l->ops, ncap * sizeof *p);
-        if (!p)
-            abort();
-        l->ops = p;
-        l->cap = ncap;
-    }
+    uint32_t need = 2 * (LIR_MAX_ARGS + ncall);
+    if (need <= l->cap)
+        return;
+    uint32_t ncap = l->cap ? 2 * l->cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    Operand *p = realloc(l->ops, ncap * sizeof *p);
+    if (!p)
+        abort();
+    l->ops = p;
+    l->cap = ncap;
+}
+
+static inline void push_operand(const Code *c, OperandList *l, Tmp *t, Role role, Bank bank, Width width,
+                                int arg)
+{
     uint8_t timing = role_timing(role);
     l->ops[l->n++] = (Operand){ t, ra_tmp_index(c, *t), (uint8_t)role, timing, (uint8_t)bank, width, (int8_t)arg };
     l->timing |= timing;
 }
 
 /* the tmps of one argument as lir_for_each_tmp reports them */
-static void operands_of_arg(const Code *c, OperandList *l, Arg *a, Role role, Bank bank, Width width, int arg)
+static inline void operands_of_arg(const Code *c, OperandList *l, Arg *a, Role role, Bank bank, Width width,
+                                   int arg)
 {
     switch ((ArgKind)a->kind) {
     case ARG_TMP:
@@ -66,6 +76,16 @@ static void operands_of_arg(const Code *c, OperandList *l, Arg *a, Role role, Ba
 
 static Bank call_arg_bank(const Arg *a) { return a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP; }
 
+static void call_operands(const Code *c, CallInfo *ci, OperandList *list)
+{
+    for (uint32_t i = 0; i < ci->nuses; i++)
+        operands_of_arg(c, list, &ci->uses[i], ROLE_USE, call_arg_bank(&ci->uses[i]),
+                        ci->use_widths ? ci->use_widths[i] : 64, -1);
+    for (uint32_t i = 0; i < ci->ndefs; i++)
+        operands_of_arg(c, list, &ci->defs[i], ROLE_DEF, call_arg_bank(&ci->defs[i]),
+                        ci->def_widths ? ci->def_widths[i] : 64, -1);
+}
+
 bool ra_operands(const Code *c, Inst *inst, OperandList *list)
 {
     list->n = 0;
@@ -73,18 +93,13 @@ bool ra_operands(const Code *c, Inst *inst, OperandList *list)
     const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
     if (!o)
         return false;
+    CallInfo *ci = (o->flags & LF_CALL) ? inst->call : NULL;
+    reserve_operands(list, ci ? ci->nuses + ci->ndefs : 0);
     for (unsigned i = 0; i < o->nargs; i++)
         operands_of_arg(c, list, &inst->args[i], (Role)o->args[i].role, (Bank)o->args[i].bank,
                         o->args[i].width, (int)i);
-    CallInfo *ci = inst->call;
-    if (!(o->flags & LF_CALL) || !ci)
-        return true;
-    for (uint32_t i = 0; i < ci->nuses; i++)
-        operands_of_arg(c, list, &ci->uses[i], ROLE_USE, call_arg_bank(&ci->uses[i]),
-                        ci->use_widths ? ci->use_widths[i] : 64, -1);
-    for (uint32_t i = 0; i < ci->ndefs; i++)
-        operands_of_arg(c, list, &ci->defs[i], ROLE_DEF, call_arg_bank(&ci->defs[i]),
-                        ci->def_widths ? ci->def_widths[i] : 64, -1);
+    if (ci)
+        call_operands(c, ci, list);
     return true;
 }
 
@@ -139,9 +154,10 @@ static bool block_gen_kill(Code *c, LirBlock *b, OperandList *ops, const BlockSe
 }
 
 /* out = union of successors' in; in = gen | (out & ~kill); true if in changed */
-static bool transfer(LirLiveness *l, uint32_t b, const uint64_t *gen, const uint64_t *kill)
+static bool transfer(LirLiveness *l, uint32_t b)
 {
     const LirBlock *blk = l->code->blocks[b];
+    const uint64_t *gen = l->gen + (size_t)b * l->words, *kill = l->kill + (size_t)b * l->words;
     uint64_t *out = l->live_out + (size_t)b * l->words;
     uint64_t *in = l->live_in + (size_t)b * l->words;
     for (uint32_t k = 0; k < blk->nsuccs; k++) {
@@ -160,6 +176,43 @@ static bool transfer(LirLiveness *l, uint32_t b, const uint64_t *gen, const uint
     return changed;
 }
 
+/* gen/kill of the blocks marked in redo (all, on cleared sets, if NULL), block
+ * positions, then the live sets from empty to the fixpoint; false if an
+ * instruction has no overload */
+static bool solve(LirLiveness *l, const bool *redo)
+{
+    Code *c = l->code;
+    OperandList ops = { 0 };
+    bool ok = true;
+    l->ninsts = 0;
+    for (uint32_t b = 0; ok && b < l->nblocks; b++) {
+        l->first_inst[b] = l->ninsts;
+        l->ninsts += c->blocks[b]->ninsts;
+        if (redo && !redo[b])
+            continue;
+        BlockSets s = { l->gen + (size_t)b * l->words, l->kill + (size_t)b * l->words };
+        if (redo) {
+            memset(s.gen, 0, l->words * 8);
+            memset(s.kill, 0, l->words * 8);
+        }
+        ok = block_gen_kill(c, c->blocks[b], &ops, &s);
+    }
+    free(ops.ops);
+    if (!ok)
+        return false;
+    l->first_inst[l->nblocks] = l->ninsts;
+    if (redo) {
+        memset(l->live_in, 0, (size_t)l->nblocks * l->words * 8);
+        memset(l->live_out, 0, (size_t)l->nblocks * l->words * 8);
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = l->nblocks; b-- > 0;)
+            changed |= transfer(l, b);
+    }
+    return true;
+}
+
 LirLiveness *lir_liveness(Arena *arena, Code *c)
 {
     LirLiveness *l = arena_alloc(arena, sizeof *l);
@@ -171,25 +224,14 @@ LirLiveness *lir_liveness(Arena *arena, Code *c)
     l->live_in = arena_alloc(arena, nbits * 8);
     l->live_out = arena_alloc(arena, nbits * 8);
     l->first_inst = arena_alloc(arena, (l->nblocks + 1) * sizeof *l->first_inst);
-    uint64_t *gen = arena_alloc(arena, nbits * 8), *kill = arena_alloc(arena, nbits * 8);
-    OperandList ops = { 0 };
-    bool ok = true;
-    for (uint32_t b = 0; ok && b < l->nblocks; b++) {
-        l->first_inst[b] = l->ninsts;
-        l->ninsts += c->blocks[b]->ninsts;
-        BlockSets s = { gen + (size_t)b * l->words, kill + (size_t)b * l->words };
-        ok = block_gen_kill(c, c->blocks[b], &ops, &s);
-    }
-    free(ops.ops);
-    if (!ok)
-        return NULL;
-    l->first_inst[l->nblocks] = l->ninsts;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (uint32_t b = l->nblocks; b-- > 0;)
-            changed |= transfer(l, b, gen + (size_t)b * l->words, kill + (size_t)b * l->words);
-    }
-    return l;
+    l->gen = arena_alloc(arena, nbits * 8);
+    l->kill = arena_alloc(arena, nbits * 8);
+    return solve(l, NULL) ? l : NULL;
+}
+
+bool lir_liveness_refresh(LirLiveness *l, const bool *changed)
+{
+    return l->code->nblocks == l->nblocks && lir_tmp_count(l->code) == l->ntmps && solve(l, changed);
 }
 
 bool lir_live_in(const LirLiveness *l, uint32_t block, Tmp t)

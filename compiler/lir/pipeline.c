@@ -2,7 +2,9 @@
  * frame, then the target's emit (pipeline.h). */
 #include "pipeline.h"
 #include "compiler/opt/opt.h"
+#include "ra_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* run the middle end on m per opt; false (reported) if the pipeline fails */
@@ -41,88 +43,65 @@ static bool run_passes(Module *m, const CompileOptions *opt, Diag *d)
 typedef struct {
     const Code *code;
     uint64_t *live;      /* bitset over lir_tmp_index */
-    bool keep;           /* something the instruction defines is needed */
+    OperandList ops;     /* of the instruction at hand */
 } DeadScan;
 
-static bool bit(const uint64_t *set, uint32_t i) { return set[i / 64] >> (i % 64) & 1; }
-static void set_bit(uint64_t *set, uint32_t i, bool on)
-{
-    if (on)
-        set[i / 64] |= 1ull << (i % 64);
-    else
-        set[i / 64] &= ~(1ull << (i % 64));
-}
-
-static void scan_def_arg(void *ctx, Arg *a, Role role, Bank bank, Width w)
-{
-    DeadScan *d = ctx;
-    (void)bank;
-    (void)w;
-    if (!role_is_def(role))
-        return;
-    if (a->kind != ARG_TMP || !tmp_is_virtual(a->base) || bit(d->live, lir_tmp_index(d->code, a->base)))
-        d->keep = true;
-}
-
-static void kill_defs(void *ctx, Tmp *t, Role role, Bank bank, Width w)
-{
-    DeadScan *d = ctx;
-    (void)bank;
-    (void)w;
-    if (role_is_def(role) && !role_is_use(role))
-        set_bit(d->live, lir_tmp_index(d->code, *t), false);
-}
-
-static void add_uses(void *ctx, Tmp *t, Role role, Bank bank, Width w)
-{
-    DeadScan *d = ctx;
-    (void)bank;
-    (void)w;
-    if (role_is_use(role) || role == ROLE_USE_ADDR)
-        set_bit(d->live, lir_tmp_index(d->code, *t), true);
-}
-
-static bool removable(DeadScan *d, Inst *in)
+static bool removable(const DeadScan *d, const Inst *in)
 {
     if (lir_op_flags((LirOp)in->op) & (LF_TERM | LF_CALL | LF_EFFECT | LF_TRAP) || in->call)
         return false;
-    d->keep = false;
-    if (!lir_for_each_arg(in, scan_def_arg, d))
+    const LirOverload *o = lir_overload((LirOp)in->op, in->nargs);
+    if (!o)
         return false;
-    return !d->keep;
+    for (unsigned i = 0; i < o->nargs; i++) {
+        const Arg *a = &in->args[i];
+        if (role_is_def((Role)o->args[i].role) &&
+            (a->kind != ARG_TMP || !tmp_is_virtual(a->base) || bit_get(d->live, ra_tmp_index(d->code, a->base))))
+            return false;
+    }
+    return true;
 }
 
-/* one backward pass over every block, from the liveness it leaves in *live; true if
- * another round may remove more: an instruction went and the live-in set of its
- * block shrank (liveness elsewhere depends on nothing else).  *removed: any went */
-static bool remove_dead_round(Arena *arena, Code *code, LirLiveness **livep, bool *removed_any)
+/* live before in from live after it: its pure defs die, its uses come alive */
+static void step_back(DeadScan *d, Inst *in)
 {
-    LirLiveness *live = *livep = lir_liveness(arena, code);
-    *removed_any = false;
-    if (!live)
-        return false;
+    ra_operands(d->code, in, &d->ops);
+    for (uint32_t i = 0; i < d->ops.n; i++) {
+        unsigned t = d->ops.ops[i].timing;
+        if ((t & (RT_EARLY_DEF | RT_LATE_DEF)) && !(t & (RT_EARLY_USE | RT_LATE_USE)))
+            bit_clear(d->live, d->ops.ops[i].index);
+    }
+    for (uint32_t i = 0; i < d->ops.n; i++)
+        if (d->ops.ops[i].timing & (RT_EARLY_USE | RT_LATE_USE))
+            bit_set(d->live, d->ops.ops[i].index);
+}
+
+/* one backward pass over every block, from the code's liveness live; true if
+ * another round may remove more: an instruction went and the live-in set of its
+ * block shrank (liveness elsewhere depends on nothing else).  changed[b]: an
+ * instruction of block b went */
+static bool remove_dead_round(DeadScan *d, Code *code, const LirLiveness *live, bool *changed)
+{
     uint32_t words = (lir_tmp_count(code) + 63) / 64;
-    DeadScan d = {code, arena_alloc(arena, (words + 1) * 8), false};
     bool again = false;
     for (uint32_t b = 0; b < code->nblocks; b++) {
         LirBlock *blk = code->blocks[b];
-        memcpy(d.live, lir_live_out_set(live, b), words * 8);
+        memcpy(d->live, lir_live_out_set(live, b), words * 8);
         bool removed = false;
         for (uint32_t i = blk->ninsts; i-- > 0;) {
             Inst *in = &blk->insts[i];
-            if (removable(&d, in)) {
+            if (removable(d, in)) {
                 in->op = LIR_Nop;
                 in->nargs = 0;
                 removed = true;
                 continue;
             }
-            lir_for_each_tmp(in, kill_defs, &d);
-            lir_for_each_tmp(in, add_uses, &d);
+            step_back(d, in);
         }
+        changed[b] = removed;
         if (!removed)
             continue;
-        *removed_any = true;
-        again |= memcmp(d.live, lir_live_in_set(live, b), words * 8) != 0;
+        again |= memcmp(d->live, lir_live_in_set(live, b), words * 8) != 0;
         uint32_t n = 0;
         for (uint32_t i = 0; i < blk->ninsts; i++)
             if (blk->insts[i].op != LIR_Nop)
@@ -132,16 +111,34 @@ static bool remove_dead_round(Arena *arena, Code *code, LirLiveness **livep, boo
     return again;
 }
 
+static bool any(const bool *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i])
+            return true;
+    return false;
+}
+
 /* remove the instructions whose results nobody reads, in up to four rounds; the
- * liveness of the code that is left (in arena) if the last round removed nothing,
- * else NULL */
+ * liveness of the code that is left (in arena; after a round that removed
+ * something, made again for the blocks it changed), NULL if an instruction has no
+ * overload */
 static LirLiveness *remove_dead_insts(Arena *arena, Code *code)
 {
-    LirLiveness *live = NULL;
-    bool again = true, removed = true;
-    for (int round = 0; round < 4 && again; round++)
-        again = remove_dead_round(arena, code, &live, &removed);
-    return removed ? NULL : live;
+    LirLiveness *live = lir_liveness(arena, code);
+    bool *changed = arena_alloc(arena, code->nblocks + 1);
+    DeadScan d = {code, arena_alloc(arena, (lir_tmp_count(code) / 64 + 1) * 8), {0}};
+    for (int round = 0; round < 4 && live; round++) {
+        bool again = remove_dead_round(&d, code, live, changed);
+        if (!any(changed, code->nblocks))
+            break;
+        if (!lir_liveness_refresh(live, changed))
+            live = NULL;
+        if (!again)
+            break;
+    }
+    free(d.ops.ops);
+    return live;
 }
 
 static uint64_t count_insts(const Code *c)

@@ -1,4 +1,5 @@
-/* ra_internal.h — what liveness.c, regalloc.c, ra_resolve.c and stackalloc.c share:
+/* ra_internal.h — what liveness.c, intervals.c, regalloc.c, resolve.c and pipeline.c
+ * (its dead-instruction pass) share:
  * instruction positions, operand lists, live sets, live intervals with holes. */
 #ifndef CIRC_RA_INTERNAL_H
 #define CIRC_RA_INTERNAL_H
@@ -67,6 +68,7 @@ struct LirLiveness {
     uint64_t *live_in, *live_out;   /* nblocks * words bits */
     uint32_t *first_inst;           /* global number of each block's first instruction */
     uint32_t ninsts;
+    uint64_t *gen, *kill;           /* per block: used before defined in it, defined in it */
 };
 
 static inline bool bit_get(const uint64_t *s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }

@@ -136,6 +136,11 @@ uint32_t lir_tmp_count(const Code *code);
  * late points; call clobbers kill); memory from arena; NULL if an instruction has
  * no overload */
 LirLiveness *lir_liveness(Arena *arena, Code *code);
+/* l made again for its code after instructions were removed from or changed in the
+ * blocks marked in changed[block] (the same sets as a new lir_liveness; blocks and
+ * tmps must be as they were); false if they are not, or an instruction has no
+ * overload */
+bool lir_liveness_refresh(LirLiveness *l, const bool *changed);
 bool lir_live_in(const LirLiveness *l, uint32_t block, Tmp t);
 bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t);
 /* the same sets as bitsets over dense indices (lir_tmp_count bits, 64 a word) */
