@@ -152,7 +152,24 @@ static unsigned occurrences(const OperandList *ops, uint32_t t)
     return k;
 }
 
-int ra_fold_candidate(const RaCtx *c, Inst *inst, const OperandList *ops)
+/* may some form of op take a stack slot as argument i (bit i; worked out on first
+ * asking: a necessary condition for lir_code_admits_stack, cheap to test) */
+static bool op_takes_stack(RaCtx *c, LirOp op, unsigned i)
+{
+    uint8_t *known = &c->stack_args[op];
+    if (!(*known & STACK_ARGS_KNOWN)) {
+        uint32_t n;
+        const LirForm *forms = lir_target_forms(c->code->target, op, &n);
+        *known = STACK_ARGS_KNOWN;
+        for (uint32_t k = 0; k < n; k++)
+            for (unsigned a = 0; a < forms[k].nargs && a < LIR_MAX_ARGS; a++)
+                if (forms[k].args[a].kinds & FK_STACK)
+                    *known |= (uint8_t)(1u << a);
+    }
+    return (*known >> i) & 1;
+}
+
+int ra_fold_candidate(RaCtx *c, Inst *inst, const OperandList *ops)
 {
     if (c->opt->no_fold)
         return -1;
@@ -161,7 +178,8 @@ int ra_fold_candidate(const RaCtx *c, Inst *inst, const OperandList *ops)
         Role r = (Role)o->role;
         if (o->arg < 0 || !tmp_is_virtual(*o->tmp) || r == ROLE_SCRATCH || r == ROLE_EARLY_DEF)
             continue;
-        if ((role_is_zdef(r) && o->width < 64) || occurrences(ops, o->index) > 1)
+        if ((role_is_zdef(r) && o->width < 64) || !op_takes_stack(c, (LirOp)inst->op, (unsigned)o->arg) ||
+            occurrences(ops, o->index) > 1)
             continue;
         if (lir_code_admits_stack(c->code, inst, (unsigned)o->arg))
             return o->arg;

@@ -122,6 +122,8 @@ typedef struct {
     Interval **ivs;            /* per dense tmp index: its whole interval, or NULL */
     uint32_t *block_of;        /* global instruction number -> block index */
     int8_t *fold_arg;          /* global instruction number -> ra_fold_candidate */
+    uint8_t stack_args[LIR_OP_COUNT]; /* per op: STACK_ARGS_KNOWN, then bit i: a form
+                                         of op may take a stack slot as argument i */
     OperandList ops;
     Interval **op_ivs;         /* the interval of each of ops (building) */
     uint32_t cap_op_ivs;
@@ -133,10 +135,12 @@ typedef struct {
     bool failed;
 } RaCtx;
 
+enum { STACK_ARGS_KNOWN = 0x80 };
+
 bool ra_fail(RaCtx *c, const char *fmt, ...);
 Inst *ra_inst_at(const RaCtx *c, uint32_t n);
 /* the arg of inst that may become a spill slot (at most one per instruction), -1 */
-int ra_fold_candidate(const RaCtx *c, Inst *inst, const OperandList *ops);
+int ra_fold_candidate(RaCtx *c, Inst *inst, const OperandList *ops);
 bool ra_build_intervals(RaCtx *c);
 Interval *ra_split(RaCtx *c, Interval *iv, uint32_t pos);
 /* the piece of a tmp's interval that holds it at pos (the last one starting at or
