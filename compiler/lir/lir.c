@@ -186,6 +186,16 @@ static const uint16_t first_row[LIR_OP_COUNT] = {
 #undef LOV
 };
 
+/* 1 + the row of each (opcode, nargs) overload, 0 for none (a repeated pair would
+ * be an overridden initializer, which -Wextra reports) */
+static const uint16_t row_by_nargs[LIR_OP_COUNT][LIR_MAX_ARGS + 1] = {
+#define LOP(name, fl, n, ...) [LIR_##name][n] = ROW_##name + 1,
+#define LOV(name, fl, n, ...) [LIR_##name][n] = CAT(ROW_more_, __LINE__) + 1,
+#include "opcodes.def"
+#undef LOP
+#undef LOV
+};
+
 static const char *const op_names[LIR_OP_COUNT] = {
 #define LOP(name, ...) [LIR_##name] = #name,
 #define LOV(name, ...)
@@ -215,12 +225,9 @@ unsigned lir_op_flags(LirOp op) { return op < LIR_OP_COUNT ? overloads[first_row
 
 const LirOverload *lir_overload(LirOp op, unsigned nargs)
 {
-    if (op >= LIR_OP_COUNT)
+    if (op >= LIR_OP_COUNT || nargs > LIR_MAX_ARGS || !row_by_nargs[op][nargs])
         return NULL;
-    for (unsigned r = first_row[op]; r < ROW_COUNT && overloads[r].op == op; r++)
-        if (overloads[r].nargs == nargs)
-            return &overloads[r];
-    return NULL;
+    return &overloads[row_by_nargs[op][nargs] - 1];
 }
 
 const LirOverload *lir_overloads(unsigned *count)
