@@ -360,8 +360,23 @@ static void copy_moves(MoveList *dst, const MoveList *src)
         move_push(dst, src->v[i]);
 }
 
+/* does block b stay as it is: no moves go into it and it has no self-move to drop */
+static bool block_unchanged(const RaCtx *c, uint32_t b, const GapList *gaps, uint32_t gi, const EdgePlan *plan)
+{
+    const LirBlock *blk = c->code->blocks[b];
+    if (plan->in_moves[b].n || plan->out_moves[b].n ||
+        (gi < gaps->n && gaps->v[gi].n < c->live->first_inst[b] + blk->ninsts))
+        return false;
+    for (uint32_t i = 0; i < blk->ninsts; i++)
+        if (is_self_move(&blk->insts[i]))
+            return false;
+    return true;
+}
+
 static void rebuild_block(RaCtx *c, uint32_t b, const GapList *gaps, uint32_t *gi, EdgePlan *plan)
 {
+    if (block_unchanged(c, b, gaps, *gi, plan))
+        return;
     LirBlock *blk = c->code->blocks[b];
     uint32_t first = c->live->first_inst[b];
     InstList out = { 0 };
@@ -384,10 +399,8 @@ static void rebuild_block(RaCtx *c, uint32_t b, const GapList *gaps, uint32_t *g
         if (!is_self_move(&blk->insts[i]))
             inst_push(&out, blk->insts[i]);
     }
-    blk->insts = arena_alloc(c->code->arena, (out.n + 1) * sizeof *blk->insts);
-    memcpy(blk->insts, out.v, out.n * sizeof *out.v);
-    blk->ninsts = out.n;
-    blk->capinsts = out.n + 1;
+    blk->insts = arena_memdup(c->code->arena, out.v, out.n * sizeof *out.v);
+    blk->ninsts = blk->capinsts = out.n;
     free(out.v);
     free(m.v);
 }
