@@ -6,6 +6,7 @@
 #include "ra_internal.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool ra_fail(RaCtx *c, const char *fmt, ...)
@@ -204,6 +205,27 @@ static void note_hint(RaCtx *c, Inst *inst, uint32_t n)
     }
 }
 
+/* instruction n's operands, for the rewriting (the instructions do not move
+ * before it) */
+static void keep_operands(RaCtx *c, const OperandList *ops, uint32_t n)
+{
+    if (!c->kept_ops || c->nkept_ops + ops->n > c->capkept_ops) {
+        uint32_t ncap = c->capkept_ops ? 2 * c->capkept_ops : 4 * c->live->ninsts + 16;
+        while (ncap < c->nkept_ops + ops->n)
+            ncap *= 2;
+        Operand *p = realloc(c->kept_ops, ncap * sizeof *p);
+        if (!p)
+            abort();
+        c->kept_ops = p;
+        c->capkept_ops = ncap;
+    }
+    c->ops_at[n] = c->nkept_ops;
+    c->ops_n[n] = ops->n;
+    if (ops->n)
+        memcpy(c->kept_ops + c->nkept_ops, ops->ops, ops->n * sizeof *ops->ops);
+    c->nkept_ops += ops->n;
+}
+
 /* the operands of one fence post (RT_*) of instruction n: defs start there, uses
  * reach it from the block's start at from */
 static void build_point(RaCtx *c, const OperandList *ops, unsigned when, uint32_t pos, uint32_t from, int fold)
@@ -226,6 +248,7 @@ static void build_inst(RaCtx *c, Inst *inst, uint32_t n, uint32_t from)
 {
     OperandList *ops = &c->ops;
     ra_operands(c->code, inst, ops);
+    keep_operands(c, ops, n);
     note_hint(c, inst, n);
     int fold = c->fold_arg[n] = (int8_t)ra_fold_candidate(c, inst, ops); /* again at rewriting */
     Interval **of = c->op_ivs = grow(c, c->op_ivs, &c->cap_op_ivs, ops->n, sizeof *of);

@@ -125,6 +125,10 @@ typedef struct {
     uint8_t stack_args[LIR_OP_COUNT]; /* per op: STACK_ARGS_KNOWN, then bit i: a form
                                          of op may take a stack slot as argument i */
     OperandList ops;
+    Operand *kept_ops;         /* the operands of every instruction, kept by building */
+    uint32_t nkept_ops, capkept_ops;
+    uint32_t *ops_at, *ops_n;  /* global instruction number -> its first in kept_ops,
+                                  and how many */
     Interval **op_ivs;         /* the interval of each of ops (building) */
     uint32_t cap_op_ivs;
     uint8_t order[BANK_COUNT][LIR_MAX_REGS];
