@@ -333,18 +333,25 @@ static void collect_split_moves(RaCtx *c, GapList *gaps)
 static uint32_t block_end_pos(const RaCtx *c, uint32_t b) { return 4 * c->live->first_inst[b + 1] - 1; }
 static uint32_t block_start_pos(const RaCtx *c, uint32_t b) { return 4 * c->live->first_inst[b]; }
 
-/* the moves of edge b -> s */
+/* the move of tmp t on edge b -> s, if its location changes there */
+static void tmp_edge_move(RaCtx *c, uint32_t t, uint32_t b, uint32_t s, MoveList *out)
+{
+    LirLoc from = loc_of(ra_child_at(c->ivs[t], block_end_pos(c, b)));
+    LirLoc to = loc_of(ra_child_at(c->ivs[t], block_start_pos(c, s)));
+    if (!same_loc(from, to))
+        move_push(out, (LirMove){ from, to });
+}
+
+/* the moves of edge b -> s, in tmp order */
 static void edge_moves(RaCtx *c, uint32_t b, uint32_t s, MoveList *out)
 {
     const uint64_t *in = c->live->live_in + (size_t)s * c->live->words;
-    for (uint32_t t = 2 * LIR_MAX_REGS; t < c->ntmps; t++) {
-        if (!bit_get(in, t) || !c->ivs[t] || !c->ivs[t]->nranges)
-            continue;
-        LirLoc from = loc_of(ra_child_at(c->ivs[t], block_end_pos(c, b)));
-        LirLoc to = loc_of(ra_child_at(c->ivs[t], block_start_pos(c, s)));
-        if (!same_loc(from, to))
-            move_push(out, (LirMove){ from, to });
-    }
+    for (uint32_t w = 2 * LIR_MAX_REGS / 64; w < c->live->words; w++) /* virtual tmps only */
+        for (uint64_t bits = in[w]; bits; bits &= bits - 1) {
+            uint32_t t = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            if (t < c->ntmps && c->ivs[t] && c->ivs[t]->nranges)
+                tmp_edge_move(c, t, b, s, out);
+        }
 }
 
 /* ---- rebuilding the blocks ------------------------------------------------------------------- */
