@@ -51,8 +51,16 @@ typedef struct {
     uint32_t *dom_pre, *dom_post; /* dominator-tree interval numbers */
     GateId *early;       /* per computation gate: the state below which it is available */
     GateId *early_src;   /* the selector or relay that sets early (NO_GATE: entry) */
+    uint32_t *flags;     /* per gate: its opcode's F_* flags (none for an unknown opcode), plus K_* */
     Arena *scratch;     /* every array of the check; freed at its end */
 } Verifier;
+
+/* facts of a gate kept with its opcode flags in Verifier.flags (above every F_*) */
+enum {
+    K_LIVE = 1u << 31,        /* not removed */
+    K_SOURCE = 1u << 30,      /* live, a state gate with a state output */
+    K_COMPUTATION = 1u << 29, /* live, neither a state gate nor a root */
+};
 
 #define ERR(v, g, ...) ((v)->errors++, diag_gate((v)->d, (v)->f, (g), __VA_ARGS__))
 
@@ -64,25 +72,40 @@ static const char *opname(const Verifier *v, GateId g)
     return gate_of(v, g)->op < OP_COUNT ? op_info[gate_of(v, g)->op].name : "?";
 }
 
-static bool live(const Verifier *v, GateId g)
+/* g < n and every bit of `all` set in its flags */
+static bool flagged(const Verifier *v, GateId g, uint32_t all)
 {
-    return g != NO_GATE && g < v->n && !v->c->gates[g].dead;
+    return g < v->n && (v->flags[g] & all) == all;
 }
 
-static bool has(const Verifier *v, GateId g, uint32_t flag)
-{
-    return gate_of(v, g)->op < OP_COUNT && op_has(gate_of(v, g)->op, flag);
-}
+static bool live(const Verifier *v, GateId g) { return flagged(v, g, K_LIVE); }
+
+/* g < n: its opcode has flag */
+static bool has(const Verifier *v, GateId g, uint32_t flag) { return (v->flags[g] & flag) != 0; }
 
 /* a state gate that can be the source of a state wire */
-static bool state_source(const Verifier *v, GateId g)
-{
-    return live(v, g) && has(v, g, F_STATE) && has(v, g, F_STATEOUT);
-}
+static bool state_source(const Verifier *v, GateId g) { return flagged(v, g, K_SOURCE); }
 
-static bool is_computation(const Verifier *v, GateId g)
+static bool is_computation(const Verifier *v, GateId g) { return flagged(v, g, K_COMPUTATION); }
+
+static bool is_state_gate(const Verifier *v, GateId g) { return flagged(v, g, K_LIVE | F_STATE); }
+
+/* NO_GATE is never below n: a circuit has fewer gates */
+static void compute_flags(Verifier *v)
 {
-    return live(v, g) && !has(v, g, F_STATE) && !has(v, g, F_ROOT);
+    v->flags = arena_alloc_raw(v->scratch, (v->n ? v->n : 1) * sizeof *v->flags);
+    for (GateId g = 0; g < v->n; g++) {
+        const Gate *gt = gate_of(v, g);
+        uint32_t f = gt->op < OP_COUNT ? op_info[gt->op].flags : 0;
+        if (!gt->dead) {
+            f |= K_LIVE;
+            if ((f & (F_STATE | F_STATEOUT)) == (F_STATE | F_STATEOUT))
+                f |= K_SOURCE;
+            if (!(f & (F_STATE | F_ROOT)))
+                f |= K_COMPUTATION;
+        }
+        v->flags[g] = f;
+    }
 }
 
 static bool is_selector(const Verifier *v, GateId g)
@@ -505,7 +528,7 @@ static void check_gate(Verifier *v, GateId g)
 /* state edge into state input i of g (g a live state gate) */
 static bool is_state_edge(const Verifier *v, GateId g, uint32_t i)
 {
-    return live(v, g) && has(v, g, F_STATE) && i < gate_of(v, g)->nstate && state_source(v, gate_state(gate_of(v, g), i));
+    return is_state_gate(v, g) && i < gate_of(v, g)->nstate && state_source(v, gate_state(gate_of(v, g), i));
 }
 
 static void build_successors(Verifier *v)
@@ -752,11 +775,6 @@ static void check_successors(Verifier *v, GateId g)
 }
 
 /* ---- rule 7: shape of the control graph ------------------------------------- */
-
-static bool is_state_gate(const Verifier *v, GateId g)
-{
-    return live(v, g) && has(v, g, F_STATE);
-}
 
 static void check_reachable(Verifier *v)
 {
@@ -1104,6 +1122,7 @@ int verify_func(const Func *f, Diag *d)
     }
     v.n = v.c->ngates;
     v.scratch = arena_new();
+    compute_flags(&v);
     for (GateId g = NUM_ROOTS; g < v.n; g++)
         if (!v.c->gates[g].dead)
             check_gate(&v, g);
