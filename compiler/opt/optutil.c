@@ -607,36 +607,36 @@ bool remove_unreachable(Circuit *c, bool check)
 
 GateId *computation_postorder(const Circuit *c, uint32_t *n)
 {
-    GateId *order = opt_calloc(c->ngates, sizeof(GateId));
-    uint8_t *state = opt_calloc(c->ngates, 1); /* 0 new, 1 open, 2 done */
-    uint32_t *next = opt_calloc(c->ngates, sizeof(uint32_t));
-    Stack s = {0};
-    uint32_t k = 0;
-    for (GateId r = NUM_ROOTS; r < c->ngates; r++) {
+    /* one block: the order (returned; freeing it frees the rest), then the walk's
+     * stack (each gate enters it once), next input per gate, and state per gate */
+    uint32_t ng = c->ngates;
+    GateId *order = opt_calloc(ng, 3 * sizeof(GateId) + 1);
+    GateId *stack = order + ng;
+    uint32_t *next = stack + ng;
+    uint8_t *state = (uint8_t *)(next + ng); /* 0 new, 1 open, 2 done */
+    uint32_t k = 0, sp = 0;
+    for (GateId r = NUM_ROOTS; r < ng; r++) {
         if (!gate_is_computation(c, r) || state[r])
             continue;
         state[r] = 1;
-        push(&s, r);
-        while (s.n) {
-            GateId g = s.v[s.n - 1];
+        stack[sp++] = r;
+        while (sp) {
+            GateId g = stack[sp - 1];
             const Gate *gt = &c->gates[g];
             if (next[g] < gate_nin(gt)) {
                 uint32_t i = next[g]++;
                 GateId in = gt->in[i];
                 if (i >= gt->nstate && gate_is_computation(c, in) && !state[in]) {
                     state[in] = 1;
-                    push(&s, in);
+                    stack[sp++] = in;
                 }
                 continue;
             }
             state[g] = 2;
             order[k++] = g;
-            s.n--;
+            sp--;
         }
     }
-    free(state);
-    free(next);
-    free(s.v);
     *n = k;
     return order;
 }
