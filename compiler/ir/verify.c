@@ -129,9 +129,11 @@ static void *zalloc(const Verifier *v, size_t n, size_t size) { return arena_all
 
 /* ---- rule 1: wire counts ---------------------------------------------------- */
 
+static bool count_fits(uint32_t n, uint16_t lo, uint16_t hi) { return n >= lo && (hi == VAR || n <= hi); }
+
 static void check_count(Verifier *v, GateId g, const char *kind, uint32_t n, uint16_t lo, uint16_t hi)
 {
-    if (n >= lo && (hi == VAR || n <= hi))
+    if (count_fits(n, lo, hi))
         return;
     if (hi == VAR)
         ERR(v, g, "%s takes at least %u %s input(s), has %u", opname(v, g), lo, kind, n);
@@ -145,6 +147,9 @@ static void check_counts(Verifier *v, GateId g)
 {
     const Gate *gt = gate_of(v, g);
     const OpInfo *oi = &op_info[gt->op];
+    if (count_fits(gt->nstate, oi->smin, oi->smax) && count_fits(gt->ndep, oi->dmin, oi->dmax) &&
+        count_fits(gt->ndata, oi->vmin, oi->vmax))
+        return;
     check_count(v, g, "state", gt->nstate, oi->smin, oi->smax);
     check_count(v, g, "dependency", gt->ndep, oi->dmin, oi->dmax);
     check_count(v, g, "data", gt->ndata, oi->vmin, oi->vmax);
@@ -893,6 +898,7 @@ static GateId value_edge(const Verifier *v, GateId g, uint32_t k)
 typedef struct {
     uint32_t *index, *low;
     uint8_t *on_stack;
+    uint8_t *self;     /* a data or dependency input of the gate is the gate itself */
     GateId *scc, *call;
     uint32_t *next;
     uint32_t nscc, ncall, clock;
@@ -908,10 +914,7 @@ static void emit_scc(Verifier *v, Tarjan *t, GateId root)
         top--;
     top--;
     uint32_t size = t->nscc - top;
-    bool self = false;
-    const Gate *gt = gate_of(v, root);
-    for (uint32_t k = gt->nstate; k < gate_nin(gt); k++)
-        self |= value_edge(v, root, k) == root;
+    bool self = t->self[root];
     GateId first = root;
     for (uint32_t i = top; i < t->nscc; i++) {
         t->on_stack[t->scc[i]] = 0;
@@ -937,9 +940,12 @@ static void tarjan_visit(Verifier *v, Tarjan *t, GateId root)
         GateId g = t->call[t->ncall - 1];
         const Gate *gt = gate_of(v, g);
         if (t->next[g] < gate_nin(gt)) {
-            GateId in = value_edge(v, g, t->next[g]++);
+            uint32_t k = t->next[g]++;
+            GateId in = value_edge(v, g, k);
             if (in == NO_GATE)
                 continue;
+            if (in == g && k >= gt->nstate)
+                t->self[g] = 1;
             if (t->index[in] == UNSEEN) {
                 t->index[in] = t->low[in] = t->clock++;
                 t->scc[t->nscc++] = in;
@@ -1082,6 +1088,7 @@ static void check_data_graph(Verifier *v)
     t.index = zalloc(v, v->n, sizeof *t.index);
     t.low = zalloc(v, v->n, sizeof *t.low);
     t.on_stack = zalloc(v, v->n, 1);
+    t.self = zalloc(v, v->n, 1);
     t.poisoned = zalloc(v, v->n, 1);
     t.scc = zalloc(v, v->n, sizeof *t.scc);
     t.call = zalloc(v, v->n, sizeof *t.call);
