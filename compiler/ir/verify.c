@@ -541,22 +541,30 @@ static void build_successors(Verifier *v)
     StateEdges *s = &v->succ;
     s->start = zalloc(v, v->n + 1, sizeof *s->start);
     uint32_t total = 0;
-    for (GateId g = 0; g < v->n; g++)
-        for (uint32_t i = 0; live(v, g) && i < gate_of(v, g)->nstate; i++)
-            if (is_state_edge(v, g, i)) {
-                s->start[gate_state(gate_of(v, g), i) + 1]++;
+    for (GateId g = 0; g < v->n; g++) {
+        if (!is_state_gate(v, g))
+            continue;
+        const Gate *gt = gate_of(v, g);
+        for (uint32_t i = 0; i < gt->nstate; i++)
+            if (state_source(v, gate_state(gt, i))) {
+                s->start[gate_state(gt, i) + 1]++;
                 total++;
             }
+    }
     for (GateId g = 0; g < v->n; g++)
         s->start[g + 1] += s->start[g];
     s->edge = zalloc(v, total, sizeof *s->edge);
     uint32_t *fill = zalloc(v, v->n, sizeof *fill);
-    for (GateId g = 0; g < v->n; g++)
-        for (uint32_t i = 0; live(v, g) && i < gate_of(v, g)->nstate; i++)
-            if (is_state_edge(v, g, i)) {
-                GateId from = gate_state(gate_of(v, g), i);
+    for (GateId g = 0; g < v->n; g++) {
+        if (!is_state_gate(v, g))
+            continue;
+        const Gate *gt = gate_of(v, g);
+        for (uint32_t i = 0; i < gt->nstate; i++) {
+            GateId from = gate_state(gt, i);
+            if (state_source(v, from))
                 s->edge[s->start[from] + fill[from]++] = (Use){g, i};
-            }
+        }
+    }
 }
 
 static uint32_t nsucc(const Verifier *v, GateId g) { return v->succ.start[g + 1] - v->succ.start[g]; }
