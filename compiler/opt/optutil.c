@@ -40,26 +40,31 @@ void opt_replace(Circuit *c, GateId old, GateId repl)
     opt_kill_unused(c, old);
 }
 
-/* a growable stack of gate ids */
-typedef struct { GateId *v; uint32_t n, cap; } Stack;
+/* a growable stack of gate ids: on the heap (v NULL or malloc'ed), or starting in a
+ * caller's buffer (borrowed) and moving to the heap when that fills */
+typedef struct { GateId *v; uint32_t n, cap; bool borrowed; } Stack;
 
 static void push(Stack *s, GateId g)
 {
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
-        GateId *v = realloc(s->v, s->cap * sizeof *v);
+        GateId *v = realloc(s->borrowed ? NULL : s->v, s->cap * sizeof *v);
         if (!v) {
             fputs("circ: out of memory\n", stderr);
             abort();
         }
+        if (s->borrowed && s->n)
+            memcpy(v, s->v, s->n * sizeof *v);
         s->v = v;
+        s->borrowed = false;
     }
     s->v[s->n++] = g;
 }
 
 void opt_kill_unused(Circuit *c, GateId g)
 {
-    Stack s = {0};
+    GateId buf[32];
+    Stack s = {buf, 0, 32, true};
     push(&s, g);
     while (s.n) {
         GateId x = s.v[--s.n];
@@ -70,7 +75,8 @@ void opt_kill_unused(Circuit *c, GateId g)
             push(&s, gt->in[i]);
         circ_kill(c, x);
     }
-    free(s.v);
+    if (!s.borrowed)
+        free(s.v);
 }
 
 /* ---- cone checks ---- */
