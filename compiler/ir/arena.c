@@ -72,27 +72,31 @@ void *arena_alloc(Arena *a, size_t n)
     return p;
 }
 
-/* the last allocation grows in place when its block has room; otherwise it moves,
- * and only the bytes beyond the old ones are cleared */
-void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn)
+void *arena_alloc_raw(Arena *a, size_t n) { return bump(a, round16(n)); }
+
+/* the last allocation grows in place when its block has room; otherwise it moves.
+ * The first min(oldn, newn) bytes are kept; the rest are cleared when `clear`. */
+static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear)
 {
     if (!old || !oldn)
-        return arena_alloc(a, newn);
+        return clear ? arena_alloc(a, newn) : arena_alloc_raw(a, newn);
     size_t have = round16(oldn), want = round16(newn);
-    Block *b = a->head;
-    if (b && (unsigned char *)old + have == b->data + b->used && want >= have &&
-        b->size - b->used >= want - have) {
-        b->used += want - have;
-        if (newn > oldn)
-            memset((unsigned char *)old + oldn, 0, want - oldn);
-        return old;
-    }
-    unsigned char *p = bump(a, want);
     size_t keep = oldn < newn ? oldn : newn;
-    memcpy(p, old, keep);
-    memset(p + keep, 0, want - keep);
+    Block *b = a->head;
+    unsigned char *p = old;
+    if (b && p + have == b->data + b->used && want >= have && b->size - b->used >= want - have) {
+        b->used += want - have;
+    } else {
+        p = bump(a, want);
+        memcpy(p, old, keep);
+    }
+    if (clear)
+        memset(p + keep, 0, want - keep);
     return p;
 }
+
+void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, true); }
+void *arena_grow_raw(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, false); }
 
 void *arena_memdup(Arena *a, const void *src, size_t n)
 {

@@ -8,10 +8,10 @@ static Gate *new_gate(Circuit *c)
 {
     if (c->ngates == c->capgates) {
         uint32_t cap = c->capgates ? c->capgates * 2 : 64;
-        c->gates = arena_grow(c->arena, c->gates, c->capgates * sizeof(Gate), cap * sizeof(Gate));
+        c->gates = arena_grow_raw(c->arena, c->gates, c->capgates * sizeof(Gate), cap * sizeof(Gate));
         c->capgates = cap;
     }
-    Gate *g = &c->gates[c->ngates++];
+    Gate *g = &c->gates[c->ngates++]; /* the array is not cleared: every gate is, here */
     memset(g, 0, sizeof *g);
     return g;
 }
@@ -225,38 +225,75 @@ RunLine *module_add_run(Module *m)
     return r;
 }
 
-/* dst (a new circuit) := src, with the same gate ids; use lists come out in the
- * order a gate-by-gate rebuild would give them (by user, then input) */
+/* the gates' input arrays, in one allocation: each gate's its slice */
+static void clone_inputs(Circuit *dst, uint32_t n)
+{
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += gate_nin(&dst->gates[i]);
+    GateId *in = arena_alloc_raw(dst->arena, total * sizeof *in);
+    for (uint32_t i = 0; i < n; i++) {
+        Gate *d = &dst->gates[i];
+        uint32_t k = gate_nin(d);
+        if (k) {
+            memcpy(in, d->in, k * sizeof *in);
+            d->in = in;
+            in += k;
+        } else {
+            d->in = NULL;
+        }
+    }
+}
+
+/* use lists in one allocation, in the order a gate-by-gate rebuild would give them
+ * (by user, then input): count, then fill.  Each list's capacity is even, so its
+ * slice is a whole number of 16-byte units and only the last slice can grow in place
+ * (arena_grow grows the arena's last allocation, rounded to 16, in place). */
+static void clone_uses(Circuit *dst, uint32_t n)
+{
+    Gate *gates = dst->gates;
+    for (uint32_t i = 0; i < n; i++)
+        gates[i].capuses = gates[i].nuses = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < gate_nin(&gates[i]); k++)
+            if (gates[i].in[k] < n)
+                gates[gates[i].in[k]].capuses++;
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        gates[i].capuses += gates[i].capuses & 1;
+        total += gates[i].capuses;
+    }
+    _Static_assert(2 * sizeof(Use) == 16, "two uses fill a 16-byte unit");
+    Use *uses = arena_alloc_raw(dst->arena, total * sizeof *uses);
+    for (uint32_t i = 0; i < n; i++) {
+        gates[i].uses = gates[i].capuses ? uses : NULL;
+        uses += gates[i].capuses;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < gate_nin(&gates[i]); k++) {
+            GateId def = gates[i].in[k];
+            if (def < n)
+                gates[def].uses[gates[def].nuses++] = (Use){i, k};
+        }
+}
+
+/* dst (a new circuit) := src, with the same gate ids */
 static void clone_circuit(Circuit *dst, const Circuit *src)
 {
     uint32_t n = src->ngates;
     if (dst->capgates < n) {
-        dst->gates = arena_grow(dst->arena, dst->gates, dst->capgates * sizeof(Gate), n * sizeof(Gate));
+        dst->gates = arena_grow_raw(dst->arena, dst->gates, dst->capgates * sizeof(Gate), n * sizeof(Gate));
         dst->capgates = n;
     }
     dst->ngates = n;
+    memcpy(dst->gates, src->gates, n * sizeof(Gate));
     for (uint32_t i = 0; i < n; i++) {
-        const Gate *s = &src->gates[i];
         Gate *d = &dst->gates[i];
-        *d = *s;
-        d->in = gate_nin(s) ? arena_memdup(dst->arena, s->in, gate_nin(s) * sizeof *s->in) : NULL;
-        d->name = s->name ? arena_strndup(dst->arena, s->name, strlen(s->name)) : NULL;
-        d->uses = NULL;
-        d->nuses = d->capuses = 0;
+        if (d->name)
+            d->name = arena_strndup(dst->arena, d->name, strlen(d->name));
     }
-    for (uint32_t i = 0; i < n; i++) /* count, then fill */
-        for (uint32_t k = 0; k < gate_nin(&dst->gates[i]); k++)
-            if (dst->gates[i].in[k] < n)
-                dst->gates[dst->gates[i].in[k]].capuses++;
-    for (uint32_t i = 0; i < n; i++)
-        if (dst->gates[i].capuses)
-            dst->gates[i].uses = arena_alloc(dst->arena, dst->gates[i].capuses * sizeof(Use));
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t k = 0; k < gate_nin(&dst->gates[i]); k++) {
-            GateId def = dst->gates[i].in[k];
-            if (def < n)
-                dst->gates[def].uses[dst->gates[def].nuses++] = (Use){i, k};
-        }
+    clone_inputs(dst, n);
+    clone_uses(dst, n);
 }
 
 /* the same gate: opcode, type, condition, literal and inputs (names and use lists

@@ -18,6 +18,9 @@ Arena *arena_new(void);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n); /* zero-filled, 16-byte aligned */
 void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn); /* in place if last, else a copy; new bytes 0 */
+/* the same without clearing: the bytes beyond what is kept are unspecified */
+void *arena_alloc_raw(Arena *a, size_t n);
+void *arena_grow_raw(Arena *a, void *old, size_t oldn, size_t newn);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 void *arena_memdup(Arena *a, const void *src, size_t n); /* a copy of n bytes (n > 0) */
 size_t arena_bytes(const Arena *a); /* bytes reserved so far */

@@ -51,8 +51,16 @@ typedef struct {
     uint32_t *dom_pre, *dom_post; /* dominator-tree interval numbers */
     GateId *early;       /* per computation gate: the state below which it is available */
     GateId *early_src;   /* the selector or relay that sets early (NO_GATE: entry) */
+    uint32_t *flags;     /* per gate: its opcode's F_* flags (none for an unknown opcode), plus K_* */
     Arena *scratch;     /* every array of the check; freed at its end */
 } Verifier;
+
+/* facts of a gate kept with its opcode flags in Verifier.flags (above every F_*) */
+enum {
+    K_LIVE = 1u << 31,        /* not removed */
+    K_SOURCE = 1u << 30,      /* live, a state gate with a state output */
+    K_COMPUTATION = 1u << 29, /* live, neither a state gate nor a root */
+};
 
 #define ERR(v, g, ...) ((v)->errors++, diag_gate((v)->d, (v)->f, (g), __VA_ARGS__))
 
@@ -64,25 +72,40 @@ static const char *opname(const Verifier *v, GateId g)
     return gate_of(v, g)->op < OP_COUNT ? op_info[gate_of(v, g)->op].name : "?";
 }
 
-static bool live(const Verifier *v, GateId g)
+/* g < n and every bit of `all` set in its flags */
+static bool flagged(const Verifier *v, GateId g, uint32_t all)
 {
-    return g != NO_GATE && g < v->n && !v->c->gates[g].dead;
+    return g < v->n && (v->flags[g] & all) == all;
 }
 
-static bool has(const Verifier *v, GateId g, uint32_t flag)
-{
-    return gate_of(v, g)->op < OP_COUNT && op_has(gate_of(v, g)->op, flag);
-}
+static bool live(const Verifier *v, GateId g) { return flagged(v, g, K_LIVE); }
+
+/* g < n: its opcode has flag */
+static bool has(const Verifier *v, GateId g, uint32_t flag) { return (v->flags[g] & flag) != 0; }
 
 /* a state gate that can be the source of a state wire */
-static bool state_source(const Verifier *v, GateId g)
-{
-    return live(v, g) && has(v, g, F_STATE) && has(v, g, F_STATEOUT);
-}
+static bool state_source(const Verifier *v, GateId g) { return flagged(v, g, K_SOURCE); }
 
-static bool is_computation(const Verifier *v, GateId g)
+static bool is_computation(const Verifier *v, GateId g) { return flagged(v, g, K_COMPUTATION); }
+
+static bool is_state_gate(const Verifier *v, GateId g) { return flagged(v, g, K_LIVE | F_STATE); }
+
+/* NO_GATE is never below n: a circuit has fewer gates */
+static void compute_flags(Verifier *v)
 {
-    return live(v, g) && !has(v, g, F_STATE) && !has(v, g, F_ROOT);
+    v->flags = arena_alloc_raw(v->scratch, (v->n ? v->n : 1) * sizeof *v->flags);
+    for (GateId g = 0; g < v->n; g++) {
+        const Gate *gt = gate_of(v, g);
+        uint32_t f = gt->op < OP_COUNT ? op_info[gt->op].flags : 0;
+        if (!gt->dead) {
+            f |= K_LIVE;
+            if ((f & (F_STATE | F_STATEOUT)) == (F_STATE | F_STATEOUT))
+                f |= K_SOURCE;
+            if (!(f & (F_STATE | F_ROOT)))
+                f |= K_COMPUTATION;
+        }
+        v->flags[g] = f;
+    }
 }
 
 static bool is_selector(const Verifier *v, GateId g)
@@ -106,9 +129,11 @@ static void *zalloc(const Verifier *v, size_t n, size_t size) { return arena_all
 
 /* ---- rule 1: wire counts ---------------------------------------------------- */
 
+static bool count_fits(uint32_t n, uint16_t lo, uint16_t hi) { return n >= lo && (hi == VAR || n <= hi); }
+
 static void check_count(Verifier *v, GateId g, const char *kind, uint32_t n, uint16_t lo, uint16_t hi)
 {
-    if (n >= lo && (hi == VAR || n <= hi))
+    if (count_fits(n, lo, hi))
         return;
     if (hi == VAR)
         ERR(v, g, "%s takes at least %u %s input(s), has %u", opname(v, g), lo, kind, n);
@@ -122,6 +147,9 @@ static void check_counts(Verifier *v, GateId g)
 {
     const Gate *gt = gate_of(v, g);
     const OpInfo *oi = &op_info[gt->op];
+    if (count_fits(gt->nstate, oi->smin, oi->smax) && count_fits(gt->ndep, oi->dmin, oi->dmax) &&
+        count_fits(gt->ndata, oi->vmin, oi->vmax))
+        return;
     check_count(v, g, "state", gt->nstate, oi->smin, oi->smax);
     check_count(v, g, "dependency", gt->ndep, oi->dmin, oi->dmax);
     check_count(v, g, "data", gt->ndata, oi->vmin, oi->vmax);
@@ -505,7 +533,7 @@ static void check_gate(Verifier *v, GateId g)
 /* state edge into state input i of g (g a live state gate) */
 static bool is_state_edge(const Verifier *v, GateId g, uint32_t i)
 {
-    return live(v, g) && has(v, g, F_STATE) && i < gate_of(v, g)->nstate && state_source(v, gate_state(gate_of(v, g), i));
+    return is_state_gate(v, g) && i < gate_of(v, g)->nstate && state_source(v, gate_state(gate_of(v, g), i));
 }
 
 static void build_successors(Verifier *v)
@@ -513,22 +541,30 @@ static void build_successors(Verifier *v)
     StateEdges *s = &v->succ;
     s->start = zalloc(v, v->n + 1, sizeof *s->start);
     uint32_t total = 0;
-    for (GateId g = 0; g < v->n; g++)
-        for (uint32_t i = 0; live(v, g) && i < gate_of(v, g)->nstate; i++)
-            if (is_state_edge(v, g, i)) {
-                s->start[gate_state(gate_of(v, g), i) + 1]++;
+    for (GateId g = 0; g < v->n; g++) {
+        if (!is_state_gate(v, g))
+            continue;
+        const Gate *gt = gate_of(v, g);
+        for (uint32_t i = 0; i < gt->nstate; i++)
+            if (state_source(v, gate_state(gt, i))) {
+                s->start[gate_state(gt, i) + 1]++;
                 total++;
             }
+    }
     for (GateId g = 0; g < v->n; g++)
         s->start[g + 1] += s->start[g];
     s->edge = zalloc(v, total, sizeof *s->edge);
     uint32_t *fill = zalloc(v, v->n, sizeof *fill);
-    for (GateId g = 0; g < v->n; g++)
-        for (uint32_t i = 0; live(v, g) && i < gate_of(v, g)->nstate; i++)
-            if (is_state_edge(v, g, i)) {
-                GateId from = gate_state(gate_of(v, g), i);
+    for (GateId g = 0; g < v->n; g++) {
+        if (!is_state_gate(v, g))
+            continue;
+        const Gate *gt = gate_of(v, g);
+        for (uint32_t i = 0; i < gt->nstate; i++) {
+            GateId from = gate_state(gt, i);
+            if (state_source(v, from))
                 s->edge[s->start[from] + fill[from]++] = (Use){g, i};
-            }
+        }
+    }
 }
 
 static uint32_t nsucc(const Verifier *v, GateId g) { return v->succ.start[g + 1] - v->succ.start[g]; }
@@ -753,11 +789,6 @@ static void check_successors(Verifier *v, GateId g)
 
 /* ---- rule 7: shape of the control graph ------------------------------------- */
 
-static bool is_state_gate(const Verifier *v, GateId g)
-{
-    return live(v, g) && has(v, g, F_STATE);
-}
-
 static void check_reachable(Verifier *v)
 {
     for (GateId g = NUM_ROOTS; g < v->n; g++)
@@ -875,6 +906,7 @@ static GateId value_edge(const Verifier *v, GateId g, uint32_t k)
 typedef struct {
     uint32_t *index, *low;
     uint8_t *on_stack;
+    uint8_t *self;     /* a data or dependency input of the gate is the gate itself */
     GateId *scc, *call;
     uint32_t *next;
     uint32_t nscc, ncall, clock;
@@ -890,10 +922,7 @@ static void emit_scc(Verifier *v, Tarjan *t, GateId root)
         top--;
     top--;
     uint32_t size = t->nscc - top;
-    bool self = false;
-    const Gate *gt = gate_of(v, root);
-    for (uint32_t k = gt->nstate; k < gate_nin(gt); k++)
-        self |= value_edge(v, root, k) == root;
+    bool self = t->self[root];
     GateId first = root;
     for (uint32_t i = top; i < t->nscc; i++) {
         t->on_stack[t->scc[i]] = 0;
@@ -919,9 +948,12 @@ static void tarjan_visit(Verifier *v, Tarjan *t, GateId root)
         GateId g = t->call[t->ncall - 1];
         const Gate *gt = gate_of(v, g);
         if (t->next[g] < gate_nin(gt)) {
-            GateId in = value_edge(v, g, t->next[g]++);
+            uint32_t k = t->next[g]++;
+            GateId in = value_edge(v, g, k);
             if (in == NO_GATE)
                 continue;
+            if (in == g && k >= gt->nstate)
+                t->self[g] = 1;
             if (t->index[in] == UNSEEN) {
                 t->index[in] = t->low[in] = t->clock++;
                 t->scc[t->nscc++] = in;
@@ -1064,6 +1096,7 @@ static void check_data_graph(Verifier *v)
     t.index = zalloc(v, v->n, sizeof *t.index);
     t.low = zalloc(v, v->n, sizeof *t.low);
     t.on_stack = zalloc(v, v->n, 1);
+    t.self = zalloc(v, v->n, 1);
     t.poisoned = zalloc(v, v->n, 1);
     t.scc = zalloc(v, v->n, sizeof *t.scc);
     t.call = zalloc(v, v->n, sizeof *t.call);
@@ -1104,6 +1137,7 @@ int verify_func(const Func *f, Diag *d)
     }
     v.n = v.c->ngates;
     v.scratch = arena_new();
+    compute_flags(&v);
     for (GateId g = NUM_ROOTS; g < v.n; g++)
         if (!v.c->gates[g].dead)
             check_gate(&v, g);

@@ -40,26 +40,31 @@ void opt_replace(Circuit *c, GateId old, GateId repl)
     opt_kill_unused(c, old);
 }
 
-/* a growable stack of gate ids */
-typedef struct { GateId *v; uint32_t n, cap; } Stack;
+/* a growable stack of gate ids: on the heap (v NULL or malloc'ed), or starting in a
+ * caller's buffer (borrowed) and moving to the heap when that fills */
+typedef struct { GateId *v; uint32_t n, cap; bool borrowed; } Stack;
 
 static void push(Stack *s, GateId g)
 {
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
-        GateId *v = realloc(s->v, s->cap * sizeof *v);
+        GateId *v = realloc(s->borrowed ? NULL : s->v, s->cap * sizeof *v);
         if (!v) {
             fputs("circ: out of memory\n", stderr);
             abort();
         }
+        if (s->borrowed && s->n)
+            memcpy(v, s->v, s->n * sizeof *v);
         s->v = v;
+        s->borrowed = false;
     }
     s->v[s->n++] = g;
 }
 
 void opt_kill_unused(Circuit *c, GateId g)
 {
-    Stack s = {0};
+    GateId buf[32];
+    Stack s = {buf, 0, 32, true};
     push(&s, g);
     while (s.n) {
         GateId x = s.v[--s.n];
@@ -70,7 +75,8 @@ void opt_kill_unused(Circuit *c, GateId g)
             push(&s, gt->in[i]);
         circ_kill(c, x);
     }
-    free(s.v);
+    if (!s.borrowed)
+        free(s.v);
 }
 
 /* ---- cone checks ---- */
@@ -607,36 +613,36 @@ bool remove_unreachable(Circuit *c, bool check)
 
 GateId *computation_postorder(const Circuit *c, uint32_t *n)
 {
-    GateId *order = opt_calloc(c->ngates, sizeof(GateId));
-    uint8_t *state = opt_calloc(c->ngates, 1); /* 0 new, 1 open, 2 done */
-    uint32_t *next = opt_calloc(c->ngates, sizeof(uint32_t));
-    Stack s = {0};
-    uint32_t k = 0;
-    for (GateId r = NUM_ROOTS; r < c->ngates; r++) {
+    /* one block: the order (returned; freeing it frees the rest), then the walk's
+     * stack (each gate enters it once), next input per gate, and state per gate */
+    uint32_t ng = c->ngates;
+    GateId *order = opt_calloc(ng, 3 * sizeof(GateId) + 1);
+    GateId *stack = order + ng;
+    uint32_t *next = stack + ng;
+    uint8_t *state = (uint8_t *)(next + ng); /* 0 new, 1 open, 2 done */
+    uint32_t k = 0, sp = 0;
+    for (GateId r = NUM_ROOTS; r < ng; r++) {
         if (!gate_is_computation(c, r) || state[r])
             continue;
         state[r] = 1;
-        push(&s, r);
-        while (s.n) {
-            GateId g = s.v[s.n - 1];
+        stack[sp++] = r;
+        while (sp) {
+            GateId g = stack[sp - 1];
             const Gate *gt = &c->gates[g];
             if (next[g] < gate_nin(gt)) {
                 uint32_t i = next[g]++;
                 GateId in = gt->in[i];
                 if (i >= gt->nstate && gate_is_computation(c, in) && !state[in]) {
                     state[in] = 1;
-                    push(&s, in);
+                    stack[sp++] = in;
                 }
                 continue;
             }
             state[g] = 2;
             order[k++] = g;
-            s.n--;
+            sp--;
         }
     }
-    free(state);
-    free(next);
-    free(s.v);
     *n = k;
     return order;
 }

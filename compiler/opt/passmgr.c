@@ -27,13 +27,17 @@ static const PassInfo builtin_passes[] = {
 
 PassManager *pm_new(const PassOptions *opt)
 {
-    PassManager *pm = calloc(1, sizeof *pm);
+    /* not cleared: registry and pipeline entries are read only below their counts */
+    PassManager *pm = malloc(sizeof *pm);
     if (!pm)
         return NULL;
+    pm->npasses = pm->npipeline = 0;
+    pm->iterate = false;
+    pm->changes = 0;
     if (opt)
         pm->opt = *opt;
     else
-        pm->opt.bisect_limit = -1;
+        pm->opt = (PassOptions){.bisect_limit = -1};
     if (!pm->opt.max_rounds)
         pm->opt.max_rounds = DEFAULT_ROUNDS;
     for (size_t i = 0; i < sizeof builtin_passes / sizeof builtin_passes[0]; i++)

@@ -45,14 +45,16 @@ typedef struct {
     uint32_t n, cap;
 } BlockList;
 
-static void list_add_unique(BlockList *l, BlockId b)
+/* lists grow in the placement's scratch arena */
+static void list_add_unique(Arena *a, BlockList *l, BlockId b)
 {
     for (uint32_t i = 0; i < l->n; i++)
         if (l->v[i] == b)
             return;
     if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 4;
-        l->v = realloc(l->v, l->cap * sizeof *l->v);
+        uint32_t cap = l->cap ? 2 * l->cap : 4;
+        l->v = arena_grow_raw(a, l->v, l->cap * sizeof *l->v, cap * sizeof *l->v);
+        l->cap = cap;
     }
     l->v[l->n++] = b;
 }
@@ -72,7 +74,11 @@ typedef struct {
     uint8_t *ant;       /* per block scratch */
     uint8_t *demand;    /* per block scratch */
     BlockId *queue;     /* per block scratch */
+    Arena *scratch;     /* every array above and every list; freed at the end */
 } Gcm;
+
+static void *scratch_zeroed(const Gcm *g, size_t n, size_t size) { return arena_alloc(g->scratch, (n ? n : 1) * size); }
+static void *scratch_raw(const Gcm *g, size_t n, size_t size) { return arena_alloc_raw(g->scratch, (n ? n : 1) * size); }
 
 static const Gate *gate(const Gcm *g, GateId id) { return &g->c->gates[id]; }
 static bool is_selector(int op) { return op == OP_VALUE_SELECTOR || op == OP_DEPEND_SELECTOR; }
@@ -108,7 +114,7 @@ static bool selector_fits(const Gcm *g, const Gate *sel)
 static bool compute_liveness(Gcm *g)
 {
     uint32_t n = g->c->ngates, nwork = 0;
-    GateId *work = malloc(n * sizeof *work);
+    GateId *work = scratch_raw(g, n, sizeof *work);
     for (GateId id = NUM_ROOTS; id < n; id++)
         if (!gate(g, id)->dead && g->s->state_block[id] != NO_BLOCK)
             demand_inputs(g, id, work, &nwork);
@@ -123,7 +129,6 @@ static bool compute_liveness(Gcm *g)
             ok = fail(g, id, "cannot schedule %s: a selector needs one input per state input of its join");
         demand_inputs(g, id, work, &nwork);
     }
-    free(work);
     return ok;
 }
 
@@ -201,9 +206,9 @@ static void set_guarded(Gcm *g, GateId id)
 static bool schedule_early(Gcm *g)
 {
     uint32_t n = g->c->ngates;
-    uint8_t *mark = calloc(n, 1); /* 1 on the stack, 2 done */
-    GateId *stack = malloc(n * sizeof *stack);
-    uint32_t *next = malloc(n * sizeof *next);
+    uint8_t *mark = scratch_zeroed(g, n, 1); /* 1 on the stack, 2 done */
+    GateId *stack = scratch_raw(g, n, sizeof *stack);
+    uint32_t *next = scratch_raw(g, n, sizeof *next);
     bool ok = true;
     for (GateId root = 0; root < n && ok; root++) {
         if (!g->live[root] || mark[root])
@@ -237,9 +242,6 @@ static bool schedule_early(Gcm *g)
             }
         }
     }
-    free(mark);
-    free(stack);
-    free(next);
     return ok;
 }
 
@@ -250,9 +252,9 @@ static void add_placement(const Gcm *g, GateId user, BlockList *out)
     BlockId b = g->s->gate_block[user];
     if (b == MULTI_BLOCK) {
         for (uint32_t i = 0; i < g->copies[user].n; i++)
-            list_add_unique(out, g->copies[user].v[i]);
+            list_add_unique(g->scratch, out, g->copies[user].v[i]);
     } else if (b != NO_BLOCK)
-        list_add_unique(out, b);
+        list_add_unique(g->scratch, out, b);
 }
 
 static void demand_points(const Gcm *g, GateId id, BlockList *out)
@@ -266,14 +268,14 @@ static void demand_points(const Gcm *g, GateId id, BlockList *out)
             continue;
         if (op_has(ug->op, F_STATE)) {
             if (g->s->state_block[u] != NO_BLOCK)
-                list_add_unique(out, g->s->state_block[u]);
+                list_add_unique(g->scratch, out, g->s->state_block[u]);
         } else if (!g->live[u]) {
             continue;
         } else if (is_selector(ug->op)) {
             const Block *join = &g->s->blocks[g->s->state_block[ug->in[0]]];
             uint32_t k = gt->uses[i].index - ug->nstate;
             if (k < join->npreds)
-                list_add_unique(out, join->preds[k]);
+                list_add_unique(g->scratch, out, join->preds[k]);
         } else
             add_placement(g, u, out);
     }
@@ -384,7 +386,7 @@ static bool first_demands(Gcm *g, const BlockList *dem, BlockId from, BlockId ea
         if (effect && !sched_loop_contains(s, s->blocks[d].loop, early))
             return false;
         in_first[d] = 1;
-        list_add_unique(first, d);
+        list_add_unique(g->scratch, first, d);
     }
     walk(g, &from, 1, true, in_first, after, early);
     for (uint32_t i = 0; i < dem->n; i++)
@@ -397,7 +399,7 @@ static void place_copies(Gcm *g, GateId id, const BlockList *blocks)
 {
     BlockList *l = &g->copies[id];
     for (uint32_t i = 0; i < blocks->n; i++)
-        list_add_unique(l, blocks->v[i]);
+        list_add_unique(g->scratch, l, blocks->v[i]);
     if (l->n == 1) {
         g->s->gate_block[id] = l->v[0];
         l->n = 0;
@@ -439,7 +441,6 @@ static bool place_exact(Gcm *g, GateId id, const BlockList *dem, BlockId late)
         g->s->gate_block[id] = b;
     else
         ok = fail(g, id, "cannot schedule %s without speculation");
-    free(first.v);
     return ok;
 }
 
@@ -466,7 +467,6 @@ static bool schedule_late(Gcm *g)
     bool ok = true;
     for (uint32_t i = g->ntopo; i-- > 0 && ok;)
         ok = place_gate(g, g->topo[i], &dem);
-    free(dem.v);
     return ok;
 }
 
@@ -600,7 +600,7 @@ static void order_block(Orderer *o, Block *b, GateId *members, uint32_t nmembers
     }
     const Gate *t = gate(g, b->term_gate);
     uint32_t ncopies = b->term == TERM_GOTO && b->nsuccs == 1 ? b->succs[0].ncopies : 0;
-    GateId *roots = malloc((gate_nin(t) + ncopies + 1) * sizeof *roots);
+    GateId *roots = scratch_raw(g, gate_nin(t) + ncopies + 1, sizeof *roots);
     uint32_t nroots = terminator_roots(o, b, roots);
     for (uint32_t i = 0; i < nroots; i++)
         emit_from(o, roots[i], true);
@@ -616,57 +616,47 @@ static void order_block(Orderer *o, Block *b, GateId *members, uint32_t nmembers
     b->ngates = o->nout;
     b->gates = arena_alloc(g->s->arena, (o->nout ? o->nout : 1) * sizeof(GateId));
     memcpy(b->gates, o->out, o->nout * sizeof(GateId));
-    free(roots);
 }
 
 static void order_blocks(Gcm *g)
 {
     Schedule *s = g->s;
     uint32_t n = g->c->ngates;
-    BlockList *members = calloc(s->nblocks, sizeof *members);
+    BlockList *members = scratch_zeroed(g, s->nblocks, sizeof *members);
     for (GateId id = NUM_ROOTS; id < n; id++) {
         if (!g->live[id] || is_selector(gate(g, id)->op))
             continue;
         BlockId b = s->gate_block[id];
         if (b == MULTI_BLOCK)
             for (uint32_t i = 0; i < g->copies[id].n; i++)
-                list_add_unique(&members[g->copies[id].v[i]], id);
+                list_add_unique(g->scratch, &members[g->copies[id].v[i]], id);
         else if (b != NO_BLOCK)
-            list_add_unique(&members[b], id);
+            list_add_unique(g->scratch, &members[b], id);
     }
     Orderer o = {.g = g};
-    o.stamp = calloc(n, sizeof *o.stamp);
-    o.state = calloc(n, 1);
-    o.stack = malloc(n * sizeof *o.stack);
-    o.next = malloc(n * sizeof *o.next);
-    o.out = malloc(n * sizeof *o.out);
-    o.reserved = malloc(n * sizeof *o.reserved);
-    for (BlockId b = 0; b < s->nblocks; b++) {
+    o.stamp = scratch_zeroed(g, n, sizeof *o.stamp);
+    o.state = scratch_zeroed(g, n, 1);
+    o.stack = scratch_raw(g, n, sizeof *o.stack);
+    o.next = scratch_raw(g, n, sizeof *o.next);
+    o.out = scratch_raw(g, n, sizeof *o.out);
+    o.reserved = scratch_raw(g, n, sizeof *o.reserved);
+    for (BlockId b = 0; b < s->nblocks; b++)
         order_block(&o, &s->blocks[b], members[b].v, members[b].n);
-        free(members[b].v);
-    }
-    free(members);
-    free(o.stamp);
-    free(o.state);
-    free(o.stack);
-    free(o.next);
-    free(o.out);
-    free(o.reserved);
 }
 
 bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d)
 {
     static const SchedOptions defaults = {0};
     uint32_t n = s->func->circ->ngates;
-    Gcm g = {.s = s, .c = s->func->circ, .d = d, .opt = opt ? opt : &defaults};
-    g.live = calloc(n, 1);
-    g.guarded = calloc(n, 1);
-    g.early = calloc(n, sizeof *g.early);
-    g.copies = calloc(n, sizeof *g.copies);
-    g.topo = malloc(n * sizeof *g.topo);
-    g.ant = malloc(s->nblocks);
-    g.demand = malloc(s->nblocks);
-    g.queue = malloc(s->nblocks * sizeof *g.queue);
+    Gcm g = {.s = s, .c = s->func->circ, .d = d, .opt = opt ? opt : &defaults, .scratch = arena_new()};
+    g.live = scratch_zeroed(&g, n, 1);
+    g.guarded = scratch_zeroed(&g, n, 1);
+    g.early = scratch_zeroed(&g, n, sizeof *g.early);
+    g.copies = scratch_zeroed(&g, n, sizeof *g.copies);
+    g.topo = scratch_raw(&g, n, sizeof *g.topo);
+    g.ant = scratch_raw(&g, s->nblocks, 1);
+    g.demand = scratch_raw(&g, s->nblocks, 1);
+    g.queue = scratch_raw(&g, s->nblocks, sizeof *g.queue);
     for (GateId i = 0; i < n; i++)
         s->gate_block[i] = NO_BLOCK;
     bool ok = compute_liveness(&g) && schedule_early(&g);
@@ -676,15 +666,6 @@ bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d)
     }
     if (ok)
         order_blocks(&g);
-    for (GateId i = 0; i < n; i++)
-        free(g.copies[i].v);
-    free(g.live);
-    free(g.guarded);
-    free(g.early);
-    free(g.copies);
-    free(g.topo);
-    free(g.ant);
-    free(g.demand);
-    free(g.queue);
+    arena_free(g.scratch);
     return ok;
 }
