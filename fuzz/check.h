@@ -83,6 +83,11 @@ void check_options_default(CheckOptions *o);
 /* check every run line of m: true if every stage agreed with the oracle, false with
  * the first disagreement in *res.  m is not changed.  res may be reused. */
 bool check_module(const Module *m, const CheckOptions *opt, CheckResult *res);
+/* the same with the oracle's outcomes given: oracle[i] is what interp_call gives for
+ * run line i of m under opt->interp (a campaign has them from making the run lines),
+ * so the oracle is not run again; each still has to meet its run line's expectation
+ * when opt->check_expectations */
+bool check_module_given(const Module *m, const CheckOptions *opt, const Outcome *oracle, CheckResult *res);
 /* the names of the stages check_module would try for opt, one per line, to out */
 void check_list_stages(FILE *out, const CheckOptions *opt);
 /* the outcome kind's word in a signature: return, trap, throw, timeout, invalid */
