@@ -10,6 +10,7 @@
  * flag the parent sets.  SIGINT/SIGTERM are blocked during a campaign and
  * polled with sigpending(), so an interrupt ends it cleanly with a summary. */
 #include "fuzz/campaign.h"
+#include "oracle/mem.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -149,7 +150,7 @@ static void send_msg(int fd, const Msg *m)
 
 typedef struct {
     const CampaignOptions *o;
-    CheckOptions check;      /* o->check with the worker's emulator engines */
+    CheckOptions check;      /* o->check with the worker's emulator engines and interpreter memory */
     uint32_t worker;
     int fd;
     WorkerShared *sh;
@@ -184,7 +185,9 @@ static void worker_one(Worker *w, uint64_t k)
     uint8_t *b = program_bytes(o, w->worker, k, &len);
     Module *m = generate(b, len, &o->gen);
     double t1 = cpu_seconds();
-    uint32_t made = gen_add_runlines(m, b, len, nruns, &o->check.interp, w->outs);
+    if (!w->check.interp.memory) /* one interpreter memory for all the worker's programs */
+        w->check.interp.memory = mem_new(m);
+    uint32_t made = gen_add_runlines(m, b, len, nruns, &w->check.interp, w->outs);
     free(b);
     Msg *t = &w->sh->tally;
     for (uint32_t r = 0; r < made; r++)
@@ -232,6 +235,8 @@ static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t star
     }
     if (w.check.engines != o->check.engines)
         check_engines_free(w.check.engines);
+    if (w.check.interp.memory != o->check.interp.memory)
+        mem_free(w.check.interp.memory);
     free(w.outs);
     free(w.res);
     _exit(0);

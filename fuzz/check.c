@@ -272,12 +272,15 @@ Schedule *const *check_schedules(CheckCtx *c, int level, char *detail, size_t n,
 }
 
 /* ---- opening and running stages ------------------------------------------------- */
-/* the check's interpreters run one after another: they share one memory */
+/* the check's interpreters run one after another: they share one memory, the
+ * caller's (CheckOptions.interp.memory) or one of the check's own */
 static InterpOptions check_interp_options(CheckCtx *c)
 {
     InterpOptions io = c->opt->interp;
-    if (!c->memory)
-        c->memory = mem_new(c->m);
+    if (!c->memory) {
+        c->own_memory = !io.memory;
+        c->memory = io.memory ? io.memory : mem_new(c->m);
+    }
     io.memory = c->memory;
     return io;
 }
@@ -519,7 +522,8 @@ static void free_ctx(CheckCtx *c)
         module_free(c->optimized[l]);
     }
     module_free(c->order_module);
-    mem_free(c->memory);
+    if (c->own_memory)
+        mem_free(c->memory);
     check_free_machine(c);
 }
 

@@ -44,7 +44,9 @@ typedef struct {
     uint32_t nextra_passes;
     const char *pass_order;  /* comma-separated passes applied one after another; after
                                 each one the module is checked (stage `order-K-NAME`) */
-    InterpOptions interp;    /* budgets of every interpreting stage (0: defaults) */
+    InterpOptions interp;    /* budgets of every interpreting stage (0: defaults); a
+                                memory set here is the one they all borrow (else
+                                each check makes one) */
     RegallocOptions regalloc;/* register-allocator knobs of the machine-code stages */
     CheckEngines *engines;   /* emulator engines reused across checks (check_engines_new);
                                 NULL: made and freed by each check_module call */
