@@ -30,6 +30,8 @@ typedef struct {
     Lists sels;        /* live selectors of a join */
     Lists relays;      /* DEPEND_RELAYs of a state gate */
     Lists resets;      /* of a LOOP_BEGIN: selectors and relays owned strictly inside its loop */
+    uint8_t *plain;    /* 1: a computation gate demand may simply push (not a selector, a
+                          relay, dead, a state gate or a root) */
 } FuncInfo;
 
 typedef struct { GateId owner, item; } Pair;
@@ -213,6 +215,14 @@ static void find_loops(FuncInfo *fi, Pairs *ps)
     free(work);
 }
 
+static void find_plain(FuncInfo *fi)
+{
+    for (GateId g = 0; g < fi->n; g++) {
+        const Gate *G = circ_gate(fi->c, g);
+        fi->plain[g] = !is_selector(G) && !G->dead && !op_has(G->op, F_STATE | F_ROOT) && G->op != OP_DEPEND_RELAY;
+    }
+}
+
 static FuncInfo *funcinfo_new(const Func *f)
 {
     FuncInfo *fi = xcalloc(1, sizeof *fi);
@@ -222,6 +232,8 @@ static FuncInfo *funcinfo_new(const Func *f)
     fi->succ = xcalloc(fi->n, sizeof *fi->succ);
     fi->succ_in = xcalloc(fi->n, sizeof *fi->succ_in);
     fi->alt = xcalloc(fi->n, sizeof *fi->alt);
+    fi->plain = xcalloc(fi->n, 1);
+    find_plain(fi);
     Pairs ps = {0};
     find_successors(fi);
     find_owned(fi, &ps);
@@ -238,6 +250,7 @@ static void funcinfo_free(FuncInfo *fi)
     free(fi->succ);
     free(fi->succ_in);
     free(fi->alt);
+    free(fi->plain);
     lists_free(&fi->users);
     lists_free(&fi->sels);
     lists_free(&fi->relays);
@@ -265,7 +278,8 @@ typedef struct {
     uint32_t call_inst; /* the CALL instance this activation runs for (0 at top level) */
 } Frame;
 
-typedef struct { GateId g; uint32_t next; } Demand;
+/* a gate on the demand stack: its dependency and data inputs, the next one to look at */
+typedef struct { const GateId *in; GateId g; uint32_t next, nin; } Demand;
 
 struct Interp {
     const Module *m;
@@ -416,7 +430,19 @@ static void invalidate_users(Interp *in, Frame *fr, GateId g)
 /* ---- demand-driven evaluation ------------------------------------------------ */
 static bool compute(Interp *in, Frame *fr, GateId g);
 
-static bool push(Interp *in, Frame *fr, GateId x, GateId user)
+static void push_gate(Interp *in, Frame *fr, GateId x)
+{
+    const Gate *X = circ_gate(fr->fi->c, x);
+    if (in->sp == in->capstack) {
+        in->capstack = in->capstack ? 2 * in->capstack : 256;
+        in->stack = xrealloc(in->stack, in->capstack * sizeof *in->stack);
+    }
+    fr->slots[x].busy = fr->epoch;
+    in->stack[in->sp++] = (Demand){X->in + X->nstate, x, 0, gate_nin(X) - X->nstate};
+}
+
+/* push x unless it cannot be demanded (the reason reported) */
+static bool push_checked(Interp *in, Frame *fr, GateId x, GateId user)
 {
     const FuncInfo *fi = fr->fi;
     char l[64];
@@ -438,42 +464,46 @@ static bool push(Interp *in, Frame *fr, GateId x, GateId user)
     if (X->op == OP_DEPEND_RELAY && s->pass != fr->epoch)
         return fail(in, OUT_INVALID, "in @%s: dependency relay %s demanded off its path", fi->f->name,
                     label(fr, x, l, sizeof l));
-    if (in->sp == in->capstack) {
-        in->capstack = in->capstack ? 2 * in->capstack : 256;
-        in->stack = xrealloc(in->stack, in->capstack * sizeof *in->stack);
-    }
-    s->busy = fr->epoch;
-    in->stack[in->sp++] = (Demand){x, 0};
+    push_gate(in, fr, x);
+    return true;
+}
+
+/* a plain gate not on the stack is pushed at once; anything else is checked */
+static inline bool push(Interp *in, Frame *fr, GateId x, GateId user)
+{
+    if (x >= fr->fi->n || !fr->fi->plain[x] || fr->slots[x].busy == fr->epoch)
+        return push_checked(in, fr, x, user);
+    push_gate(in, fr, x);
     return true;
 }
 
 /* evaluate g (and, first, whatever it needs) unless its cached value is current */
 static bool demand(Interp *in, Frame *fr, GateId g, GateId user)
 {
-    if (in_range(fr->fi, g) && current(fr, g))
+    const uint32_t n = fr->fi->n, epoch = fr->epoch;
+    Slot *slots = fr->slots; /* a frame's slots stay put while it runs */
+    if (g < n && slots[g].stamp == epoch)
         return true;
     uint32_t base = in->sp;
     if (!push(in, fr, g, user))
         return false;
-    const Circuit *c = fr->fi->c;
     while (in->sp > base) {
         Demand *d = &in->stack[in->sp - 1];
-        const Gate *G = circ_gate(c, d->g);
-        uint32_t nin = gate_nin(G), i = G->nstate + d->next;
-        while (i < nin && in_range(fr->fi, G->in[i]) && current(fr, G->in[i]))
+        uint32_t i = d->next;
+        while (i < d->nin && d->in[i] < n && slots[d->in[i]].stamp == epoch)
             i++;
-        if (i < nin) {
-            d->next = i - G->nstate + 1;
-            if (!push(in, fr, G->in[i], d->g))
+        if (i < d->nin) {
+            d->next = i + 1;
+            if (!push(in, fr, d->in[i], d->g))
                 return false;
             continue;
         }
         GateId x = d->g;
         in->sp--;
-        fr->slots[x].busy = 0;
+        slots[x].busy = 0;
         if (!compute(in, fr, x))
             return false;
-        fr->slots[x].stamp = fr->epoch;
+        slots[x].stamp = epoch;
     }
     return true;
 }
