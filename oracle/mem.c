@@ -377,12 +377,16 @@ static int address_rule(int op, const Val *in, uint32_t nin, uint32_t *prov, uin
 
 int val_pure(int op, Type ty, int cond, Type in_ty, const Val *in, uint32_t nin, Val *out, uint32_t *bad)
 {
+    uint64_t bits[2] = {in[0].bits, nin > 1 ? in[1].bits : 0};
+    if (!in[0].prov && (nin < 2 || !in[1].prov)) { /* no address: any operation may see it */
+        out->prov = 0;
+        return eval_pure(op, ty, cond, in_ty, bits, nin, &out->bits);
+    }
     uint32_t prov = 0;
     int st = (op == OP_ADD || op == OP_SUB || op == OP_ICMP) && nin == 2 ? address_rule(op, in, nin, &prov, bad)
                                                                           : escapes(in, nin, bad);
     if (st != EVAL_OK)
         return st;
-    uint64_t bits[2] = {in[0].bits, nin > 1 ? in[1].bits : 0};
     st = eval_pure(op, ty, cond, in_ty, bits, nin, &out->bits);
     out->prov = prov;
     return st;
