@@ -288,8 +288,8 @@ struct Interp {
     FuncInfo **info;
     Mem *mem;
     bool own_mem;  /* else borrowed: InterpOptions.memory */
-    Frame **frames; /* max_depth slots, allocated as calls get deeper */
-    uint32_t nframes;
+    Frame **frames; /* one per call depth reached so far (< max_depth) */
+    uint32_t nframes, capframes;
     uint32_t depth;
     uint32_t epoch;
     Demand *stack;
@@ -315,8 +315,6 @@ Interp *interp_new(const Module *m, const InterpOptions *opt)
     in->info = xcalloc(m->nfuncs, sizeof *in->info);
     in->own_mem = !(opt && opt->memory);
     in->mem = in->own_mem ? mem_new(m) : mem_rebind(opt->memory, m);
-    in->frames = xcalloc(in->max_depth, sizeof *in->frames);
-    in->nframes = 0;
     return in;
 }
 
@@ -344,6 +342,10 @@ void interp_free(Interp *in)
 /* the frame of call depth d (< max_depth), allocated on first use; never moves */
 static Frame *frame_at(Interp *in, uint32_t d)
 {
+    if (d >= in->capframes) {
+        in->capframes = d + 1 > 2 * in->capframes ? d + 1 : 2 * in->capframes;
+        in->frames = xrealloc(in->frames, in->capframes * sizeof *in->frames);
+    }
     while (in->nframes <= d)
         in->frames[in->nframes++] = xcalloc(1, sizeof(Frame));
     return in->frames[d];
