@@ -35,7 +35,9 @@ typedef struct {
 } FuncInfo;
 
 typedef struct { GateId owner, item; } Pair;
-typedef struct { Pair *p; uint32_t n, cap; } Pairs;
+/* what building analyses needs for a while (kept by the interpreter for all of them):
+ * pairs to sort into lists, and words */
+typedef struct { Pair *p; uint32_t n, cap; uint32_t *words; uint32_t capwords; } Pairs;
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -62,22 +64,32 @@ static void pairs_add(Pairs *ps, GateId owner, GateId item)
     ps->p[ps->n++] = (Pair){owner, item};
 }
 
+/* 2 * n scratch words of ps, the first n of them zero */
+static uint32_t *scratch_words(Pairs *ps, uint32_t n)
+{
+    if (2 * n > ps->capwords) {
+        ps->capwords = 2 * n;
+        ps->words = xrealloc(ps->words, ps->capwords * sizeof *ps->words);
+    }
+    memset(ps->words, 0, n * sizeof *ps->words);
+    return ps->words;
+}
+
 /* counting sort of the pairs into per-owner lists (keeps the order of addition) */
 static Lists lists_build(Pairs *ps, uint32_t n)
 {
     Lists l;
     l.start = xcalloc(n + 1, sizeof *l.start);
-    l.items = xcalloc(ps->n, sizeof *l.items);
+    l.items = xrealloc(NULL, ps->n * sizeof *l.items);
     for (uint32_t i = 0; i < ps->n; i++)
         l.start[ps->p[i].owner + 1]++;
     for (uint32_t g = 0; g < n; g++)
         l.start[g + 1] += l.start[g];
-    uint32_t *fill = xcalloc(n, sizeof *fill);
+    uint32_t *fill = scratch_words(ps, n);
     for (uint32_t i = 0; i < ps->n; i++) {
         GateId o = ps->p[i].owner;
         l.items[l.start[o] + fill[o]++] = ps->p[i].item;
     }
-    free(fill);
     ps->n = 0;
     return l;
 }
@@ -115,11 +127,11 @@ static void find_successors(FuncInfo *fi)
 }
 
 /* a selector is live if a state gate's data or dependency input reaches it backwards */
-static uint8_t *live_gates(const FuncInfo *fi)
+static const uint32_t *live_gates(const FuncInfo *fi, Pairs *ps)
 {
     const Circuit *c = fi->c;
-    uint8_t *live = xcalloc(fi->n, 1);
-    GateId *work = xcalloc(fi->n, sizeof *work);
+    uint32_t *live = scratch_words(ps, fi->n);
+    GateId *work = live + fi->n;
     uint32_t nw = 0;
     for (GateId g = 0; g < fi->n; g++) {
         const Gate *G = circ_gate(c, g);
@@ -138,14 +150,13 @@ static uint8_t *live_gates(const FuncInfo *fi)
             }
         }
     }
-    free(work);
     return live;
 }
 
 static void find_owned(FuncInfo *fi, Pairs *ps)
 {
     const Circuit *c = fi->c;
-    uint8_t *live = live_gates(fi);
+    const uint32_t *live = live_gates(fi, ps); /* until the lists are built */
     for (GateId g = 0; g < fi->n; g++) {
         const Gate *G = circ_gate(c, g);
         if (!G->dead && is_selector(G) && live[g] && G->nstate == 1 && in_range(fi, G->in[0]))
@@ -158,7 +169,6 @@ static void find_owned(FuncInfo *fi, Pairs *ps)
             pairs_add(ps, G->in[0], g);
     }
     fi->relays = lists_build(ps, fi->n);
-    free(live);
 }
 
 static void find_users(FuncInfo *fi, Pairs *ps)
@@ -187,8 +197,8 @@ static void add_owned_by(const FuncInfo *fi, Pairs *ps, GateId head, GateId s)
 static void find_loops(FuncInfo *fi, Pairs *ps)
 {
     const Circuit *c = fi->c;
-    uint32_t *mark = xcalloc(fi->n, sizeof *mark);
-    GateId *work = xcalloc(fi->n, sizeof *work);
+    uint32_t *mark = scratch_words(ps, fi->n);
+    GateId *work = mark + fi->n;
     for (GateId h = 0; h < fi->n; h++) {
         const Gate *H = circ_gate(c, h);
         if (H->dead || H->op != OP_LOOP_BEGIN || H->nstate < 2 || !in_range(fi, H->in[1]))
@@ -211,8 +221,6 @@ static void find_loops(FuncInfo *fi, Pairs *ps)
         }
     }
     fi->resets = lists_build(ps, fi->n);
-    free(mark);
-    free(work);
 }
 
 static void find_plain(FuncInfo *fi)
@@ -223,23 +231,23 @@ static void find_plain(FuncInfo *fi)
     }
 }
 
-static FuncInfo *funcinfo_new(const Func *f)
+/* the analysis of f; ps: the interpreter's scratch */
+static FuncInfo *funcinfo_new(const Func *f, Pairs *ps)
 {
     FuncInfo *fi = xcalloc(1, sizeof *fi);
     fi->f = f;
     fi->c = f->circ;
     fi->n = f->circ->ngates;
-    fi->succ = xcalloc(fi->n, sizeof *fi->succ);
-    fi->succ_in = xcalloc(fi->n, sizeof *fi->succ_in);
-    fi->alt = xcalloc(fi->n, sizeof *fi->alt);
-    fi->plain = xcalloc(fi->n, 1);
+    /* one block: succ, succ_in, alt, then plain */
+    fi->succ = xrealloc(NULL, fi->n * (3 * sizeof(GateId) + 1));
+    fi->succ_in = fi->succ + fi->n;
+    fi->alt = fi->succ_in + fi->n;
+    fi->plain = (uint8_t *)(fi->alt + fi->n);
     find_plain(fi);
-    Pairs ps = {0};
     find_successors(fi);
-    find_owned(fi, &ps);
-    find_users(fi, &ps);
-    find_loops(fi, &ps);
-    free(ps.p);
+    find_owned(fi, ps);
+    find_users(fi, ps);
+    find_loops(fi, ps);
     return fi;
 }
 
@@ -248,9 +256,6 @@ static void funcinfo_free(FuncInfo *fi)
     if (!fi)
         return;
     free(fi->succ);
-    free(fi->succ_in);
-    free(fi->alt);
-    free(fi->plain);
     lists_free(&fi->users);
     lists_free(&fi->sels);
     lists_free(&fi->relays);
@@ -286,6 +291,7 @@ struct Interp {
     uint64_t max_steps;
     uint32_t max_depth;
     FuncInfo **info;
+    Pairs build;   /* scratch of funcinfo_new */
     Mem *mem;
     bool own_mem;  /* else borrowed: InterpOptions.memory */
     Frame **frames; /* one per call depth reached so far (< max_depth) */
@@ -334,6 +340,8 @@ void interp_free(Interp *in)
     free(in->stack);
     free(in->work);
     free(in->scratch);
+    free(in->build.p);
+    free(in->build.words);
     if (in->own_mem)
         mem_free(in->mem);
     free(in);
@@ -863,7 +871,7 @@ static bool run_activation(Interp *in, uint32_t func, uint32_t entry_tok, uint32
         in->info[func] = NULL;
     }
     if (!in->info[func])
-        in->info[func] = funcinfo_new(f);
+        in->info[func] = funcinfo_new(f, &in->build);
     Frame *fr = frame_at(in, in->depth);
     frame_prepare(in, fr, in->info[func], call_inst);
     Slot *entry = &fr->slots[ROOT_DEPEND_ENTRY];
