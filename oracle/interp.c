@@ -283,7 +283,8 @@ typedef struct {
     uint32_t call_inst; /* the CALL instance this activation runs for (0 at top level) */
 } Frame;
 
-/* a gate on the demand stack: its dependency and data inputs, the next one to look at */
+/* a gate on the demand stack: its inputs, the next one to look at (its dependency and
+ * data inputs are in[nstate..nin)) */
 typedef struct { const GateId *in; GateId g; uint32_t next, nin; } Demand;
 
 struct Interp {
@@ -448,7 +449,7 @@ static void push_gate(Interp *in, Frame *fr, GateId x)
         in->stack = xrealloc(in->stack, in->capstack * sizeof *in->stack);
     }
     fr->slots[x].busy = fr->epoch;
-    in->stack[in->sp++] = (Demand){X->in + X->nstate, x, 0, gate_nin(X) - X->nstate};
+    in->stack[in->sp++] = (Demand){X->in, x, X->nstate, gate_nin(X)};
 }
 
 /* push x unless it cannot be demanded (the reason reported) */
