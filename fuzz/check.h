@@ -44,7 +44,9 @@ typedef struct {
     uint32_t nextra_passes;
     const char *pass_order;  /* comma-separated passes applied one after another; after
                                 each one the module is checked (stage `order-K-NAME`) */
-    InterpOptions interp;    /* budgets of every interpreting stage (0: defaults) */
+    InterpOptions interp;    /* budgets of every interpreting stage (0: defaults); a
+                                memory set here is the one they all borrow (else
+                                each check makes one) */
     RegallocOptions regalloc;/* register-allocator knobs of the machine-code stages */
     CheckEngines *engines;   /* emulator engines reused across checks (check_engines_new);
                                 NULL: made and freed by each check_module call */
@@ -83,6 +85,11 @@ void check_options_default(CheckOptions *o);
 /* check every run line of m: true if every stage agreed with the oracle, false with
  * the first disagreement in *res.  m is not changed.  res may be reused. */
 bool check_module(const Module *m, const CheckOptions *opt, CheckResult *res);
+/* the same with the oracle's outcomes given: oracle[i] is what interp_call gives for
+ * run line i of m under opt->interp (a campaign has them from making the run lines),
+ * so the oracle is not run again; each still has to meet its run line's expectation
+ * when opt->check_expectations */
+bool check_module_given(const Module *m, const CheckOptions *opt, const Outcome *oracle, CheckResult *res);
 /* the names of the stages check_module would try for opt, one per line, to out */
 void check_list_stages(FILE *out, const CheckOptions *opt);
 /* the outcome kind's word in a signature: return, trap, throw, timeout, invalid */

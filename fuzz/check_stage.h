@@ -61,6 +61,7 @@ typedef struct {
     uint32_t run_line;    /* the run being executed */
     uint64_t oracle_steps;/* its oracle's step count (emulator budgets) */
     Mem *memory;          /* the oracle memory every interpreting stage borrows */
+    bool own_memory;      /* made by the check (else CheckOptions.interp.memory) */
     void *machine;        /* check_machine.c: engines kept across stages */
     double *seconds;      /* CheckResult.seconds: where the time goes */
 } CheckCtx;

@@ -30,10 +30,14 @@ typedef struct {
     Lists sels;        /* live selectors of a join */
     Lists relays;      /* DEPEND_RELAYs of a state gate */
     Lists resets;      /* of a LOOP_BEGIN: selectors and relays owned strictly inside its loop */
+    uint8_t *plain;    /* 1: a computation gate demand may simply push (not a selector, a
+                          relay, dead, a state gate or a root) */
 } FuncInfo;
 
 typedef struct { GateId owner, item; } Pair;
-typedef struct { Pair *p; uint32_t n, cap; } Pairs;
+/* what building analyses needs for a while (kept by the interpreter for all of them):
+ * pairs to sort into lists, and words */
+typedef struct { Pair *p; uint32_t n, cap; uint32_t *words; uint32_t capwords; } Pairs;
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -60,22 +64,32 @@ static void pairs_add(Pairs *ps, GateId owner, GateId item)
     ps->p[ps->n++] = (Pair){owner, item};
 }
 
+/* 2 * n scratch words of ps, the first n of them zero */
+static uint32_t *scratch_words(Pairs *ps, uint32_t n)
+{
+    if (2 * n > ps->capwords) {
+        ps->capwords = 2 * n;
+        ps->words = xrealloc(ps->words, ps->capwords * sizeof *ps->words);
+    }
+    memset(ps->words, 0, n * sizeof *ps->words);
+    return ps->words;
+}
+
 /* counting sort of the pairs into per-owner lists (keeps the order of addition) */
 static Lists lists_build(Pairs *ps, uint32_t n)
 {
     Lists l;
     l.start = xcalloc(n + 1, sizeof *l.start);
-    l.items = xcalloc(ps->n, sizeof *l.items);
+    l.items = xrealloc(NULL, ps->n * sizeof *l.items);
     for (uint32_t i = 0; i < ps->n; i++)
         l.start[ps->p[i].owner + 1]++;
     for (uint32_t g = 0; g < n; g++)
         l.start[g + 1] += l.start[g];
-    uint32_t *fill = xcalloc(n, sizeof *fill);
+    uint32_t *fill = scratch_words(ps, n);
     for (uint32_t i = 0; i < ps->n; i++) {
         GateId o = ps->p[i].owner;
         l.items[l.start[o] + fill[o]++] = ps->p[i].item;
     }
-    free(fill);
     ps->n = 0;
     return l;
 }
@@ -113,11 +127,11 @@ static void find_successors(FuncInfo *fi)
 }
 
 /* a selector is live if a state gate's data or dependency input reaches it backwards */
-static uint8_t *live_gates(const FuncInfo *fi)
+static const uint32_t *live_gates(const FuncInfo *fi, Pairs *ps)
 {
     const Circuit *c = fi->c;
-    uint8_t *live = xcalloc(fi->n, 1);
-    GateId *work = xcalloc(fi->n, sizeof *work);
+    uint32_t *live = scratch_words(ps, fi->n);
+    GateId *work = live + fi->n;
     uint32_t nw = 0;
     for (GateId g = 0; g < fi->n; g++) {
         const Gate *G = circ_gate(c, g);
@@ -136,14 +150,13 @@ static uint8_t *live_gates(const FuncInfo *fi)
             }
         }
     }
-    free(work);
     return live;
 }
 
 static void find_owned(FuncInfo *fi, Pairs *ps)
 {
     const Circuit *c = fi->c;
-    uint8_t *live = live_gates(fi);
+    const uint32_t *live = live_gates(fi, ps); /* until the lists are built */
     for (GateId g = 0; g < fi->n; g++) {
         const Gate *G = circ_gate(c, g);
         if (!G->dead && is_selector(G) && live[g] && G->nstate == 1 && in_range(fi, G->in[0]))
@@ -156,7 +169,6 @@ static void find_owned(FuncInfo *fi, Pairs *ps)
             pairs_add(ps, G->in[0], g);
     }
     fi->relays = lists_build(ps, fi->n);
-    free(live);
 }
 
 static void find_users(FuncInfo *fi, Pairs *ps)
@@ -185,8 +197,8 @@ static void add_owned_by(const FuncInfo *fi, Pairs *ps, GateId head, GateId s)
 static void find_loops(FuncInfo *fi, Pairs *ps)
 {
     const Circuit *c = fi->c;
-    uint32_t *mark = xcalloc(fi->n, sizeof *mark);
-    GateId *work = xcalloc(fi->n, sizeof *work);
+    uint32_t *mark = scratch_words(ps, fi->n);
+    GateId *work = mark + fi->n;
     for (GateId h = 0; h < fi->n; h++) {
         const Gate *H = circ_gate(c, h);
         if (H->dead || H->op != OP_LOOP_BEGIN || H->nstate < 2 || !in_range(fi, H->in[1]))
@@ -209,25 +221,33 @@ static void find_loops(FuncInfo *fi, Pairs *ps)
         }
     }
     fi->resets = lists_build(ps, fi->n);
-    free(mark);
-    free(work);
 }
 
-static FuncInfo *funcinfo_new(const Func *f)
+static void find_plain(FuncInfo *fi)
+{
+    for (GateId g = 0; g < fi->n; g++) {
+        const Gate *G = circ_gate(fi->c, g);
+        fi->plain[g] = !is_selector(G) && !G->dead && !op_has(G->op, F_STATE | F_ROOT) && G->op != OP_DEPEND_RELAY;
+    }
+}
+
+/* the analysis of f; ps: the interpreter's scratch */
+static FuncInfo *funcinfo_new(const Func *f, Pairs *ps)
 {
     FuncInfo *fi = xcalloc(1, sizeof *fi);
     fi->f = f;
     fi->c = f->circ;
     fi->n = f->circ->ngates;
-    fi->succ = xcalloc(fi->n, sizeof *fi->succ);
-    fi->succ_in = xcalloc(fi->n, sizeof *fi->succ_in);
-    fi->alt = xcalloc(fi->n, sizeof *fi->alt);
-    Pairs ps = {0};
+    /* one block: succ, succ_in, alt, then plain */
+    fi->succ = xrealloc(NULL, fi->n * (3 * sizeof(GateId) + 1));
+    fi->succ_in = fi->succ + fi->n;
+    fi->alt = fi->succ_in + fi->n;
+    fi->plain = (uint8_t *)(fi->alt + fi->n);
+    find_plain(fi);
     find_successors(fi);
-    find_owned(fi, &ps);
-    find_users(fi, &ps);
-    find_loops(fi, &ps);
-    free(ps.p);
+    find_owned(fi, ps);
+    find_users(fi, ps);
+    find_loops(fi, ps);
     return fi;
 }
 
@@ -236,8 +256,6 @@ static void funcinfo_free(FuncInfo *fi)
     if (!fi)
         return;
     free(fi->succ);
-    free(fi->succ_in);
-    free(fi->alt);
     lists_free(&fi->users);
     lists_free(&fi->sels);
     lists_free(&fi->relays);
@@ -265,17 +283,20 @@ typedef struct {
     uint32_t call_inst; /* the CALL instance this activation runs for (0 at top level) */
 } Frame;
 
-typedef struct { GateId g; uint32_t next; } Demand;
+/* a gate on the demand stack: its inputs, the next one to look at (its dependency and
+ * data inputs are in[nstate..nin)) */
+typedef struct { const GateId *in; GateId g; uint32_t next, nin; } Demand;
 
 struct Interp {
     const Module *m;
     uint64_t max_steps;
     uint32_t max_depth;
     FuncInfo **info;
+    Pairs build;   /* scratch of funcinfo_new */
     Mem *mem;
     bool own_mem;  /* else borrowed: InterpOptions.memory */
-    Frame **frames; /* max_depth slots, allocated as calls get deeper */
-    uint32_t nframes;
+    Frame **frames; /* one per call depth reached so far (< max_depth) */
+    uint32_t nframes, capframes;
     uint32_t depth;
     uint32_t epoch;
     Demand *stack;
@@ -301,8 +322,6 @@ Interp *interp_new(const Module *m, const InterpOptions *opt)
     in->info = xcalloc(m->nfuncs, sizeof *in->info);
     in->own_mem = !(opt && opt->memory);
     in->mem = in->own_mem ? mem_new(m) : mem_rebind(opt->memory, m);
-    in->frames = xcalloc(in->max_depth, sizeof *in->frames);
-    in->nframes = 0;
     return in;
 }
 
@@ -322,6 +341,8 @@ void interp_free(Interp *in)
     free(in->stack);
     free(in->work);
     free(in->scratch);
+    free(in->build.p);
+    free(in->build.words);
     if (in->own_mem)
         mem_free(in->mem);
     free(in);
@@ -330,6 +351,10 @@ void interp_free(Interp *in)
 /* the frame of call depth d (< max_depth), allocated on first use; never moves */
 static Frame *frame_at(Interp *in, uint32_t d)
 {
+    if (d >= in->capframes) {
+        in->capframes = d + 1 > 2 * in->capframes ? d + 1 : 2 * in->capframes;
+        in->frames = xrealloc(in->frames, in->capframes * sizeof *in->frames);
+    }
     while (in->nframes <= d)
         in->frames[in->nframes++] = xcalloc(1, sizeof(Frame));
     return in->frames[d];
@@ -416,7 +441,19 @@ static void invalidate_users(Interp *in, Frame *fr, GateId g)
 /* ---- demand-driven evaluation ------------------------------------------------ */
 static bool compute(Interp *in, Frame *fr, GateId g);
 
-static bool push(Interp *in, Frame *fr, GateId x, GateId user)
+static void push_gate(Interp *in, Frame *fr, GateId x)
+{
+    const Gate *X = circ_gate(fr->fi->c, x);
+    if (in->sp == in->capstack) {
+        in->capstack = in->capstack ? 2 * in->capstack : 256;
+        in->stack = xrealloc(in->stack, in->capstack * sizeof *in->stack);
+    }
+    fr->slots[x].busy = fr->epoch;
+    in->stack[in->sp++] = (Demand){X->in, x, X->nstate, gate_nin(X)};
+}
+
+/* push x unless it cannot be demanded (the reason reported) */
+static bool push_checked(Interp *in, Frame *fr, GateId x, GateId user)
 {
     const FuncInfo *fi = fr->fi;
     char l[64];
@@ -438,42 +475,46 @@ static bool push(Interp *in, Frame *fr, GateId x, GateId user)
     if (X->op == OP_DEPEND_RELAY && s->pass != fr->epoch)
         return fail(in, OUT_INVALID, "in @%s: dependency relay %s demanded off its path", fi->f->name,
                     label(fr, x, l, sizeof l));
-    if (in->sp == in->capstack) {
-        in->capstack = in->capstack ? 2 * in->capstack : 256;
-        in->stack = xrealloc(in->stack, in->capstack * sizeof *in->stack);
-    }
-    s->busy = fr->epoch;
-    in->stack[in->sp++] = (Demand){x, 0};
+    push_gate(in, fr, x);
+    return true;
+}
+
+/* a plain gate not on the stack is pushed at once; anything else is checked */
+static inline bool push(Interp *in, Frame *fr, GateId x, GateId user)
+{
+    if (x >= fr->fi->n || !fr->fi->plain[x] || fr->slots[x].busy == fr->epoch)
+        return push_checked(in, fr, x, user);
+    push_gate(in, fr, x);
     return true;
 }
 
 /* evaluate g (and, first, whatever it needs) unless its cached value is current */
 static bool demand(Interp *in, Frame *fr, GateId g, GateId user)
 {
-    if (in_range(fr->fi, g) && current(fr, g))
+    const uint32_t n = fr->fi->n, epoch = fr->epoch;
+    Slot *slots = fr->slots; /* a frame's slots stay put while it runs */
+    if (g < n && slots[g].stamp == epoch)
         return true;
     uint32_t base = in->sp;
     if (!push(in, fr, g, user))
         return false;
-    const Circuit *c = fr->fi->c;
     while (in->sp > base) {
         Demand *d = &in->stack[in->sp - 1];
-        const Gate *G = circ_gate(c, d->g);
-        uint32_t nin = gate_nin(G), i = G->nstate + d->next;
-        while (i < nin && in_range(fr->fi, G->in[i]) && current(fr, G->in[i]))
+        uint32_t i = d->next;
+        while (i < d->nin && d->in[i] < n && slots[d->in[i]].stamp == epoch)
             i++;
-        if (i < nin) {
-            d->next = i - G->nstate + 1;
-            if (!push(in, fr, G->in[i], d->g))
+        if (i < d->nin) {
+            d->next = i + 1;
+            if (!push(in, fr, d->in[i], d->g))
                 return false;
             continue;
         }
         GateId x = d->g;
         in->sp--;
-        fr->slots[x].busy = 0;
+        slots[x].busy = 0;
         if (!compute(in, fr, x))
             return false;
-        fr->slots[x].stamp = fr->epoch;
+        slots[x].stamp = epoch;
     }
     return true;
 }
@@ -831,7 +872,7 @@ static bool run_activation(Interp *in, uint32_t func, uint32_t entry_tok, uint32
         in->info[func] = NULL;
     }
     if (!in->info[func])
-        in->info[func] = funcinfo_new(f);
+        in->info[func] = funcinfo_new(f, &in->build);
     Frame *fr = frame_at(in, in->depth);
     frame_prepare(in, fr, in->info[func], call_inst);
     Slot *entry = &fr->slots[ROOT_DEPEND_ENTRY];

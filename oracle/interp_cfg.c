@@ -51,7 +51,8 @@ struct CfgInterp {
     uint32_t max_depth;
     Mem *mem;
     bool own_mem;       /* else borrowed: InterpOptions.memory */
-    Frame *frames;      /* max_depth of them */
+    Frame **frames;     /* one per call depth reached so far (< max_depth) */
+    uint32_t nframes, capframes;
     uint32_t depth;
     uint32_t epoch;
     uint64_t steps;
@@ -68,6 +69,22 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
+/* the frame of call depth d (< max_depth), allocated on first use; never moves */
+static Frame *frame_at(CfgInterp *ci, uint32_t d)
+{
+    if (d >= ci->capframes) {
+        ci->capframes = d + 1 > 2 * ci->capframes ? d + 1 : 2 * ci->capframes;
+        ci->frames = xrealloc(ci->frames, ci->capframes * sizeof *ci->frames);
+    }
+    while (ci->nframes <= d) {
+        ci->frames[ci->nframes] = calloc(1, sizeof(Frame));
+        if (!ci->frames[ci->nframes])
+            abort();
+        ci->nframes++;
+    }
+    return ci->frames[d];
+}
+
 /* the interpreter around ci->sched (set by the caller) */
 static CfgInterp *finish_new(CfgInterp *ci, const Module *m, const InterpOptions *opt, bool ok)
 {
@@ -76,10 +93,9 @@ static CfgInterp *finish_new(CfgInterp *ci, const Module *m, const InterpOptions
     if (ci->max_steps > 0x7fffffffu)
         ci->max_steps = 0x7fffffffu;
     ci->max_depth = opt && opt->max_depth ? opt->max_depth : 256;
-    ci->frames = calloc(ci->max_depth, sizeof *ci->frames);
     ci->own_mem = !(opt && opt->memory);
     ci->mem = ci->own_mem ? mem_new(m) : mem_rebind(opt->memory, m);
-    if (!ok || !ci->frames) {
+    if (!ok) {
         cfg_interp_free(ci);
         return NULL;
     }
@@ -115,9 +131,10 @@ void cfg_interp_free(CfgInterp *ci)
         return;
     for (uint32_t i = 0; ci->sched && !ci->borrowed && i < ci->m->nfuncs; i++)
         schedule_free(ci->sched[i]);
-    for (uint32_t i = 0; ci->frames && i < ci->max_depth; i++) {
-        free(ci->frames[i].slots);
-        free(ci->frames[i].args);
+    for (uint32_t i = 0; i < ci->nframes; i++) {
+        free(ci->frames[i]->slots);
+        free(ci->frames[i]->args);
+        free(ci->frames[i]);
     }
     if (!ci->borrowed)
         free(ci->sched);
@@ -327,7 +344,7 @@ static bool exec_call(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
     if (ci->depth >= ci->max_depth)
         return fail(ci, OUT_TIMEOUT, "call depth beyond %u", ci->max_depth);
     uint32_t inst = mem_instance(ci->mem, tok_of(fr, gate_dep(G, 0)), fr->call_inst, fr->f->index, g);
-    Frame *cfr = &ci->frames[ci->depth];
+    Frame *cfr = frame_at(ci, ci->depth);
     if (cf->nparams > cfr->capargs) {
         cfr->capargs = cf->nparams;
         cfr->args = xrealloc(cfr->args, cfr->capargs * sizeof *cfr->args);
@@ -546,7 +563,7 @@ static bool run_activation(CfgInterp *ci, uint32_t func, uint32_t entry_tok, uin
 {
     if (ci->depth >= ci->max_depth)
         return fail(ci, OUT_TIMEOUT, "call depth beyond %u", ci->max_depth);
-    Frame *fr = &ci->frames[ci->depth];
+    Frame *fr = frame_at(ci, ci->depth);
     frame_prepare(ci, fr, ci->sched[func], entry_tok, call_inst);
     ci->depth++;
     uint32_t mark = mem_mark(ci->mem);
@@ -559,9 +576,9 @@ static bool run_activation(CfgInterp *ci, uint32_t func, uint32_t entry_tok, uin
 /* ---- entry point ------------------------------------------------------------- */
 static void reset_epochs(CfgInterp *ci)
 {
-    for (uint32_t i = 0; i < ci->max_depth; i++)
-        if (ci->frames[i].slots)
-            memset(ci->frames[i].slots, 0, ci->frames[i].capslots * sizeof(Slot));
+    for (uint32_t i = 0; i < ci->nframes; i++)
+        if (ci->frames[i]->slots)
+            memset(ci->frames[i]->slots, 0, ci->frames[i]->capslots * sizeof(Slot));
     ci->epoch = 0;
 }
 
@@ -582,7 +599,7 @@ void cfg_interp_call(CfgInterp *ci, uint32_t func, const uint64_t *args, Outcome
         fail(ci, OUT_INVALID, "no function number %u", func);
     } else {
         const Func *f = ci->m->funcs[func];
-        Frame *fr = &ci->frames[0];
+        Frame *fr = frame_at(ci, 0);
         if (f->nparams > fr->capargs) {
             fr->capargs = f->nparams;
             fr->args = xrealloc(fr->args, fr->capargs * sizeof *fr->args);

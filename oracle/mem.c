@@ -23,11 +23,14 @@ typedef struct { uint32_t inst, next; } ReaderNode;
  * earlier readers since it that the latest one is not known to follow (a list) */
 typedef struct { uint32_t writer, reader, more; } ByteLog;
 
+/* the heap's log is cleared in chunks an access touched: 64 of them */
+enum { LOG_CHUNK = HEAP_SIZE / 64 };
+
 struct Mem {
     const Module *m;
     uint8_t heap[HEAP_SIZE];
     ByteLog heaplog[HEAP_SIZE];
-    uint32_t dirty_lo, dirty_hi; /* the heaplog entries an access may have set */
+    uint64_t dirty;       /* bit k: an access may have set heaplog[k * LOG_CHUNK ...] */
     uint8_t *stack;       /* ALLOCA bytes */
     ByteLog *stacklog;
     uint32_t stacktop, stackcap;
@@ -59,9 +62,7 @@ Mem *mem_new(const Module *m)
     Mem *mem = calloc(1, sizeof *mem);
     if (!mem)
         abort();
-    mem->m = m;
-    mem->dirty_lo = HEAP_SIZE; /* calloc cleared the log */
-    mem->dirty_hi = 0;
+    mem->m = m; /* calloc cleared the log: nothing dirty */
     mem_reset(mem);
     return mem;
 }
@@ -88,10 +89,9 @@ void mem_free(Mem *mem)
 void mem_reset(Mem *mem)
 {
     heap_fill_pattern(mem->heap);
-    if (mem->dirty_lo < mem->dirty_hi)
-        memset(mem->heaplog + mem->dirty_lo, 0, (mem->dirty_hi - mem->dirty_lo) * sizeof *mem->heaplog);
-    mem->dirty_lo = HEAP_SIZE;
-    mem->dirty_hi = 0;
+    for (uint64_t d = mem->dirty; d; d &= d - 1)
+        memset(mem->heaplog + LOG_CHUNK * (uint32_t)__builtin_ctzll(d), 0, LOG_CHUNK * sizeof *mem->heaplog);
+    mem->dirty = 0;
     mem->stacktop = 0;
     uint32_t nf = mem->m->nfuncs;
     mem->objs = grow(mem->objs, &mem->capobjs, nf + 1, sizeof *mem->objs);
@@ -285,10 +285,7 @@ static bool locate(Mem *mem, Val addr, uint32_t size, const char *what, uint8_t 
         if (addr.bits >= HEAP_ADDR && off <= HEAP_SIZE - size) {
             *bytes = mem->heap + off;
             *log = mem->heaplog + off;
-            if (off < mem->dirty_lo)
-                mem->dirty_lo = (uint32_t)off;
-            if (off + size > mem->dirty_hi)
-                mem->dirty_hi = (uint32_t)off + size;
+            mem->dirty |= 1ull << (off / LOG_CHUNK) | 1ull << ((off + size - 1) / LOG_CHUNK);
             return true;
         }
         snprintf(why, n, "%s of %u bytes at 0x%llx: not in the harness buffer or any object", what, size,
@@ -380,12 +377,16 @@ static int address_rule(int op, const Val *in, uint32_t nin, uint32_t *prov, uin
 
 int val_pure(int op, Type ty, int cond, Type in_ty, const Val *in, uint32_t nin, Val *out, uint32_t *bad)
 {
+    uint64_t bits[2] = {in[0].bits, nin > 1 ? in[1].bits : 0};
+    if (!in[0].prov && (nin < 2 || !in[1].prov)) { /* no address: any operation may see it */
+        out->prov = 0;
+        return eval_pure(op, ty, cond, in_ty, bits, nin, &out->bits);
+    }
     uint32_t prov = 0;
     int st = (op == OP_ADD || op == OP_SUB || op == OP_ICMP) && nin == 2 ? address_rule(op, in, nin, &prov, bad)
                                                                           : escapes(in, nin, bad);
     if (st != EVAL_OK)
         return st;
-    uint64_t bits[2] = {in[0].bits, nin > 1 ? in[1].bits : 0};
     st = eval_pure(op, ty, cond, in_ty, bits, nin, &out->bits);
     out->prov = prov;
     return st;
