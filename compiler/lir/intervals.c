@@ -96,6 +96,7 @@ static Interval *interval_of(RaCtx *c, uint32_t t)
     return iv;
 }
 
+/* uncleared growth: every array grown here is written up to its count before use */
 static void *grow(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
 {
     if (need <= *cap)
@@ -103,7 +104,7 @@ static void *grow(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
     uint32_t ncap = *cap ? 2 * *cap : 4;
     while (ncap < need)
         ncap *= 2;
-    p = arena_grow(c->arena, p, (size_t)*cap * elem, (size_t)ncap * elem);
+    p = arena_grow_raw(c->arena, p, (size_t)*cap * elem, (size_t)ncap * elem);
     *cap = ncap;
     return p;
 }

@@ -252,7 +252,9 @@ Code *lir_code_new(Arena *arena, const LirTarget *target, const char *name, uint
     return c;
 }
 
-/* grow an arena array of elem-sized items so that it holds need items */
+/* grow an arena array of elem-sized items so that it holds need items; the grown
+ * part is left uncleared: every array grown here is written up to its count before
+ * it is read */
 static void *grow(Arena *a, void *p, uint32_t *cap, uint32_t need, size_t elem)
 {
     if (need <= *cap)
@@ -260,7 +262,7 @@ static void *grow(Arena *a, void *p, uint32_t *cap, uint32_t need, size_t elem)
     uint32_t ncap = *cap ? *cap * 2 : 4;
     while (ncap < need)
         ncap *= 2;
-    p = arena_grow(a, p, (size_t)*cap * elem, (size_t)ncap * elem);
+    p = arena_grow_raw(a, p, (size_t)*cap * elem, (size_t)ncap * elem);
     *cap = ncap;
     return p;
 }
@@ -304,7 +306,8 @@ Inst *lir_insert(Code *c, LirBlock *b, uint32_t at, const Inst *inst)
     b->insts = grow(c->arena, b->insts, &b->capinsts, b->ninsts + 1, sizeof *b->insts);
     if (at > b->ninsts)
         at = b->ninsts;
-    memmove(&b->insts[at + 1], &b->insts[at], (b->ninsts - at) * sizeof *b->insts);
+    if (at < b->ninsts)
+        memmove(&b->insts[at + 1], &b->insts[at], (b->ninsts - at) * sizeof *b->insts);
     b->insts[at] = *inst;
     b->ninsts++;
     return &b->insts[at];

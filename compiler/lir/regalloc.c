@@ -172,9 +172,12 @@ static bool try_free_reg(Scan *s, Interval *cur)
     }
     int best = -1;
     const uint8_t *order = s->c->order[s->bank];
-    for (unsigned k = 0; k < s->c->norder[s->bank]; k++)
+    for (unsigned k = 0; k < s->c->norder[s->bank]; k++) {
         if (best < 0 || free_until[order[k]] > free_until[best])
             best = order[k];
+        if (free_until[best] == UINT32_MAX)
+            break;   /* free for good: no later register can beat it */
+    }
     int hint = hint_reg(s, cur);
     if (hint >= 0 && s->usable[hint] && free_until[hint] >= iv_end(cur))
         best = hint;
