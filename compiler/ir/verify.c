@@ -29,6 +29,7 @@
 #include <string.h>
 
 #define UNSEEN 0xffffffffu
+_Static_assert(UNSEEN == NO_GATE, "one fill marks both");
 
 /* state edges in compressed rows: for each gate, the state gates that use it as a
  * state input, with the input index */
@@ -52,6 +53,12 @@ typedef struct {
     GateId *early;       /* per computation gate: the state below which it is available */
     GateId *early_src;   /* the selector or relay that sets early (NO_GATE: entry) */
     uint32_t *flags;     /* per gate: its opcode's F_* flags (none for an unknown opcode), plus K_* */
+    GateId *states;      /* live state gates, ascending; those from states_nonroot on are not roots' slots */
+    uint32_t nstates, states_nonroot;
+    GateId *computations; /* live computation gates from NUM_ROOTS on, ascending */
+    uint32_t ncomputations;
+    GateId *sched_users; /* live selectors, relays and state gates from NUM_ROOTS on, ascending */
+    uint32_t nsched_users;
     Arena *scratch;     /* every array of the check; freed at its end */
 } Verifier;
 
@@ -90,6 +97,31 @@ static bool is_computation(const Verifier *v, GateId g) { return flagged(v, g, K
 
 static bool is_state_gate(const Verifier *v, GateId g) { return flagged(v, g, K_LIVE | F_STATE); }
 
+/* the gate lists of Verifier, filled from the flags */
+static void list_gates(Verifier *v)
+{
+    size_t bytes = (v->n ? v->n : 1) * sizeof(GateId);
+    v->states = arena_alloc_raw(v->scratch, bytes);
+    v->computations = arena_alloc_raw(v->scratch, bytes);
+    v->sched_users = arena_alloc_raw(v->scratch, bytes);
+    for (GateId g = 0; g < v->n; g++) {
+        uint32_t f = v->flags[g];
+        if (g == NUM_ROOTS)
+            v->states_nonroot = v->nstates;
+        if ((f & (K_LIVE | F_STATE)) == (K_LIVE | F_STATE))
+            v->states[v->nstates++] = g;
+        if (g < NUM_ROOTS || !(f & K_LIVE))
+            continue;
+        uint16_t op = v->c->gates[g].op;
+        if (f & K_COMPUTATION)
+            v->computations[v->ncomputations++] = g;
+        if ((f & F_STATE) || op == OP_VALUE_SELECTOR || op == OP_DEPEND_SELECTOR || op == OP_DEPEND_RELAY)
+            v->sched_users[v->nsched_users++] = g;
+    }
+    if (v->n <= NUM_ROOTS)
+        v->states_nonroot = v->nstates;
+}
+
 /* NO_GATE is never below n: a circuit has fewer gates */
 static void compute_flags(Verifier *v)
 {
@@ -126,6 +158,14 @@ static Type type_of(const Verifier *v, GateId g)
 }
 
 static void *zalloc(const Verifier *v, size_t n, size_t size) { return arena_alloc(v->scratch, (n ? n : 1) * size); }
+
+/* n 32-bit words, every one UNSEEN (== NO_GATE) */
+static uint32_t *alloc_unseen(const Verifier *v, size_t n)
+{
+    uint32_t *p = arena_alloc_raw(v->scratch, (n ? n : 1) * sizeof *p);
+    memset(p, 0xff, (n ? n : 1) * sizeof *p);
+    return p;
+}
 
 /* ---- rule 1: wire counts ---------------------------------------------------- */
 
@@ -541,9 +581,8 @@ static void build_successors(Verifier *v)
     StateEdges *s = &v->succ;
     s->start = zalloc(v, v->n + 1, sizeof *s->start);
     uint32_t total = 0;
-    for (GateId g = 0; g < v->n; g++) {
-        if (!is_state_gate(v, g))
-            continue;
+    for (uint32_t s_i = 0; s_i < v->nstates; s_i++) {
+        GateId g = v->states[s_i];
         const Gate *gt = gate_of(v, g);
         for (uint32_t i = 0; i < gt->nstate; i++)
             if (state_source(v, gate_state(gt, i))) {
@@ -555,9 +594,8 @@ static void build_successors(Verifier *v)
         s->start[g + 1] += s->start[g];
     s->edge = zalloc(v, total, sizeof *s->edge);
     uint32_t *fill = zalloc(v, v->n, sizeof *fill);
-    for (GateId g = 0; g < v->n; g++) {
-        if (!is_state_gate(v, g))
-            continue;
+    for (uint32_t s_i = 0; s_i < v->nstates; s_i++) {
+        GateId g = v->states[s_i];
         const Gate *gt = gate_of(v, g);
         for (uint32_t i = 0; i < gt->nstate; i++) {
             GateId from = gate_state(gt, i);
@@ -573,7 +611,7 @@ static const Use *succ_of(const Verifier *v, GateId g) { return &v->succ.edge[v-
 /* iterative depth-first search from STATE_ENTRY: reverse postorder numbers */
 static void number_reachable(Verifier *v)
 {
-    v->rpo_num = zalloc(v, v->n, sizeof *v->rpo_num);
+    v->rpo_num = alloc_unseen(v, v->n);
     v->rpo = zalloc(v, v->n, sizeof *v->rpo);
     GateId *stack = zalloc(v, v->n, sizeof *stack);
     uint32_t *next = zalloc(v, v->n, sizeof *next);
@@ -600,8 +638,6 @@ static void number_reachable(Verifier *v)
         v->rpo[i] = v->rpo[post - 1 - i];
         v->rpo[post - 1 - i] = t;
     }
-    for (GateId g = 0; g < v->n; g++)
-        v->rpo_num[g] = UNSEEN;
     for (uint32_t i = 0; i < post; i++)
         v->rpo_num[v->rpo[i]] = i;
 }
@@ -622,9 +658,7 @@ static GateId intersect(const Verifier *v, GateId a, GateId b)
 /* Cooper, Harvey and Kennedy: iterate to a fixed point in reverse postorder */
 static void compute_idoms(Verifier *v)
 {
-    v->idom = zalloc(v, v->n, sizeof *v->idom);
-    for (GateId g = 0; g < v->n; g++)
-        v->idom[g] = NO_GATE;
+    v->idom = alloc_unseen(v, v->n);
     v->idom[ROOT_STATE_ENTRY] = ROOT_STATE_ENTRY;
     for (bool changed = true; changed;) {
         changed = false;
@@ -791,9 +825,9 @@ static void check_successors(Verifier *v, GateId g)
 
 static void check_reachable(Verifier *v)
 {
-    for (GateId g = NUM_ROOTS; g < v->n; g++)
-        if (is_state_gate(v, g) && !reachable(v, g))
-            ERR(v, g, "unreachable state gate: no state path leads here from entry");
+    for (uint32_t s_i = v->states_nonroot; s_i < v->nstates; s_i++)
+        if (!reachable(v, v->states[s_i]))
+            ERR(v, v->states[s_i], "unreachable state gate: no state path leads here from entry");
 }
 
 /* walk state inputs backwards from every RETURN/THROW */
@@ -802,11 +836,13 @@ static void check_termination(Verifier *v)
     uint8_t *ends = zalloc(v, v->n, 1);
     GateId *work = zalloc(v, v->n, sizeof *work);
     uint32_t nw = 0;
-    for (GateId g = NUM_ROOTS; g < v->n; g++)
-        if (is_state_gate(v, g) && has(v, g, F_TERM)) {
+    for (uint32_t s_i = v->states_nonroot; s_i < v->nstates; s_i++) {
+        GateId g = v->states[s_i];
+        if (has(v, g, F_TERM)) {
             ends[g] = 1;
             work[nw++] = g;
         }
+    }
     while (nw) {
         GateId g = work[--nw];
         for (uint32_t i = 0; i < gate_of(v, g)->nstate; i++) {
@@ -860,9 +896,9 @@ static void check_state_cycles(Verifier *v)
     uint32_t *next = zalloc(v, v->n, sizeof *next);
     GateId *stack = zalloc(v, v->n, sizeof *stack);
     find_state_cycles_from(v, ROOT_STATE_ENTRY, color, next, stack, reported);
-    for (GateId g = NUM_ROOTS; g < v->n; g++)
-        if (is_state_gate(v, g) && !color[g])
-            find_state_cycles_from(v, g, color, next, stack, reported);
+    for (uint32_t s_i = v->states_nonroot; s_i < v->nstates; s_i++)
+        if (!color[v->states[s_i]])
+            find_state_cycles_from(v, v->states[s_i], color, next, stack, reported);
 }
 
 static void check_natural_loops(Verifier *v)
@@ -1074,9 +1110,8 @@ static void check_selector_uses(Verifier *v, const Tarjan *t, GateId g)
 
 static void check_schedulable_uses(Verifier *v, const Tarjan *t)
 {
-    for (GateId g = NUM_ROOTS; g < v->n; g++) {
-        if (!live(v, g))
-            continue;
+    for (uint32_t u_i = 0; u_i < v->nsched_users; u_i++) {
+        GateId g = v->sched_users[u_i];
         const Gate *gt = gate_of(v, g);
         if (is_selector(v, g)) {
             check_selector_uses(v, t, g);
@@ -1093,7 +1128,7 @@ static void check_schedulable_uses(Verifier *v, const Tarjan *t)
 static void check_data_graph(Verifier *v)
 {
     Tarjan t = {0};
-    t.index = zalloc(v, v->n, sizeof *t.index);
+    t.index = alloc_unseen(v, v->n);
     t.low = zalloc(v, v->n, sizeof *t.low);
     t.on_stack = zalloc(v, v->n, 1);
     t.self = zalloc(v, v->n, 1);
@@ -1101,15 +1136,11 @@ static void check_data_graph(Verifier *v)
     t.scc = zalloc(v, v->n, sizeof *t.scc);
     t.call = zalloc(v, v->n, sizeof *t.call);
     t.next = zalloc(v, v->n, sizeof *t.next);
-    v->early = zalloc(v, v->n, sizeof *v->early);
+    v->early = alloc_unseen(v, v->n);
     v->early_src = zalloc(v, v->n, sizeof *v->early_src);
-    for (GateId g = 0; g < v->n; g++) {
-        t.index[g] = UNSEEN;
-        v->early[g] = NO_GATE;
-    }
-    for (GateId g = NUM_ROOTS; g < v->n; g++)
-        if (is_computation(v, g) && t.index[g] == UNSEEN)
-            tarjan_visit(v, &t, g);
+    for (uint32_t c_i = 0; c_i < v->ncomputations; c_i++)
+        if (t.index[v->computations[c_i]] == UNSEEN)
+            tarjan_visit(v, &t, v->computations[c_i]);
     check_schedulable_uses(v, &t);
 }
 
@@ -1119,9 +1150,9 @@ static void check_control(Verifier *v)
 {
     if (state_source(v, ROOT_STATE_ENTRY))
         check_successors(v, ROOT_STATE_ENTRY);
-    for (GateId g = NUM_ROOTS; g < v->n; g++)
-        if (state_source(v, g))
-            check_successors(v, g);
+    for (uint32_t s_i = v->states_nonroot; s_i < v->nstates; s_i++)
+        if (state_source(v, v->states[s_i]))
+            check_successors(v, v->states[s_i]);
     check_reachable(v);
     check_termination(v);
     check_state_cycles(v);
@@ -1138,6 +1169,7 @@ int verify_func(const Func *f, Diag *d)
     v.n = v.c->ngates;
     v.scratch = arena_new();
     compute_flags(&v);
+    list_gates(&v);
     for (GateId g = NUM_ROOTS; g < v.n; g++)
         if (!v.c->gates[g].dead)
             check_gate(&v, g);
