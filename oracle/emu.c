@@ -545,13 +545,32 @@ static bool add_hooks(Emu *e)
     return err == UC_ERR_OK || fail(e, "adding hooks: %s", uc_strerror(err));
 }
 
-/* Restoring the whole CPU state before a run also clears what the register API
- * cannot reach: x86 records the exception "in flight" (for double-fault detection),
- * and since a trap ends the run from the interrupt hook the exception is never
- * delivered and the record stays; without a reset the next #DE becomes #DF. */
+/* the registers every run starts from: the integer and vector registers zero, the
+ * floating-point control state as the ISA wants it */
+static uc_err zero_cpu(Emu *e)
+{
+    const EmuIsa *d = e->isa;
+    static const uint64_t zero[2];
+    void *vals[EMU_MAX_ZERO_REGS];
+    for (unsigned i = 0; i < EMU_MAX_ZERO_REGS; i++)
+        vals[i] = (void *)zero;
+    uc_err err = uc_reg_write_batch(e->uc, (int *)d->zero_regs, vals, (int)d->nzero_regs);
+    if (err == UC_ERR_OK)
+        err = uc_reg_write_batch(e->uc, (int *)d->zero_vregs, vals, (int)d->nzero_vregs);
+    if (err == UC_ERR_OK)
+        err = d->reset_fp(e->uc);
+    return err;
+}
+
+/* The pristine state is saved with the registers a run starts from (zero_cpu), so
+ * restoring it is the whole reset.  Restoring the whole CPU state before a run also
+ * clears what the register API cannot reach: x86 records the exception "in flight"
+ * (for double-fault detection), and since a trap ends the run from the interrupt
+ * hook the exception is never delivered and the record stays; without a reset the
+ * next #DE becomes #DF. */
 static bool save_pristine(Emu *e)
 {
-    uc_err err = e->isa->reset_fp(e->uc);
+    uc_err err = zero_cpu(e);
     if (err == UC_ERR_OK)
         err = uc_context_alloc(e->uc, &e->pristine);
     if (err == UC_ERR_OK)
@@ -756,22 +775,8 @@ bool emu_load(Emu *e, const CodeBlob *b)
 
 /* ---- one call ------------------------------------------------------------------ */
 
-static uc_err reset_cpu(Emu *e)
-{
-    const EmuIsa *d = e->isa;
-    static const uint64_t zero[2];
-    void *vals[EMU_MAX_ZERO_REGS];
-    for (unsigned i = 0; i < EMU_MAX_ZERO_REGS; i++)
-        vals[i] = (void *)zero;
-    uc_err err = uc_context_restore(e->uc, e->pristine);
-    if (err == UC_ERR_OK)
-        err = uc_reg_write_batch(e->uc, (int *)d->zero_regs, vals, (int)d->nzero_regs);
-    if (err == UC_ERR_OK)
-        err = uc_reg_write_batch(e->uc, (int *)d->zero_vregs, vals, (int)d->nzero_vregs);
-    if (err == UC_ERR_OK)
-        err = d->reset_fp(e->uc);
-    return err;
-}
+/* the registers as save_pristine left them */
+static uc_err reset_cpu(Emu *e) { return uc_context_restore(e->uc, e->pristine); }
 
 /* the bits of a narrow argument with junk (or zeros) above its width */
 static uint64_t arg_bits(const Emu *e, Type t, uint64_t v, uint32_t i)

@@ -12,7 +12,10 @@
  *      --hang-seconds, the hang is a finding, the campaign goes on;
  *   5. a pass stage whose pass left every function as it was runs nothing (the
  *      oracle's outcomes stand), whatever the pass claims; one that breaks the
- *      circuit while claiming no change is still caught by the verifier.
+ *      circuit while claiming no change is still caught by the verifier;
+ *   6. check_module_given: the oracle's outcomes handed in (as the campaign does)
+ *      check clean when they are right; one that misses its run line's expectation
+ *      is reported as oracle:return-vs-return and no stage runs.
  * Usage: test_fuzz_campaign OUTDIR */
 #include "fuzz/campaign.h"
 
@@ -109,6 +112,32 @@ static void test_unchanged_stage(const Module *m, CheckResult *res)
     CHECK(!strcmp(res->signature, "pass-lying-sub:verify"), "signature %s", res->signature);
 }
 
+/* ---- 6. the oracle's outcomes given ------------------------------------------------- */
+static void test_given_oracle(const Module *m, CheckResult *res)
+{
+    CheckOptions o;
+    check_options_default(&o);
+    o.check_expectations = true;
+    o.targets = "pass,O,sched";
+    Outcome *given = calloc(1, sizeof *given);
+    if (!given)
+        abort();
+    given->kind = OUT_RETURN;
+    given->type = TY_I32;
+    given->bits = 7;
+    heap_fill_pattern(given->heap);
+    CHECK(check_module_given(m, &o, given, res), "the right outcome checks clean: %s", res->signature);
+    CHECK(res->runs == 1 && res->stages > 0 && res->execs > 0, "the stages ran: %llu stages, %llu execs",
+          (unsigned long long)res->stages, (unsigned long long)res->execs);
+    given->bits = 8;
+    CHECK(!check_module_given(m, &o, given, res), "an outcome that misses the expectation is caught");
+    CHECK(!strcmp(res->signature, "oracle:return-vs-return"), "signature %s", res->signature);
+    CHECK(!strcmp(res->stage, "oracle") && res->run == 0, "stage %s, run %u", res->stage, res->run);
+    CHECK(res->stages == 0 && res->execs == 0, "no stage ran: %llu stages, %llu execs",
+          (unsigned long long)res->stages, (unsigned long long)res->execs);
+    free(given);
+}
+
 /* ---- 1. check_module on a small program -------------------------------------------- */
 static const char diff_src[] =
     "func @diff(i32, i32) -> i32 {\n"
@@ -151,6 +180,7 @@ static void test_check_module(CheckResult *res)
     CHECK(!check_module(m, &o, res) && !strcmp(res->stage, "order-1-wrong-sub"), "pass order stage: %s",
           res->stage);
     test_unchanged_stage(m, res);
+    test_given_oracle(m, res);
     module_free(m);
 }
 
