@@ -210,16 +210,7 @@ static void note_hint(RaCtx *c, Inst *inst, uint32_t n)
  * before it) */
 static void keep_operands(RaCtx *c, const OperandList *ops, uint32_t n)
 {
-    if (!c->kept_ops || c->nkept_ops + ops->n > c->capkept_ops) {
-        uint32_t ncap = c->capkept_ops ? 2 * c->capkept_ops : 4 * c->live->ninsts + 16;
-        while (ncap < c->nkept_ops + ops->n)
-            ncap *= 2;
-        Operand *p = realloc(c->kept_ops, ncap * sizeof *p);
-        if (!p)
-            abort();
-        c->kept_ops = p;
-        c->capkept_ops = ncap;
-    }
+    ra_reserve_operands(&c->kept_ops, &c->capkept_ops, c->nkept_ops + ops->n, 4 * c->live->ninsts + 16);
     c->ops_at[n] = c->nkept_ops;
     c->ops_n[n] = ops->n;
     if (ops->n)

@@ -28,20 +28,27 @@ Tmp lir_tmp_of_index(const Code *c, uint32_t i)
 }
 
 /* ---- operands ------------------------------------------------------------------ */
+/* room for need operands in *ops (capacity *cap, first growth to at least initial) */
+void ra_reserve_operands(Operand **ops, uint32_t *cap, uint32_t need, uint32_t initial)
+{
+    if (need <= *cap && *ops)
+        return;
+    uint32_t ncap = *cap ? 2 * *cap : initial;
+    while (ncap < need)
+        ncap *= 2;
+    Operand *p = realloc(*ops, ncap * sizeof *p);
+    if (!p)
+        abort();
+    *ops = p;
+    *cap = ncap;
+}
+
 /* room for every operand of an instruction with ncall call uses and defs */
 static void reserve_operands(OperandList *l, uint32_t ncall)
 {
     uint32_t need = 2 * (LIR_MAX_ARGS + ncall);
-    if (need <= l->cap)
-        return;
-    uint32_t ncap = l->cap ? 2 * l->cap : 16;
-    while (ncap < need)
-        ncap *= 2;
-    Operand *p = realloc(l->ops, ncap * sizeof *p);
-    if (!p)
-        abort();
-    l->ops = p;
-    l->cap = ncap;
+    if (need > l->cap)
+        ra_reserve_operands(&l->ops, &l->cap, need, 16);
 }
 
 static inline void push_operand(const Code *c, OperandList *l, Tmp *t, Role role, Bank bank, Width width,

@@ -61,6 +61,8 @@ typedef struct {
 /* the tmp operands of inst (false if it has no overload), in lir_for_each_tmp's
  * order; list->ops reused */
 bool ra_operands(const Code *c, Inst *inst, OperandList *list);
+/* room for need operands in *ops (capacity *cap; the first growth to at least initial) */
+void ra_reserve_operands(Operand **ops, uint32_t *cap, uint32_t need, uint32_t initial);
 
 struct LirLiveness {
     Code *code;
