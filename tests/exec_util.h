@@ -1,31 +1,16 @@
-/* exec_util.h — the check counter shared by the tests that run hand-built machine
- * code under Unicorn (x64_exec.c, x64_roles.c, a64_target_exec.c): CHECK(cond,
- * printf-args) counts a check, and a failure, whose first 19 are reported with
- * the file and line. Each test prints and returns from `failures` and `checks`.
- * dbl_ref is C's meaning of a DoubleCond, the reference the float forms meet. */
+/* exec_util.h — what the tests that run hand-built machine code under Unicorn
+ * (x64_exec.c, x64_roles.c, a64_target_exec.c) share: CHECK from test_check.h
+ * (each test prints and returns from `failures` and `checks`), and dbl_ref, C's
+ * meaning of a DoubleCond, the reference the float forms meet. */
 #ifndef CIRC_TESTS_EXEC_UTIL_H
 #define CIRC_TESTS_EXEC_UTIL_H
 
 #include "compiler/lir/lir.h"
+#include "test_check.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
-
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            if (failures < 20) {                                             \
-                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);         \
-                fprintf(stderr, __VA_ARGS__);                                \
-                fputc('\n', stderr);                                         \
-            }                                                                \
-        }                                                                    \
-    } while (0)
 
 /* C's comparison of a with b under the float condition c (u*: true if unordered) */
 static inline bool dbl_ref(unsigned c, double a, double b)
