@@ -226,6 +226,12 @@ static bool lower_block(Lower *l, const Block *b)
     return l->isel->term(l, b);
 }
 
+/* the layout group of LIR block i: its scheduled block, or after all of them if cold */
+static uint32_t layout_group(const Lower *l, uint32_t i)
+{
+    return l->group[i] < l->sched->nblocks ? l->group[i] : l->sched->nblocks;
+}
+
 /* lay the blocks out by group (schedule order), cold blocks last */
 static void layout_blocks(Lower *l)
 {
@@ -233,14 +239,14 @@ static void layout_blocks(Lower *l)
     uint32_t n = c->nblocks;
     uint32_t *order = arena_alloc(l->arena, n * sizeof *order);
     uint32_t *where = arena_alloc(l->arena, n * sizeof *where);
-    uint32_t k = 0;
-    for (uint32_t grp = 0; grp < l->sched->nblocks; grp++)
-        for (uint32_t i = 0; i < n; i++)
-            if (l->group[i] == grp)
-                order[k++] = i;
+    uint32_t ngroups = l->sched->nblocks + 1; /* the last: cold blocks */
+    uint32_t *start = arena_alloc(l->arena, (ngroups + 1) * sizeof *start);
     for (uint32_t i = 0; i < n; i++)
-        if (l->group[i] == COLD_GROUP || l->group[i] >= l->sched->nblocks)
-            order[k++] = i;
+        start[layout_group(l, i) + 1]++;
+    for (uint32_t grp = 0; grp < ngroups; grp++)
+        start[grp + 1] += start[grp];
+    for (uint32_t i = 0; i < n; i++) /* a stable counting sort: creation order within a group */
+        order[start[layout_group(l, i)]++] = i;
     LirBlock **blocks = arena_alloc(l->arena, n * sizeof *blocks);
     for (uint32_t i = 0; i < n; i++) {
         where[order[i]] = i;

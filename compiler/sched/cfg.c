@@ -64,10 +64,14 @@ static BlockId block_of_head(Builder *b, GateId head)
     return b->head_block[head] = b->nheads++;
 }
 
+/* room for n successors of blk (before the first add_succ) */
+static void reserve_succs(Builder *b, Block *blk, uint32_t n)
+{
+    blk->succs = arena_alloc(b->s->arena, (n ? n : 1) * sizeof(Edge));
+}
+
 static Edge *add_succ(Builder *b, Block *blk, GateId head, uint32_t join_input)
 {
-    Arena *a = b->s->arena;
-    blk->succs = arena_grow(a, blk->succs, blk->nsuccs * sizeof(Edge), (blk->nsuccs + 1) * sizeof(Edge));
     Edge *e = &blk->succs[blk->nsuccs++];
     e->to = block_of_head(b, head);
     e->join_input = join_input;
@@ -99,6 +103,7 @@ static bool end_with_if(Builder *b, Block *blk, GateId br)
     if (t == NO_GATE || f == NO_GATE)
         return fail(b, br, "IF_BRANCH must have exactly one IF_TRUE and one IF_FALSE successor");
     blk->term = TERM_IF;
+    reserve_succs(b, blk, 2);
     add_succ(b, blk, t, UINT32_MAX);
     add_succ(b, blk, f, UINT32_MAX);
     return true;
@@ -116,6 +121,7 @@ static bool end_with_switch(Builder *b, Block *blk, GateId br)
     bool ok = true;
     blk->term = TERM_SWITCH;
     blk->case_values = arena_alloc(b->s->arena, (n ? n : 1) * sizeof(uint64_t));
+    reserve_succs(b, blk, n);
     for (uint32_t i = 0; i < n && ok; i++) {
         const Gate *u = &b->c->gates[users[i]];
         if (u->op == OP_DEFAULT_CASE && dflt == NO_GATE)
@@ -171,6 +177,7 @@ static bool walk_block(Builder *b, Block *blk)
         int nop = c->gates[next].op;
         if (nop == OP_MERGE || nop == OP_LOOP_BEGIN) {
             blk->term = TERM_GOTO;
+            reserve_succs(b, blk, 1);
             add_succ(b, blk, next, idx[0]);
             return true;
         }
@@ -185,36 +192,44 @@ static bool walk_block(Builder *b, Block *blk)
     return fail(b, blk->head, "state chain does not end");
 }
 
-static void add_pred(Arena *a, Block *to, BlockId from)
+/* predecessors of blocks that are not joins: one per edge into them; counts them in
+ * npreds (fill false), or lists them in arrays sized by the count */
+static void add_edge_preds(Builder *b, bool fill)
 {
-    to->preds = arena_grow(a, to->preds, to->npreds * sizeof(BlockId), (to->npreds + 1) * sizeof(BlockId));
-    to->preds[to->npreds++] = from;
+    Schedule *s = b->s;
+    for (BlockId i = 0; i < s->nblocks; i++) {
+        const Block *blk = &s->blocks[i];
+        for (uint32_t k = 0; k < blk->nsuccs; k++) {
+            Block *to = &s->blocks[blk->succs[k].to];
+            if (op_has(b->c->gates[to->head].op, F_JOIN))
+                continue;
+            if (fill)
+                to->preds[to->npreds] = i;
+            to->npreds++;
+        }
+    }
 }
 
 /* predecessors: for a join, in the order of its state inputs */
 static bool link_preds(Builder *b)
 {
     Schedule *s = b->s;
+    add_edge_preds(b, false);
     for (BlockId i = 0; i < s->nblocks; i++) {
         Block *blk = &s->blocks[i];
         const Gate *h = &b->c->gates[blk->head];
-        if (!op_has(h->op, F_JOIN))
-            continue;
-        for (uint32_t j = 0; j < h->nstate; j++) {
+        bool join = op_has(h->op, F_JOIN);
+        uint32_t n = join ? h->nstate : blk->npreds;
+        blk->preds = arena_alloc(s->arena, (n ? n : 1) * sizeof(BlockId));
+        blk->npreds = 0;
+        for (uint32_t j = 0; join && j < h->nstate; j++) {
             BlockId p = h->in[j] < b->c->ngates ? s->state_block[h->in[j]] : NO_BLOCK;
             if (p == NO_BLOCK)
                 return fail(b, blk->head, "a state input of the join is not reachable from entry");
-            add_pred(s->arena, blk, p);
+            blk->preds[blk->npreds++] = p;
         }
     }
-    for (BlockId i = 0; i < s->nblocks; i++) {
-        Block *blk = &s->blocks[i];
-        for (uint32_t k = 0; k < blk->nsuccs; k++) {
-            Block *to = &s->blocks[blk->succs[k].to];
-            if (!op_has(b->c->gates[to->head].op, F_JOIN))
-                add_pred(s->arena, to, i);
-        }
-    }
+    add_edge_preds(b, true);
     return true;
 }
 

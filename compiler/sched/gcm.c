@@ -475,14 +475,22 @@ static bool schedule_late(Gcm *g)
 static void fill_params_and_copies(Gcm *g)
 {
     Schedule *s = g->s;
-    for (GateId id = NUM_ROOTS; id < g->c->ngates; id++) {
-        const Gate *gt = gate(g, id);
-        if (!g->live[id] || !is_selector(gt->op))
-            continue;
-        Block *b = &s->blocks[s->state_block[gt->in[0]]];
-        s->gate_block[id] = b->id;
-        b->params = arena_grow(s->arena, b->params, b->nparams * sizeof(GateId), (b->nparams + 1) * sizeof(GateId));
-        b->params[b->nparams++] = id;
+    for (int fill = 0; fill < 2; fill++) { /* count, then fill arrays of the exact size */
+        for (BlockId i = 0; fill && i < s->nblocks; i++) {
+            Block *b = &s->blocks[i];
+            b->params = b->nparams ? arena_alloc_raw(s->arena, b->nparams * sizeof(GateId)) : NULL;
+            b->nparams = 0;
+        }
+        for (GateId id = NUM_ROOTS; id < g->c->ngates; id++) {
+            const Gate *gt = gate(g, id);
+            if (!g->live[id] || !is_selector(gt->op))
+                continue;
+            Block *b = &s->blocks[s->state_block[gt->in[0]]];
+            s->gate_block[id] = b->id;
+            if (fill)
+                b->params[b->nparams] = id;
+            b->nparams++;
+        }
     }
     for (BlockId i = 0; i < s->nblocks; i++) {
         Block *b = &s->blocks[i];
@@ -618,20 +626,35 @@ static void order_block(Orderer *o, Block *b, GateId *members, uint32_t nmembers
     memcpy(b->gates, o->out, o->nout * sizeof(GateId));
 }
 
+/* gate id in its block's member list (each copy in its block's); with fill false,
+ * only count them in cap.  Every gate is visited once and its copies are distinct
+ * blocks, so the lists need no duplicate check. */
+static void add_member(const Gcm *g, BlockList *members, GateId id, bool fill)
+{
+    BlockId b = g->s->gate_block[id];
+    uint32_t ncopies = b == MULTI_BLOCK ? g->copies[id].n : b != NO_BLOCK;
+    for (uint32_t i = 0; i < ncopies; i++) {
+        BlockList *m = &members[b == MULTI_BLOCK ? g->copies[id].v[i] : b];
+        if (fill)
+            m->v[m->n++] = id;
+        else
+            m->cap++;
+    }
+}
+
 static void order_blocks(Gcm *g)
 {
     Schedule *s = g->s;
     uint32_t n = g->c->ngates;
     BlockList *members = scratch_zeroed(g, s->nblocks, sizeof *members);
-    for (GateId id = NUM_ROOTS; id < n; id++) {
-        if (!g->live[id] || is_selector(gate(g, id)->op))
-            continue;
-        BlockId b = s->gate_block[id];
-        if (b == MULTI_BLOCK)
-            for (uint32_t i = 0; i < g->copies[id].n; i++)
-                list_add_unique(g->scratch, &members[g->copies[id].v[i]], id);
-        else if (b != NO_BLOCK)
-            list_add_unique(g->scratch, &members[b], id);
+    for (int fill = 0; fill < 2; fill++) { /* count, then fill arrays of the exact size */
+        for (BlockId b = 0; fill && b < s->nblocks; b++) {
+            members[b].v = scratch_raw(g, members[b].cap, sizeof *members[b].v);
+            members[b].n = 0;
+        }
+        for (GateId id = NUM_ROOTS; id < n; id++)
+            if (g->live[id] && !is_selector(gate(g, id)->op))
+                add_member(g, members, id, fill);
     }
     Orderer o = {.g = g};
     o.stamp = scratch_zeroed(g, n, sizeof *o.stamp);
