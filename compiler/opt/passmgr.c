@@ -1,6 +1,8 @@
 /* passmgr.c — the pass manager: a registry (passes.def plus plugins), pipelines
  * (-O0/-O1/-O2 or an explicit list), and the instrumentation around every pass
- * application: --verify-each, --print-after, --opt-bisect-limit.
+ * application: --verify-each, --print-after, --opt-bisect-limit; in fixpoint rounds,
+ * applications that cannot change anything (what they read is unchanged since they
+ * last changed nothing) are skipped.
  * Needs: the verifier and printer of compiler/ir. */
 #include "compiler/opt/opt.h"
 
@@ -162,22 +164,93 @@ static int apply(PassManager *pm, PassContext *ctx, const PassInfo *p, Func *f)
     return changed;
 }
 
+/* Fixpoint rounds repeat applications that cannot change anything: a pass is a
+ * deterministic function of what it reads, so an application that changed nothing
+ * changes nothing again while what it read is unchanged.  An application that added
+ * gates counts as a change even when it killed them again and reports none (lse's
+ * abandoned forwarding leaves dead gates, and gate ids must come out the same).  Builtin passes other than
+ * inline read only their function; inline (and any plugin) reads the whole module.
+ * Stamps: a function's (or the module's) count of changes so far; an application is
+ * skipped when it last ran without change at the current stamp.  Skipping is off
+ * under instrumentation (bisect counts, dumps and verification see every application). */
+typedef struct {
+    uint64_t module_stamp;  /* changes to any function */
+    uint64_t *func_stamp;   /* per function: module_stamp at its last change */
+    uint64_t *clean_at;     /* per (function, pipeline slot): stamp + 1 of its last clean run; 0 never */
+    bool *reads_module;     /* per pipeline slot */
+} Stamps;
+
+static bool reads_only_its_function(const PassInfo *p)
+{
+    for (size_t i = 0; i < sizeof builtin_passes / sizeof builtin_passes[0]; i++)
+        if (p->run == builtin_passes[i].run)
+            return p->run != opt_inline;
+    return false;
+}
+
+static bool stamps_init(Stamps *s, const PassManager *pm, const Module *m)
+{
+    memset(s, 0, sizeof *s);
+    if (!pm->iterate || pm->opt.bisect_limit >= 0 || pm->opt.print_after || pm->opt.verify_each)
+        return false;
+    size_t slots = (size_t)m->nfuncs * pm->npipeline;
+    s->func_stamp = calloc(m->nfuncs + 1, sizeof *s->func_stamp);
+    s->clean_at = calloc(slots + 1, sizeof *s->clean_at);
+    s->reads_module = calloc(pm->npipeline + 1, sizeof *s->reads_module);
+    if (!s->func_stamp || !s->clean_at || !s->reads_module)
+        abort();
+    for (uint32_t k = 0; k < pm->npipeline; k++)
+        s->reads_module[k] = !reads_only_its_function(pm->pipeline[k]);
+    return true;
+}
+
+static void stamps_free(Stamps *s)
+{
+    free(s->func_stamp);
+    free(s->clean_at);
+    free(s->reads_module);
+}
+
+static uint64_t stamp_of(const Stamps *s, uint32_t fi, uint32_t k)
+{
+    return s->reads_module[k] ? s->module_stamp : s->func_stamp[fi];
+}
+
+/* one application through the stamps (NULL: no skipping) */
+static int apply_stamped(PassManager *pm, PassContext *ctx, Stamps *s, uint32_t fi, uint32_t k)
+{
+    uint32_t slot = fi * pm->npipeline + k;
+    if (s && s->clean_at[slot] == stamp_of(s, fi, k) + 1)
+        return 0;
+    const Circuit *c = ctx->module->funcs[fi]->circ;
+    uint32_t ngates = c->ngates;
+    int res = apply(pm, ctx, pm->pipeline[k], ctx->module->funcs[fi]);
+    if (s && (res > 0 || c->ngates != ngates)) /* gates added and killed again count too */
+        s->func_stamp[fi] = ++s->module_stamp;
+    else if (s && res == 0)
+        s->clean_at[slot] = stamp_of(s, fi, k) + 1;
+    return res;
+}
+
 int pm_run(PassManager *pm, Module *m)
 {
     PassContext ctx = {.pm = pm, .module = m, .inline_budget = INLINE_BUDGET};
     pm->changes = 0;
+    Stamps stamps;
+    Stamps *s = stamps_init(&stamps, pm, m) ? &stamps : NULL;
     uint32_t rounds = pm->iterate ? pm->opt.max_rounds : 1;
-    for (uint32_t r = 0; r < rounds; r++) {
+    int failed = 0;
+    for (uint32_t r = 0; r < rounds && !failed; r++) {
         bool changed = false;
-        for (uint32_t fi = 0; fi < m->nfuncs; fi++)
-            for (uint32_t k = 0; k < pm->npipeline; k++) {
-                int res = apply(pm, &ctx, pm->pipeline[k], m->funcs[fi]);
-                if (res < 0)
-                    return -res;
+        for (uint32_t fi = 0; fi < m->nfuncs && !failed; fi++)
+            for (uint32_t k = 0; k < pm->npipeline && !failed; k++) {
+                int res = apply_stamped(pm, &ctx, s, fi, k);
+                failed = res < 0 ? -res : 0;
                 changed |= res > 0;
             }
         if (!changed)
             break;
     }
-    return 0;
+    stamps_free(&stamps);
+    return failed;
 }
