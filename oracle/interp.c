@@ -441,7 +441,7 @@ static void invalidate_users(Interp *in, Frame *fr, GateId g)
 /* ---- demand-driven evaluation ------------------------------------------------ */
 static bool compute(Interp *in, Frame *fr, GateId g);
 
-static void push_gate(Interp *in, Frame *fr, GateId x)
+static inline __attribute__((always_inline)) void push_gate(Interp *in, Frame *fr, GateId x)
 {
     const Gate *X = circ_gate(fr->fi->c, x);
     if (in->sp == in->capstack) {
@@ -523,14 +523,22 @@ static Val value_of(const Frame *fr, GateId g) { return (Val){fr->slots[g].bits,
 
 static bool compute_pure(Interp *in, Frame *fr, GateId g, const Gate *G)
 {
-    Val v[2], r;
+    Val v[2] = {{0, 0}, {0, 0}}, r;
     uint32_t bad = 0;
     if (G->ndata < 1 || G->ndata > 2)
         return fail_gate(in, fr, g, "has the wrong number of operands");
     for (uint32_t i = 0; i < G->ndata; i++)
         v[i] = value_of(fr, gate_data(G, i));
     Type in_ty = (Type)circ_gate(fr->fi->c, gate_data(G, 0))->type;
-    switch (val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad)) {
+    int st;
+    if (v[0].prov | v[1].prov) {
+        st = val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad);
+    } else { /* no address: val_pure would be eval_pure */
+        const uint64_t bits[2] = {v[0].bits, v[1].bits};
+        r.prov = 0;
+        st = eval_pure(G->op, (Type)G->type, G->cond, in_ty, bits, G->ndata, &r.bits);
+    }
+    switch (st) {
     case EVAL_OK:
         fr->slots[g].bits = r.bits;
         fr->slots[g].prov = r.prov;
