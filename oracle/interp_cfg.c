@@ -242,7 +242,7 @@ static uint32_t tok_of(const Frame *fr, GateId g) { return g == ROOT_DEPEND_ENTR
 
 static bool exec_pure(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
 {
-    Val v[2], r;
+    Val v[2] = {{0, 0}, {0, 0}}, r;
     uint32_t bad = 0;
     char l[64];
     if (G->ndata < 1 || G->ndata > 2)
@@ -255,7 +255,15 @@ static bool exec_pure(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
     if (may_trap && !observe_inputs(ci, fr, g))
         return false;
     Type in_ty = (Type)circ_gate(fr->f->circ, gate_data(G, 0))->type;
-    switch (val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad)) {
+    int st;
+    if (v[0].prov | v[1].prov) {
+        st = val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad);
+    } else { /* no address: val_pure would be eval_pure */
+        const uint64_t bits[2] = {v[0].bits, v[1].bits};
+        r.prov = 0;
+        st = eval_pure(G->op, (Type)G->type, G->cond, in_ty, bits, G->ndata, &r.bits);
+    }
+    switch (st) {
     case EVAL_OK:
         fr->slots[g].bits = r.bits;
         fr->slots[g].prov = r.prov;
