@@ -81,6 +81,8 @@ static Lists lists_build(Pairs *ps, uint32_t n)
     Lists l;
     l.start = xcalloc(n + 1, sizeof *l.start);
     l.items = xrealloc(NULL, ps->n * sizeof *l.items);
+    if (!ps->n)
+        return l; /* every list empty: the zeroed starts say so */
     for (uint32_t i = 0; i < ps->n; i++)
         l.start[ps->p[i].owner + 1]++;
     for (uint32_t g = 0; g < n; g++)
