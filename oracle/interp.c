@@ -26,7 +26,6 @@ typedef struct {
     GateId *succ;      /* control successor (IF_TRUE for IF_BRANCH), NO_GATE if none */
     uint32_t *succ_in; /* the state input of succ that control enters through */
     GateId *alt;       /* IF_FALSE of an IF_BRANCH */
-    Lists users;       /* cached gates that read g through a data or dependency wire */
     Lists sels;        /* live selectors of a join */
     Lists relays;      /* DEPEND_RELAYs of a state gate */
     Lists resets;      /* of a LOOP_BEGIN: selectors and relays owned strictly inside its loop */
@@ -173,20 +172,6 @@ static void find_owned(FuncInfo *fi, Pairs *ps)
     fi->relays = lists_build(ps, fi->n);
 }
 
-static void find_users(FuncInfo *fi, Pairs *ps)
-{
-    const Circuit *c = fi->c;
-    for (GateId u = 0; u < fi->n; u++) {
-        const Gate *U = circ_gate(c, u);
-        if (U->dead || is_selector(U) || op_has(U->op, F_STATE | F_ROOT))
-            continue;
-        for (uint32_t i = U->nstate; i < gate_nin(U); i++)
-            if (in_range(fi, U->in[i]))
-                pairs_add(ps, U->in[i], u);
-    }
-    fi->users = lists_build(ps, fi->n);
-}
-
 static void add_owned_by(const FuncInfo *fi, Pairs *ps, GateId head, GateId s)
 {
     for (uint32_t k = fi->sels.start[s]; k < fi->sels.start[s + 1]; k++)
@@ -248,7 +233,6 @@ static FuncInfo *funcinfo_new(const Func *f, Pairs *ps)
     find_plain(fi);
     find_successors(fi);
     find_owned(fi, ps);
-    find_users(fi, ps);
     find_loops(fi, ps);
     return fi;
 }
@@ -258,7 +242,6 @@ static void funcinfo_free(FuncInfo *fi)
     if (!fi)
         return;
     free(fi->succ);
-    lists_free(&fi->users);
     lists_free(&fi->sels);
     lists_free(&fi->relays);
     lists_free(&fi->resets);
@@ -415,17 +398,27 @@ static bool step(Interp *in)
 /* ---- invalidation ------------------------------------------------------------ */
 static inline bool current(const Frame *fr, GateId g) { return fr->slots[g].stamp == fr->epoch; }
 
+/* does y read x through a data or dependency wire (use u of x), as a gate whose value
+ * is cached (not a selector, a state gate or a root)? */
+static bool caches_use(const Circuit *c, const Use *u)
+{
+    const Gate *Y = circ_gate(c, u->user);
+    return !Y->dead && !is_selector(Y) && !op_has(Y->op, F_STATE | F_ROOT) && u->index >= Y->nstate;
+}
+
 /* every cached gate downstream of g is stale (a valid gate's inputs are all valid, so
- * the walk stops at gates already stale) */
+ * the walk stops at gates already stale); the circuit's use lists say who reads what */
 static void invalidate_users(Interp *in, Frame *fr, GateId g)
 {
-    const Lists *u = &fr->fi->users;
+    const Circuit *c = fr->fi->c;
     uint32_t nw = 0;
     GateId x = g;
     for (;;) {
-        for (uint32_t k = u->start[x]; k < u->start[x + 1]; k++) {
-            GateId y = u->items[k];
-            if (!current(fr, y))
+        const Gate *X = circ_gate(c, x);
+        for (uint32_t k = 0; k < X->nuses; k++) {
+            const Use *u = &X->uses[k];
+            GateId y = u->user;
+            if (!in_range(fr->fi, y) || !current(fr, y) || !caches_use(c, u))
                 continue;
             fr->slots[y].stamp = 0;
             if (nw == in->capwork) {
