@@ -77,20 +77,16 @@ static uint32_t *scratch_words(Pairs *ps, uint32_t n)
 /* counting sort of the pairs into per-owner lists (keeps the order of addition) */
 static Lists lists_build(Pairs *ps, uint32_t n)
 {
-    Lists l;
-    l.start = xcalloc(n + 1, sizeof *l.start);
-    l.items = xrealloc(NULL, ps->n * sizeof *l.items);
+    Lists l = {xcalloc(n + 1, sizeof(uint32_t)), NULL};
     if (!ps->n)
         return l; /* every list empty: the zeroed starts say so */
+    l.items = xrealloc(NULL, ps->n * sizeof *l.items);
     for (uint32_t i = 0; i < ps->n; i++)
-        l.start[ps->p[i].owner + 1]++;
-    for (uint32_t g = 0; g < n; g++)
-        l.start[g + 1] += l.start[g];
-    uint32_t *fill = scratch_words(ps, n);
-    for (uint32_t i = 0; i < ps->n; i++) {
-        GateId o = ps->p[i].owner;
-        l.items[l.start[o] + fill[o]++] = ps->p[i].item;
-    }
+        l.start[ps->p[i].owner]++;
+    for (uint32_t g = 1; g <= n; g++) /* start[g]: the end of g's items */
+        l.start[g] += l.start[g - 1];
+    for (uint32_t i = ps->n; i-- > 0;) /* backwards, so each start comes down to its first item */
+        l.items[--l.start[ps->p[i].owner]] = ps->p[i].item;
     ps->n = 0;
     return l;
 }
@@ -104,45 +100,55 @@ static void lists_free(Lists *l)
 static bool is_selector(const Gate *g) { return g->op == OP_VALUE_SELECTOR || g->op == OP_DEPEND_SELECTOR; }
 static bool in_range(const FuncInfo *fi, GateId g) { return g < fi->n; }
 
-static void find_successors(FuncInfo *fi)
+/* the control successor of state gate g (and IF_FALSE of an IF_BRANCH) */
+static void find_successor(FuncInfo *fi, GateId g, const Gate *G)
 {
     const Circuit *c = fi->c;
-    for (GateId g = 0; g < fi->n; g++) {
-        fi->succ[g] = fi->alt[g] = NO_GATE;
-        const Gate *G = circ_gate(c, g);
-        if (G->dead || !op_has(G->op, F_STATE))
+    for (uint32_t k = 0; k < G->nuses; k++) {
+        const Use *u = &G->uses[k];
+        const Gate *U = circ_gate(c, u->user);
+        if (U->dead || !op_has(U->op, F_STATE) || u->index >= U->nstate)
             continue;
-        for (uint32_t k = 0; k < G->nuses; k++) {
-            const Use *u = &G->uses[k];
-            const Gate *U = circ_gate(c, u->user);
-            if (U->dead || !op_has(U->op, F_STATE) || u->index >= U->nstate)
-                continue;
-            if (G->op == OP_IF_BRANCH && U->op == OP_IF_FALSE) {
-                fi->alt[g] = u->user;
-            } else if (fi->succ[g] == NO_GATE || U->op == OP_IF_SUCCESS) {
-                fi->succ[g] = u->user;
-                fi->succ_in[g] = u->index;
-            }
+        if (G->op == OP_IF_BRANCH && U->op == OP_IF_FALSE) {
+            fi->alt[g] = u->user;
+        } else if (fi->succ[g] == NO_GATE || U->op == OP_IF_SUCCESS) {
+            fi->succ[g] = u->user;
+            fi->succ_in[g] = u->index;
         }
     }
 }
 
-/* a selector is live if a state gate's data or dependency input reaches it backwards */
-static const uint32_t *live_gates(const FuncInfo *fi, Pairs *ps)
+/* one pass over the gates: which are plain, the successors of state gates, the relays
+ * of each state gate (as pairs into ps), the state gates as the roots of liveness
+ * (marked in live, pushed on work: their count returned), and whether any gate is a
+ * LOOP_BEGIN */
+static uint32_t scan_gates(FuncInfo *fi, Pairs *ps, uint32_t *live, GateId *work, bool *loops)
 {
-    const Circuit *c = fi->c;
-    uint32_t *live = scratch_words(ps, fi->n);
-    GateId *work = live + fi->n;
     uint32_t nw = 0;
     for (GateId g = 0; g < fi->n; g++) {
-        const Gate *G = circ_gate(c, g);
-        if (!G->dead && op_has(G->op, F_STATE) && !live[g]) {
-            live[g] = 1;
-            work[nw++] = g;
-        }
+        const Gate *G = circ_gate(fi->c, g);
+        fi->succ[g] = fi->alt[g] = NO_GATE;
+        fi->plain[g] = !is_selector(G) && !G->dead && !op_has(G->op, F_STATE | F_ROOT) && G->op != OP_DEPEND_RELAY;
+        if (G->dead)
+            continue;
+        if (G->op == OP_DEPEND_RELAY && G->nstate == 1 && in_range(fi, G->in[0]))
+            pairs_add(ps, G->in[0], g);
+        *loops |= G->op == OP_LOOP_BEGIN;
+        if (!op_has(G->op, F_STATE))
+            continue;
+        find_successor(fi, g, G);
+        live[g] = 1;
+        work[nw++] = g;
     }
+    return nw;
+}
+
+/* a selector is live if a state gate's data or dependency input reaches it backwards:
+ * mark what the nw gates on work reach */
+static void mark_live(const FuncInfo *fi, uint32_t *live, GateId *work, uint32_t nw)
+{
     while (nw) {
-        const Gate *G = circ_gate(c, work[--nw]);
+        const Gate *G = circ_gate(fi->c, work[--nw]);
         for (uint32_t i = G->nstate; i < gate_nin(G); i++) {
             GateId x = G->in[i];
             if (in_range(fi, x) && !live[x]) {
@@ -151,25 +157,16 @@ static const uint32_t *live_gates(const FuncInfo *fi, Pairs *ps)
             }
         }
     }
-    return live;
 }
 
-static void find_owned(FuncInfo *fi, Pairs *ps)
+static void find_sels(FuncInfo *fi, Pairs *ps, const uint32_t *live)
 {
-    const Circuit *c = fi->c;
-    const uint32_t *live = live_gates(fi, ps); /* until the lists are built */
     for (GateId g = 0; g < fi->n; g++) {
-        const Gate *G = circ_gate(c, g);
+        const Gate *G = circ_gate(fi->c, g);
         if (!G->dead && is_selector(G) && live[g] && G->nstate == 1 && in_range(fi, G->in[0]))
             pairs_add(ps, G->in[0], g);
     }
     fi->sels = lists_build(ps, fi->n);
-    for (GateId g = 0; g < fi->n; g++) {
-        const Gate *G = circ_gate(c, g);
-        if (!G->dead && G->op == OP_DEPEND_RELAY && G->nstate == 1 && in_range(fi, G->in[0]))
-            pairs_add(ps, G->in[0], g);
-    }
-    fi->relays = lists_build(ps, fi->n);
 }
 
 static void add_owned_by(const FuncInfo *fi, Pairs *ps, GateId head, GateId s)
@@ -210,14 +207,6 @@ static void find_loops(FuncInfo *fi, Pairs *ps)
     fi->resets = lists_build(ps, fi->n);
 }
 
-static void find_plain(FuncInfo *fi)
-{
-    for (GateId g = 0; g < fi->n; g++) {
-        const Gate *G = circ_gate(fi->c, g);
-        fi->plain[g] = !is_selector(G) && !G->dead && !op_has(G->op, F_STATE | F_ROOT) && G->op != OP_DEPEND_RELAY;
-    }
-}
-
 /* the analysis of f; ps: the interpreter's scratch */
 static FuncInfo *funcinfo_new(const Func *f, Pairs *ps)
 {
@@ -230,10 +219,16 @@ static FuncInfo *funcinfo_new(const Func *f, Pairs *ps)
     fi->succ_in = fi->succ + fi->n;
     fi->alt = fi->succ_in + fi->n;
     fi->plain = (uint8_t *)(fi->alt + fi->n);
-    find_plain(fi);
-    find_successors(fi);
-    find_owned(fi, ps);
-    find_loops(fi, ps);
+    uint32_t *live = scratch_words(ps, fi->n); /* until the selectors are found */
+    bool loops = false;
+    uint32_t nw = scan_gates(fi, ps, live, live + fi->n, &loops);
+    fi->relays = lists_build(ps, fi->n);
+    mark_live(fi, live, live + fi->n, nw);
+    find_sels(fi, ps, live);
+    if (loops)
+        find_loops(fi, ps);
+    else
+        fi->resets = lists_build(ps, fi->n); /* no pairs: empty */
     return fi;
 }
 
