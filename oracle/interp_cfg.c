@@ -185,21 +185,26 @@ static bool step(CfgInterp *ci)
 
 /* ---- operands ---------------------------------------------------------------- */
 
-/* has input x of gate `user` been computed in this activation? */
-static bool ready(CfgInterp *ci, const Frame *fr, GateId x, GateId user)
+static __attribute__((noinline, cold)) bool fail_unready(CfgInterp *ci, const Frame *fr, GateId x, GateId user)
 {
-    if (x == ROOT_DEPEND_ENTRY || (x < fr->s->ngates && fr->slots[x].stamp == fr->epoch))
-        return true;
     char l[64], why[128];
     snprintf(why, sizeof why, "scheduled before its input %s was computed", gate_label(fr->f, x, l, sizeof l));
     return fail_gate(ci, fr, user, why);
 }
 
-static bool inputs_ready(CfgInterp *ci, const Frame *fr, GateId g)
+/* has input x of gate `user` been computed in this activation? */
+static inline bool ready(CfgInterp *ci, const Frame *fr, GateId x, GateId user)
 {
-    const Gate *G = circ_gate(fr->f->circ, g);
-    for (uint32_t i = G->nstate; i < gate_nin(G); i++)
-        if (!ready(ci, fr, G->in[i], g))
+    if (x == ROOT_DEPEND_ENTRY || (x < fr->s->ngates && fr->slots[x].stamp == fr->epoch))
+        return true;
+    return fail_unready(ci, fr, x, user);
+}
+
+static bool inputs_ready(CfgInterp *ci, const Frame *fr, GateId g, const Gate *G)
+{
+    const GateId *in = G->in;
+    for (uint32_t i = G->nstate, nin = gate_nin(G); i < nin; i++)
+        if (!ready(ci, fr, in[i], g))
             return false;
     return true;
 }
@@ -384,9 +389,9 @@ static bool exec_alloca(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
 
 static bool exec_gate(CfgInterp *ci, Frame *fr, GateId g)
 {
-    if (!step(ci) || !inputs_ready(ci, fr, g))
-        return false;
     const Gate *G = circ_gate(fr->f->circ, g);
+    if (!step(ci) || !inputs_ready(ci, fr, g, G))
+        return false;
     Slot *s = &fr->slots[g];
     bool ok = true;
     if (!op_has(G->op, F_PURE) && !observe_inputs(ci, fr, g))
@@ -486,7 +491,7 @@ static uint32_t switch_succ(const Frame *fr, const Block *b, uint64_t v)
 static bool finish(CfgInterp *ci, Frame *fr, GateId t, Val *ret)
 {
     const Gate *T = circ_gate(fr->f->circ, t);
-    if (!inputs_ready(ci, fr, t) || !observe_inputs(ci, fr, t))
+    if (!inputs_ready(ci, fr, t, T) || !observe_inputs(ci, fr, t))
         return false;
     Val v = {0, 0};
     Type ty = TY_NONE;
