@@ -26,7 +26,6 @@ typedef struct {
     GateId *succ;      /* control successor (IF_TRUE for IF_BRANCH), NO_GATE if none */
     uint32_t *succ_in; /* the state input of succ that control enters through */
     GateId *alt;       /* IF_FALSE of an IF_BRANCH */
-    Lists users;       /* cached gates that read g through a data or dependency wire */
     Lists sels;        /* live selectors of a join */
     Lists relays;      /* DEPEND_RELAYs of a state gate */
     Lists resets;      /* of a LOOP_BEGIN: selectors and relays owned strictly inside its loop */
@@ -78,18 +77,16 @@ static uint32_t *scratch_words(Pairs *ps, uint32_t n)
 /* counting sort of the pairs into per-owner lists (keeps the order of addition) */
 static Lists lists_build(Pairs *ps, uint32_t n)
 {
-    Lists l;
-    l.start = xcalloc(n + 1, sizeof *l.start);
+    Lists l = {xcalloc(n + 1, sizeof(uint32_t)), NULL};
+    if (!ps->n)
+        return l; /* every list empty: the zeroed starts say so */
     l.items = xrealloc(NULL, ps->n * sizeof *l.items);
     for (uint32_t i = 0; i < ps->n; i++)
-        l.start[ps->p[i].owner + 1]++;
-    for (uint32_t g = 0; g < n; g++)
-        l.start[g + 1] += l.start[g];
-    uint32_t *fill = scratch_words(ps, n);
-    for (uint32_t i = 0; i < ps->n; i++) {
-        GateId o = ps->p[i].owner;
-        l.items[l.start[o] + fill[o]++] = ps->p[i].item;
-    }
+        l.start[ps->p[i].owner]++;
+    for (uint32_t g = 1; g <= n; g++) /* start[g]: the end of g's items */
+        l.start[g] += l.start[g - 1];
+    for (uint32_t i = ps->n; i-- > 0;) /* backwards, so each start comes down to its first item */
+        l.items[--l.start[ps->p[i].owner]] = ps->p[i].item;
     ps->n = 0;
     return l;
 }
@@ -103,45 +100,55 @@ static void lists_free(Lists *l)
 static bool is_selector(const Gate *g) { return g->op == OP_VALUE_SELECTOR || g->op == OP_DEPEND_SELECTOR; }
 static bool in_range(const FuncInfo *fi, GateId g) { return g < fi->n; }
 
-static void find_successors(FuncInfo *fi)
+/* the control successor of state gate g (and IF_FALSE of an IF_BRANCH) */
+static void find_successor(FuncInfo *fi, GateId g, const Gate *G)
 {
     const Circuit *c = fi->c;
-    for (GateId g = 0; g < fi->n; g++) {
-        fi->succ[g] = fi->alt[g] = NO_GATE;
-        const Gate *G = circ_gate(c, g);
-        if (G->dead || !op_has(G->op, F_STATE))
+    for (uint32_t k = 0; k < G->nuses; k++) {
+        const Use *u = &G->uses[k];
+        const Gate *U = circ_gate(c, u->user);
+        if (U->dead || !op_has(U->op, F_STATE) || u->index >= U->nstate)
             continue;
-        for (uint32_t k = 0; k < G->nuses; k++) {
-            const Use *u = &G->uses[k];
-            const Gate *U = circ_gate(c, u->user);
-            if (U->dead || !op_has(U->op, F_STATE) || u->index >= U->nstate)
-                continue;
-            if (G->op == OP_IF_BRANCH && U->op == OP_IF_FALSE) {
-                fi->alt[g] = u->user;
-            } else if (fi->succ[g] == NO_GATE || U->op == OP_IF_SUCCESS) {
-                fi->succ[g] = u->user;
-                fi->succ_in[g] = u->index;
-            }
+        if (G->op == OP_IF_BRANCH && U->op == OP_IF_FALSE) {
+            fi->alt[g] = u->user;
+        } else if (fi->succ[g] == NO_GATE || U->op == OP_IF_SUCCESS) {
+            fi->succ[g] = u->user;
+            fi->succ_in[g] = u->index;
         }
     }
 }
 
-/* a selector is live if a state gate's data or dependency input reaches it backwards */
-static const uint32_t *live_gates(const FuncInfo *fi, Pairs *ps)
+/* one pass over the gates: which are plain, the successors of state gates, the relays
+ * of each state gate (as pairs into ps), the state gates as the roots of liveness
+ * (marked in live, pushed on work: their count returned), and whether any gate is a
+ * LOOP_BEGIN */
+static uint32_t scan_gates(FuncInfo *fi, Pairs *ps, uint32_t *live, GateId *work, bool *loops)
 {
-    const Circuit *c = fi->c;
-    uint32_t *live = scratch_words(ps, fi->n);
-    GateId *work = live + fi->n;
     uint32_t nw = 0;
     for (GateId g = 0; g < fi->n; g++) {
-        const Gate *G = circ_gate(c, g);
-        if (!G->dead && op_has(G->op, F_STATE) && !live[g]) {
-            live[g] = 1;
-            work[nw++] = g;
-        }
+        const Gate *G = circ_gate(fi->c, g);
+        fi->succ[g] = fi->alt[g] = NO_GATE;
+        fi->plain[g] = !is_selector(G) && !G->dead && !op_has(G->op, F_STATE | F_ROOT) && G->op != OP_DEPEND_RELAY;
+        if (G->dead)
+            continue;
+        if (G->op == OP_DEPEND_RELAY && G->nstate == 1 && in_range(fi, G->in[0]))
+            pairs_add(ps, G->in[0], g);
+        *loops |= G->op == OP_LOOP_BEGIN;
+        if (!op_has(G->op, F_STATE))
+            continue;
+        find_successor(fi, g, G);
+        live[g] = 1;
+        work[nw++] = g;
     }
+    return nw;
+}
+
+/* a selector is live if a state gate's data or dependency input reaches it backwards:
+ * mark what the nw gates on work reach */
+static void mark_live(const FuncInfo *fi, uint32_t *live, GateId *work, uint32_t nw)
+{
     while (nw) {
-        const Gate *G = circ_gate(c, work[--nw]);
+        const Gate *G = circ_gate(fi->c, work[--nw]);
         for (uint32_t i = G->nstate; i < gate_nin(G); i++) {
             GateId x = G->in[i];
             if (in_range(fi, x) && !live[x]) {
@@ -150,39 +157,16 @@ static const uint32_t *live_gates(const FuncInfo *fi, Pairs *ps)
             }
         }
     }
-    return live;
 }
 
-static void find_owned(FuncInfo *fi, Pairs *ps)
+static void find_sels(FuncInfo *fi, Pairs *ps, const uint32_t *live)
 {
-    const Circuit *c = fi->c;
-    const uint32_t *live = live_gates(fi, ps); /* until the lists are built */
     for (GateId g = 0; g < fi->n; g++) {
-        const Gate *G = circ_gate(c, g);
+        const Gate *G = circ_gate(fi->c, g);
         if (!G->dead && is_selector(G) && live[g] && G->nstate == 1 && in_range(fi, G->in[0]))
             pairs_add(ps, G->in[0], g);
     }
     fi->sels = lists_build(ps, fi->n);
-    for (GateId g = 0; g < fi->n; g++) {
-        const Gate *G = circ_gate(c, g);
-        if (!G->dead && G->op == OP_DEPEND_RELAY && G->nstate == 1 && in_range(fi, G->in[0]))
-            pairs_add(ps, G->in[0], g);
-    }
-    fi->relays = lists_build(ps, fi->n);
-}
-
-static void find_users(FuncInfo *fi, Pairs *ps)
-{
-    const Circuit *c = fi->c;
-    for (GateId u = 0; u < fi->n; u++) {
-        const Gate *U = circ_gate(c, u);
-        if (U->dead || is_selector(U) || op_has(U->op, F_STATE | F_ROOT))
-            continue;
-        for (uint32_t i = U->nstate; i < gate_nin(U); i++)
-            if (in_range(fi, U->in[i]))
-                pairs_add(ps, U->in[i], u);
-    }
-    fi->users = lists_build(ps, fi->n);
 }
 
 static void add_owned_by(const FuncInfo *fi, Pairs *ps, GateId head, GateId s)
@@ -223,14 +207,6 @@ static void find_loops(FuncInfo *fi, Pairs *ps)
     fi->resets = lists_build(ps, fi->n);
 }
 
-static void find_plain(FuncInfo *fi)
-{
-    for (GateId g = 0; g < fi->n; g++) {
-        const Gate *G = circ_gate(fi->c, g);
-        fi->plain[g] = !is_selector(G) && !G->dead && !op_has(G->op, F_STATE | F_ROOT) && G->op != OP_DEPEND_RELAY;
-    }
-}
-
 /* the analysis of f; ps: the interpreter's scratch */
 static FuncInfo *funcinfo_new(const Func *f, Pairs *ps)
 {
@@ -243,11 +219,16 @@ static FuncInfo *funcinfo_new(const Func *f, Pairs *ps)
     fi->succ_in = fi->succ + fi->n;
     fi->alt = fi->succ_in + fi->n;
     fi->plain = (uint8_t *)(fi->alt + fi->n);
-    find_plain(fi);
-    find_successors(fi);
-    find_owned(fi, ps);
-    find_users(fi, ps);
-    find_loops(fi, ps);
+    uint32_t *live = scratch_words(ps, fi->n); /* until the selectors are found */
+    bool loops = false;
+    uint32_t nw = scan_gates(fi, ps, live, live + fi->n, &loops);
+    fi->relays = lists_build(ps, fi->n);
+    mark_live(fi, live, live + fi->n, nw);
+    find_sels(fi, ps, live);
+    if (loops)
+        find_loops(fi, ps);
+    else
+        fi->resets = lists_build(ps, fi->n); /* no pairs: empty */
     return fi;
 }
 
@@ -256,7 +237,6 @@ static void funcinfo_free(FuncInfo *fi)
     if (!fi)
         return;
     free(fi->succ);
-    lists_free(&fi->users);
     lists_free(&fi->sels);
     lists_free(&fi->relays);
     lists_free(&fi->resets);
@@ -413,17 +393,27 @@ static bool step(Interp *in)
 /* ---- invalidation ------------------------------------------------------------ */
 static inline bool current(const Frame *fr, GateId g) { return fr->slots[g].stamp == fr->epoch; }
 
+/* does y read x through a data or dependency wire (use u of x), as a gate whose value
+ * is cached (not a selector, a state gate or a root)? */
+static bool caches_use(const Circuit *c, const Use *u)
+{
+    const Gate *Y = circ_gate(c, u->user);
+    return !Y->dead && !is_selector(Y) && !op_has(Y->op, F_STATE | F_ROOT) && u->index >= Y->nstate;
+}
+
 /* every cached gate downstream of g is stale (a valid gate's inputs are all valid, so
- * the walk stops at gates already stale) */
+ * the walk stops at gates already stale); the circuit's use lists say who reads what */
 static void invalidate_users(Interp *in, Frame *fr, GateId g)
 {
-    const Lists *u = &fr->fi->users;
+    const Circuit *c = fr->fi->c;
     uint32_t nw = 0;
     GateId x = g;
     for (;;) {
-        for (uint32_t k = u->start[x]; k < u->start[x + 1]; k++) {
-            GateId y = u->items[k];
-            if (!current(fr, y))
+        const Gate *X = circ_gate(c, x);
+        for (uint32_t k = 0; k < X->nuses; k++) {
+            const Use *u = &X->uses[k];
+            GateId y = u->user;
+            if (!in_range(fr->fi, y) || !current(fr, y) || !caches_use(c, u))
                 continue;
             fr->slots[y].stamp = 0;
             if (nw == in->capwork) {
@@ -441,7 +431,7 @@ static void invalidate_users(Interp *in, Frame *fr, GateId g)
 /* ---- demand-driven evaluation ------------------------------------------------ */
 static bool compute(Interp *in, Frame *fr, GateId g);
 
-static void push_gate(Interp *in, Frame *fr, GateId x)
+static inline __attribute__((always_inline)) void push_gate(Interp *in, Frame *fr, GateId x)
 {
     const Gate *X = circ_gate(fr->fi->c, x);
     if (in->sp == in->capstack) {
@@ -523,14 +513,22 @@ static Val value_of(const Frame *fr, GateId g) { return (Val){fr->slots[g].bits,
 
 static bool compute_pure(Interp *in, Frame *fr, GateId g, const Gate *G)
 {
-    Val v[2], r;
+    Val v[2] = {{0, 0}, {0, 0}}, r;
     uint32_t bad = 0;
     if (G->ndata < 1 || G->ndata > 2)
         return fail_gate(in, fr, g, "has the wrong number of operands");
     for (uint32_t i = 0; i < G->ndata; i++)
         v[i] = value_of(fr, gate_data(G, i));
     Type in_ty = (Type)circ_gate(fr->fi->c, gate_data(G, 0))->type;
-    switch (val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad)) {
+    int st;
+    if (v[0].prov | v[1].prov) {
+        st = val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad);
+    } else { /* no address: val_pure would be eval_pure */
+        const uint64_t bits[2] = {v[0].bits, v[1].bits};
+        r.prov = 0;
+        st = eval_pure(G->op, (Type)G->type, G->cond, in_ty, bits, G->ndata, &r.bits);
+    }
+    switch (st) {
     case EVAL_OK:
         fr->slots[g].bits = r.bits;
         fr->slots[g].prov = r.prov;

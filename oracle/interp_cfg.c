@@ -185,21 +185,26 @@ static bool step(CfgInterp *ci)
 
 /* ---- operands ---------------------------------------------------------------- */
 
-/* has input x of gate `user` been computed in this activation? */
-static bool ready(CfgInterp *ci, const Frame *fr, GateId x, GateId user)
+static __attribute__((noinline, cold)) bool fail_unready(CfgInterp *ci, const Frame *fr, GateId x, GateId user)
 {
-    if (x == ROOT_DEPEND_ENTRY || (x < fr->s->ngates && fr->slots[x].stamp == fr->epoch))
-        return true;
     char l[64], why[128];
     snprintf(why, sizeof why, "scheduled before its input %s was computed", gate_label(fr->f, x, l, sizeof l));
     return fail_gate(ci, fr, user, why);
 }
 
-static bool inputs_ready(CfgInterp *ci, const Frame *fr, GateId g)
+/* has input x of gate `user` been computed in this activation? */
+static inline bool ready(CfgInterp *ci, const Frame *fr, GateId x, GateId user)
 {
-    const Gate *G = circ_gate(fr->f->circ, g);
-    for (uint32_t i = G->nstate; i < gate_nin(G); i++)
-        if (!ready(ci, fr, G->in[i], g))
+    if (x == ROOT_DEPEND_ENTRY || (x < fr->s->ngates && fr->slots[x].stamp == fr->epoch))
+        return true;
+    return fail_unready(ci, fr, x, user);
+}
+
+static bool inputs_ready(CfgInterp *ci, const Frame *fr, GateId g, const Gate *G)
+{
+    const GateId *in = G->in;
+    for (uint32_t i = G->nstate, nin = gate_nin(G); i < nin; i++)
+        if (!ready(ci, fr, in[i], g))
             return false;
     return true;
 }
@@ -242,7 +247,7 @@ static uint32_t tok_of(const Frame *fr, GateId g) { return g == ROOT_DEPEND_ENTR
 
 static bool exec_pure(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
 {
-    Val v[2], r;
+    Val v[2] = {{0, 0}, {0, 0}}, r;
     uint32_t bad = 0;
     char l[64];
     if (G->ndata < 1 || G->ndata > 2)
@@ -255,7 +260,15 @@ static bool exec_pure(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
     if (may_trap && !observe_inputs(ci, fr, g))
         return false;
     Type in_ty = (Type)circ_gate(fr->f->circ, gate_data(G, 0))->type;
-    switch (val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad)) {
+    int st;
+    if (v[0].prov | v[1].prov) {
+        st = val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad);
+    } else { /* no address: val_pure would be eval_pure */
+        const uint64_t bits[2] = {v[0].bits, v[1].bits};
+        r.prov = 0;
+        st = eval_pure(G->op, (Type)G->type, G->cond, in_ty, bits, G->ndata, &r.bits);
+    }
+    switch (st) {
     case EVAL_OK:
         fr->slots[g].bits = r.bits;
         fr->slots[g].prov = r.prov;
@@ -376,9 +389,9 @@ static bool exec_alloca(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
 
 static bool exec_gate(CfgInterp *ci, Frame *fr, GateId g)
 {
-    if (!step(ci) || !inputs_ready(ci, fr, g))
-        return false;
     const Gate *G = circ_gate(fr->f->circ, g);
+    if (!step(ci) || !inputs_ready(ci, fr, g, G))
+        return false;
     Slot *s = &fr->slots[g];
     bool ok = true;
     if (!op_has(G->op, F_PURE) && !observe_inputs(ci, fr, g))
@@ -478,7 +491,7 @@ static uint32_t switch_succ(const Frame *fr, const Block *b, uint64_t v)
 static bool finish(CfgInterp *ci, Frame *fr, GateId t, Val *ret)
 {
     const Gate *T = circ_gate(fr->f->circ, t);
-    if (!inputs_ready(ci, fr, t) || !observe_inputs(ci, fr, t))
+    if (!inputs_ready(ci, fr, t, T) || !observe_inputs(ci, fr, t))
         return false;
     Val v = {0, 0};
     Type ty = TY_NONE;

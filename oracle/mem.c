@@ -23,14 +23,16 @@ typedef struct { uint32_t inst, next; } ReaderNode;
  * earlier readers since it that the latest one is not known to follow (a list) */
 typedef struct { uint32_t writer, reader, more; } ByteLog;
 
-/* the heap's log is cleared in chunks an access touched: 64 of them */
+/* the heap's log is cleared, and its bytes restored to the pattern, in chunks an
+ * access touched: 64 of them */
 enum { LOG_CHUNK = HEAP_SIZE / 64 };
 
 struct Mem {
     const Module *m;
     uint8_t heap[HEAP_SIZE];
     ByteLog heaplog[HEAP_SIZE];
-    uint64_t dirty;       /* bit k: an access may have set heaplog[k * LOG_CHUNK ...] */
+    uint64_t dirty;       /* bit k: an access may have set heaplog[k * LOG_CHUNK ...]
+                             or changed those bytes of heap */
     uint8_t *stack;       /* ALLOCA bytes */
     ByteLog *stacklog;
     uint32_t stacktop, stackcap;
@@ -63,6 +65,7 @@ Mem *mem_new(const Module *m)
     if (!mem)
         abort();
     mem->m = m; /* calloc cleared the log: nothing dirty */
+    heap_fill_pattern(mem->heap);
     mem_reset(mem);
     return mem;
 }
@@ -88,9 +91,12 @@ void mem_free(Mem *mem)
 
 void mem_reset(Mem *mem)
 {
-    heap_fill_pattern(mem->heap);
-    for (uint64_t d = mem->dirty; d; d &= d - 1)
-        memset(mem->heaplog + LOG_CHUNK * (uint32_t)__builtin_ctzll(d), 0, LOG_CHUNK * sizeof *mem->heaplog);
+    const uint8_t *pattern = heap_pattern();
+    for (uint64_t d = mem->dirty; d; d &= d - 1) {
+        uint32_t at = LOG_CHUNK * (uint32_t)__builtin_ctzll(d);
+        memset(mem->heaplog + at, 0, LOG_CHUNK * sizeof *mem->heaplog);
+        memcpy(mem->heap + at, pattern + at, LOG_CHUNK);
+    }
     mem->dirty = 0;
     mem->stacktop = 0;
     uint32_t nf = mem->m->nfuncs;

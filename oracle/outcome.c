@@ -18,6 +18,8 @@ _Static_assert(HEAP_SIZE == 4096, "the pattern spells out 4096 bytes");
 
 void heap_fill_pattern(uint8_t heap[HEAP_SIZE]) { memcpy(heap, pattern, HEAP_SIZE); }
 
+const uint8_t *heap_pattern(void) { return pattern; }
+
 static bool is_nan(Type t, uint64_t bits)
 {
     if (t == TY_F32)

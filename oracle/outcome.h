@@ -23,6 +23,8 @@ typedef struct {
 
 /* the fixed pattern the harness buffer holds before every run */
 void heap_fill_pattern(uint8_t heap[HEAP_SIZE]);
+/* the same pattern, read-only (HEAP_SIZE bytes) */
+const uint8_t *heap_pattern(void);
 /* "return 42", "return 2.5", "trap div0", "throw -3", "timeout", "invalid: ..." */
 void outcome_format(char *buf, size_t n, const Outcome *o);
 /* equal kind, trap kind, value bits (any NaN equals any NaN of the same type) and heap;

@@ -8,6 +8,21 @@
 #include <math.h>
 #include <string.h>
 
+/* ---- type facts (the types are checked on entry, so these index directly) ----- */
+static const uint64_t type_mask[TY_COUNT] = {0, 0x1, 0xff, 0xffff, 0xffffffff, ~(uint64_t)0, 0xffffffff, ~(uint64_t)0};
+static const uint8_t type_width[TY_COUNT] = {0, 1, 8, 16, 32, 64, 32, 64};
+
+/* as ty_sext: sign-extend the low bits of an int type */
+static int64_t sext(Type t, uint64_t bits)
+{
+    unsigned b = type_width[t];
+    if (b == 0 || b >= 64)
+        return (int64_t)bits;
+    uint64_t m = (uint64_t)1 << (b - 1);
+    bits &= type_mask[t];
+    return (int64_t)((bits ^ m) - m);
+}
+
 /* ---- float bit helpers ------------------------------------------------------- */
 static float f32_of(uint64_t bits)
 {
@@ -69,8 +84,8 @@ static EvalStatus int_divide(int op, Type t, uint64_t a, uint64_t b, uint64_t *o
         *out = op == OP_UDIV ? a / b : a % b;
         return EVAL_OK;
     }
-    int64_t sa = ty_sext(t, a), sb = ty_sext(t, b);
-    int64_t min = ty_sext(t, (uint64_t)1 << (ty_bits(t) - 1));
+    int64_t sa = sext(t, a), sb = sext(t, b);
+    int64_t min = sext(t, (uint64_t)1 << (type_width[t] - 1));
     if (sa == min && sb == -1)
         return EVAL_TRAP_OVERFLOW;
     *out = (uint64_t)(op == OP_SDIV ? sa / sb : sa % sb);
@@ -79,13 +94,13 @@ static EvalStatus int_divide(int op, Type t, uint64_t a, uint64_t b, uint64_t *o
 
 static uint64_t int_shift(int op, Type t, uint64_t a, uint64_t b)
 {
-    unsigned w = (unsigned)ty_bits(t);
+    unsigned w = (unsigned)type_width[t];
     unsigned s = (unsigned)(b % w);
     switch (op) {
     case OP_SHL: return a << s;
     case OP_LSHR: return a >> s;
     default: { /* ASHR: sign-fill from the width's top bit */
-        int64_t v = ty_sext(t, a);
+        int64_t v = sext(t, a);
         return v < 0 ? ~(~(uint64_t)v >> s) : (uint64_t)v >> s;
     }
     }
@@ -113,7 +128,6 @@ static EvalStatus int_binary(int op, Type t, uint64_t a, uint64_t b, uint64_t *o
 
 static bool int_compare(int cond, Type t, uint64_t a, uint64_t b)
 {
-    int64_t sa = ty_sext(t, a), sb = ty_sext(t, b);
     switch (cond) {
     case ICMP_eq: return a == b;
     case ICMP_ne: return a != b;
@@ -121,10 +135,10 @@ static bool int_compare(int cond, Type t, uint64_t a, uint64_t b)
     case ICMP_uge: return a >= b;
     case ICMP_ult: return a < b;
     case ICMP_ule: return a <= b;
-    case ICMP_sgt: return sa > sb;
-    case ICMP_sge: return sa >= sb;
-    case ICMP_slt: return sa < sb;
-    case ICMP_sle: return sa <= sb;
+    case ICMP_sgt: return sext(t, a) > sext(t, b);
+    case ICMP_sge: return sext(t, a) >= sext(t, b);
+    case ICMP_slt: return sext(t, a) < sext(t, b);
+    case ICMP_sle: return sext(t, a) <= sext(t, b);
     default: return false;
     }
 }
@@ -190,7 +204,7 @@ static bool float_compare(int cond, double a, double b)
 /* truncate toward zero and saturate to the signed range of t; NaN -> 0 */
 static uint64_t float_to_signed(Type t, double d)
 {
-    int w = ty_bits(t);
+    int w = type_width[t];
     if (isnan(d))
         return 0;
     double lim = ldexp(1.0, w - 1); /* 2^(w-1), exact */
@@ -204,19 +218,19 @@ static uint64_t float_to_signed(Type t, double d)
 /* truncate toward zero and saturate to the unsigned range of t; NaN and negatives -> 0 */
 static uint64_t float_to_unsigned(Type t, double d)
 {
-    int w = ty_bits(t);
+    int w = type_width[t];
     if (isnan(d) || d <= 0.0)
         return 0;
     double lim = ldexp(1.0, w); /* 2^w, exact */
     if (d >= lim)
-        return ty_mask(t);
+        return type_mask[t];
     return (uint64_t)d;
 }
 
 static uint64_t int_to_float(Type to, bool is_signed, Type from, uint64_t x)
 {
     if (is_signed) {
-        int64_t v = ty_sext(from, x);
+        int64_t v = sext(from, x);
         return to == TY_F32 ? bits_f32((float)v) : bits_f64((double)v);
     }
     return to == TY_F32 ? bits_f32((float)x) : bits_f64((double)x);
@@ -229,7 +243,7 @@ static EvalStatus convert(int op, Type ty, Type in_ty, uint64_t x, uint64_t *out
         *out = x;
         return EVAL_OK;
     case OP_SEXT:
-        *out = (uint64_t)ty_sext(in_ty, x);
+        *out = (uint64_t)sext(in_ty, x);
         return EVAL_OK;
     case OP_SITOFP: case OP_UITOFP:
         *out = int_to_float(ty, op == OP_SITOFP, in_ty, x);
@@ -265,14 +279,11 @@ static EvalStatus binary(int op, Type ty, int cond, Type in_ty, uint64_t a, uint
         *out = float_compare(cond, float_value(in_ty, a), float_value(in_ty, b));
         return EVAL_OK;
     }
-    if (ty_is_float(ty)) {
-        if (ty == TY_F32)
-            return f32_binary(op, f32_of(a), f32_of(b), out);
+    if (ty == TY_F32)
+        return f32_binary(op, f32_of(a), f32_of(b), out);
+    if (ty == TY_F64)
         return f64_binary(op, f64_of(a), f64_of(b), out);
-    }
-    if (!ty_is_int(ty))
-        return EVAL_NOT_PURE;
-    return int_binary(op, ty, a, b, out);
+    return int_binary(op, ty, a, b, out); /* ty is an int type: checked on entry */
 }
 
 EvalStatus eval_pure(int op, Type ty, int cond, Type in_ty, const uint64_t *in, uint32_t nin, uint64_t *out)
@@ -280,7 +291,7 @@ EvalStatus eval_pure(int op, Type ty, int cond, Type in_ty, const uint64_t *in, 
     if (op < 0 || op >= OP_COUNT || !op_has(op, F_PURE) || ty <= TY_NONE || ty >= TY_COUNT ||
         in_ty <= TY_NONE || in_ty >= TY_COUNT)
         return EVAL_NOT_PURE;
-    uint64_t inmask = ty_mask(in_ty);
+    uint64_t inmask = type_mask[in_ty];
     uint64_t r = 0;
     EvalStatus st;
     if (nin == 2 && op_info[op].vmin == 2)
@@ -290,6 +301,6 @@ EvalStatus eval_pure(int op, Type ty, int cond, Type in_ty, const uint64_t *in, 
     else
         st = EVAL_NOT_PURE;
     if (st == EVAL_OK)
-        *out = r & ty_mask(ty);
+        *out = r & type_mask[ty];
     return st;
 }
