@@ -206,18 +206,6 @@ static void note_hint(RaCtx *c, Inst *inst, uint32_t n)
     }
 }
 
-/* instruction n's operands, for the rewriting (the instructions do not move
- * before it) */
-static void keep_operands(RaCtx *c, const OperandList *ops, uint32_t n)
-{
-    ra_reserve_operands(&c->kept_ops, &c->capkept_ops, c->nkept_ops + ops->n, 4 * c->live->ninsts + 16);
-    c->ops_at[n] = c->nkept_ops;
-    c->ops_n[n] = ops->n;
-    if (ops->n)
-        memcpy(c->kept_ops + c->nkept_ops, ops->ops, ops->n * sizeof *ops->ops);
-    c->nkept_ops += ops->n;
-}
-
 /* the operands of one fence post (RT_*) of instruction n: defs start there, uses
  * reach it from the block's start at from */
 static void build_point(RaCtx *c, const OperandList *ops, unsigned when, uint32_t pos, uint32_t from, int fold)
@@ -238,9 +226,7 @@ static void build_point(RaCtx *c, const OperandList *ops, unsigned when, uint32_
 /* the operands of instruction n (global number) in block range [from, ...) */
 static void build_inst(RaCtx *c, Inst *inst, uint32_t n, uint32_t from)
 {
-    OperandList *ops = &c->ops;
-    ra_operands(c->code, inst, ops);
-    keep_operands(c, ops, n);
+    OperandList list = ra_inst_operands(c->live, n), *ops = &list;
     note_hint(c, inst, n);
     int fold = c->fold_arg[n] = (int8_t)ra_fold_candidate(c, inst, ops); /* again at rewriting */
     Interval **of = c->op_ivs = grow(c, c->op_ivs, &c->cap_op_ivs, ops->n, sizeof *of);

@@ -1,7 +1,9 @@
 /* liveness.c — dense tmp numbering, the tmp operands of an instruction with their
- * roles, and live-in/live-out sets of every block by backward dataflow at
- * fence posts: early uses read before early defs write, late uses read before
- * late defs (and call clobbers) write.  Needs instructions with overloads. */
+ * roles (made once per instruction and kept with the liveness for interval
+ * building and rewriting), and live-in/live-out sets of every block by backward
+ * dataflow at fence posts: early uses read before early defs write, late uses
+ * read before late defs (and call clobbers) write.  Needs instructions with
+ * overloads. */
 #include "ra_internal.h"
 
 #include <stdlib.h>
@@ -29,7 +31,7 @@ Tmp lir_tmp_of_index(const Code *c, uint32_t i)
 
 /* ---- operands ------------------------------------------------------------------ */
 /* room for need operands in *ops (capacity *cap, first growth to at least initial) */
-void ra_reserve_operands(Operand **ops, uint32_t *cap, uint32_t need, uint32_t initial)
+static void reserve_operands(Operand **ops, uint32_t *cap, uint32_t need, uint32_t initial)
 {
     if (need <= *cap && *ops)
         return;
@@ -43,12 +45,11 @@ void ra_reserve_operands(Operand **ops, uint32_t *cap, uint32_t need, uint32_t i
     *cap = ncap;
 }
 
-/* room for every operand of an instruction with ncall call uses and defs */
-static void reserve_operands(OperandList *l, uint32_t ncall)
+/* the most operands an instruction of overload o can have */
+static uint32_t max_operands(const Inst *inst, const LirOverload *o)
 {
-    uint32_t need = 2 * (LIR_MAX_ARGS + ncall);
-    if (need > l->cap)
-        ra_reserve_operands(&l->ops, &l->cap, need, 16);
+    const CallInfo *ci = (o->flags & LF_CALL) ? inst->call : NULL;
+    return 2 * (LIR_MAX_ARGS + (ci ? ci->nuses + ci->ndefs : 0));
 }
 
 static inline void push_operand(const Code *c, OperandList *l, Tmp *t, Role role, Bank bank, Width width,
@@ -93,6 +94,16 @@ static void call_operands(const Code *c, CallInfo *ci, OperandList *list)
                         ci->def_widths ? ci->def_widths[i] : 64, -1);
 }
 
+/* the operands of inst (overload o) appended to list, which has room for them */
+static void append_operands(const Code *c, Inst *inst, const LirOverload *o, OperandList *list)
+{
+    for (unsigned i = 0; i < o->nargs; i++)
+        operands_of_arg(c, list, &inst->args[i], (Role)o->args[i].role, (Bank)o->args[i].bank,
+                        o->args[i].width, (int)i);
+    if ((o->flags & LF_CALL) && inst->call)
+        call_operands(c, inst->call, list);
+}
+
 bool ra_operands(const Code *c, Inst *inst, OperandList *list)
 {
     list->n = 0;
@@ -100,14 +111,18 @@ bool ra_operands(const Code *c, Inst *inst, OperandList *list)
     const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
     if (!o)
         return false;
-    CallInfo *ci = (o->flags & LF_CALL) ? inst->call : NULL;
-    reserve_operands(list, ci ? ci->nuses + ci->ndefs : 0);
-    for (unsigned i = 0; i < o->nargs; i++)
-        operands_of_arg(c, list, &inst->args[i], (Role)o->args[i].role, (Bank)o->args[i].bank,
-                        o->args[i].width, (int)i);
-    if (ci)
-        call_operands(c, ci, list);
+    reserve_operands(&list->ops, &list->cap, max_operands(inst, o), 16);
+    append_operands(c, inst, o, list);
     return true;
+}
+
+OperandList ra_inst_operands(const LirLiveness *l, uint32_t n)
+{
+    OperandList list = { l->ops + l->ops_at[n], l->ops_at[n + 1] - l->ops_at[n], 0, 0 };
+    list.cap = list.n;
+    for (uint32_t i = 0; i < list.n; i++)
+        list.timing |= list.ops[i].timing;
+    return list;
 }
 
 /* ---- dataflow ------------------------------------------------------------------- */
@@ -150,14 +165,51 @@ static void gen_kill_inst(const Inst *inst, const OperandList *ops, const BlockS
     }
 }
 
-static bool block_gen_kill(Code *c, LirBlock *b, OperandList *ops, const BlockSets *s)
+/* room for need operands in the store (arena memory, grown uncleared) */
+static void reserve_store(LirLiveness *l, uint32_t need)
+{
+    if (need <= l->capops)
+        return;
+    uint32_t ncap = l->capops ? 2 * l->capops : 64;
+    while (ncap < need)
+        ncap *= 2;
+    l->ops = arena_grow_raw(l->arena, l->ops, (size_t)l->capops * sizeof *l->ops, (size_t)ncap * sizeof *l->ops);
+    l->capops = ncap;
+}
+
+/* the operands of block b's instructions (the first is global instruction first)
+ * added to the store, and the block's gen/kill sets from them; false if an
+ * instruction has no overload */
+static bool block_gen_kill(LirLiveness *l, LirBlock *b, uint32_t first, const BlockSets *s)
 {
     for (uint32_t i = 0; i < b->ninsts; i++) {
-        if (!ra_operands(c, &b->insts[i], ops))
+        Inst *inst = &b->insts[i];
+        const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
+        if (!o)
             return false;
-        gen_kill_inst(&b->insts[i], ops, s);
+        reserve_store(l, l->nops + max_operands(inst, o));
+        OperandList ops = { l->ops + l->nops, 0, l->capops - l->nops, 0 };
+        append_operands(l->code, inst, o, &ops);
+        l->ops_at[first + i] = l->nops;
+        l->nops += ops.n;
+        gen_kill_inst(inst, &ops, s);
     }
     return true;
+}
+
+/* the operands of a block the refresh keeps (ninsts instructions, first global
+ * number old_first before, first now) copied from the store before it; they
+ * still point into the block's instructions, which did not move */
+static void keep_block_operands(LirLiveness *l, const Operand *old_ops, const uint32_t *old_at,
+                                uint32_t old_first, uint32_t first, uint32_t ninsts)
+{
+    uint32_t from = old_at[old_first], n = old_at[old_first + ninsts] - from;
+    reserve_store(l, l->nops + n);
+    if (n)
+        memcpy(l->ops + l->nops, old_ops + from, n * sizeof *l->ops);
+    for (uint32_t i = 0; i < ninsts; i++)
+        l->ops_at[first + i] = old_at[old_first + i] - from + l->nops;
+    l->nops += n;
 }
 
 /* out = union of successors' in; in = gen | (out & ~kill); true if in changed */
@@ -183,31 +235,53 @@ static bool transfer(LirLiveness *l, uint32_t b)
     return changed;
 }
 
-/* gen/kill of the blocks marked in redo (all, on cleared sets, if NULL), block
- * positions, then the live sets from empty to the fixpoint; false if an
- * instruction has no overload */
+/* a new, empty operand store for ninsts instructions */
+static void new_store(LirLiveness *l, uint32_t ninsts)
+{
+    l->ops = NULL;
+    l->nops = l->capops = 0;
+    l->ops_at = arena_alloc_raw(l->arena, ((size_t)ninsts + 1) * sizeof *l->ops_at);
+    reserve_store(l, 4 * ninsts + 16);
+}
+
+static uint32_t count_insts(const Code *c)
+{
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < c->nblocks; b++)
+        n += c->blocks[b]->ninsts;
+    return n;
+}
+
+/* operands and gen/kill of the blocks marked in redo (all, on cleared sets, if
+ * NULL; the others' operands kept), block positions, then the live sets from
+ * empty to the fixpoint; false if an instruction has no overload */
 static bool solve(LirLiveness *l, const bool *redo)
 {
     Code *c = l->code;
-    OperandList ops = { 0 };
+    const Operand *old_ops = l->ops;
+    const uint32_t *old_at = l->ops_at;
+    new_store(l, count_insts(c));
     bool ok = true;
     l->ninsts = 0;
     for (uint32_t b = 0; ok && b < l->nblocks; b++) {
+        uint32_t old_first = l->first_inst[b], ninsts = c->blocks[b]->ninsts;
         l->first_inst[b] = l->ninsts;
-        l->ninsts += c->blocks[b]->ninsts;
-        if (redo && !redo[b])
+        l->ninsts += ninsts;
+        if (redo && !redo[b]) {
+            keep_block_operands(l, old_ops, old_at, old_first, l->first_inst[b], ninsts);
             continue;
+        }
         BlockSets s = { l->gen + (size_t)b * l->words, l->kill + (size_t)b * l->words };
         if (redo) {
             memset(s.gen, 0, l->words * 8);
             memset(s.kill, 0, l->words * 8);
         }
-        ok = block_gen_kill(c, c->blocks[b], &ops, &s);
+        ok = block_gen_kill(l, c->blocks[b], l->first_inst[b], &s);
     }
-    free(ops.ops);
     if (!ok)
         return false;
     l->first_inst[l->nblocks] = l->ninsts;
+    l->ops_at[l->ninsts] = l->nops;
     if (redo) {
         memset(l->live_in, 0, (size_t)l->nblocks * l->words * 8);
         memset(l->live_out, 0, (size_t)l->nblocks * l->words * 8);
@@ -224,6 +298,7 @@ LirLiveness *lir_liveness(Arena *arena, Code *c)
 {
     LirLiveness *l = arena_alloc(arena, sizeof *l);
     l->code = c;
+    l->arena = arena;
     l->ntmps = lir_tmp_count(c);
     l->words = (l->ntmps + 63) / 64;
     l->nblocks = c->nblocks;

@@ -61,8 +61,6 @@ typedef struct {
 /* the tmp operands of inst (false if it has no overload), in lir_for_each_tmp's
  * order; list->ops reused */
 bool ra_operands(const Code *c, Inst *inst, OperandList *list);
-/* room for need operands in *ops (capacity *cap; the first growth to at least initial) */
-void ra_reserve_operands(Operand **ops, uint32_t *cap, uint32_t need, uint32_t initial);
 
 struct LirLiveness {
     Code *code;
@@ -71,7 +69,15 @@ struct LirLiveness {
     uint32_t *first_inst;           /* global number of each block's first instruction */
     uint32_t ninsts;
     uint64_t *gen, *kill;           /* per block: used before defined in it, defined in it */
+    Arena *arena;
+    Operand *ops;                   /* every instruction's operands (ra_operands), in layout order */
+    uint32_t *ops_at;               /* global instruction number -> its first in ops (ninsts + 1) */
+    uint32_t nops, capops;
 };
+
+/* the operands of global instruction n as the liveness found them (valid while
+ * the code stays as the liveness describes it) */
+OperandList ra_inst_operands(const LirLiveness *l, uint32_t n);
 
 static inline bool bit_get(const uint64_t *s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }
 static inline void bit_set(uint64_t *s, uint32_t i) { s[i / 64] |= 1ull << (i % 64); }
@@ -126,12 +132,7 @@ typedef struct {
     int8_t *fold_arg;          /* global instruction number -> ra_fold_candidate */
     uint8_t stack_args[LIR_OP_COUNT]; /* per op: STACK_ARGS_KNOWN, then bit i: a form
                                          of op may take a stack slot as argument i */
-    OperandList ops;
-    Operand *kept_ops;         /* the operands of every instruction, kept by building */
-    uint32_t nkept_ops, capkept_ops;
-    uint32_t *ops_at, *ops_n;  /* global instruction number -> its first in kept_ops,
-                                  and how many */
-    Interval **op_ivs;         /* the interval of each of ops (building) */
+    Interval **op_ivs;         /* the interval of each operand of an instruction (building) */
     uint32_t cap_op_ivs;
     uint8_t order[BANK_COUNT][LIR_MAX_REGS];
     unsigned norder[BANK_COUNT];

@@ -451,8 +451,6 @@ static bool ctx_init(RaCtx *c, Code *code, const RegallocOptions *opt, LirLivene
     c->ivs = arena_alloc(c->arena, (c->ntmps + 1) * sizeof *c->ivs);
     c->block_of = arena_alloc(c->arena, (c->live->ninsts + 1) * sizeof *c->block_of);
     c->fold_arg = arena_alloc(c->arena, (c->live->ninsts + 1) * sizeof *c->fold_arg);
-    c->ops_at = arena_alloc(c->arena, (c->live->ninsts + 1) * sizeof *c->ops_at);
-    c->ops_n = arena_alloc(c->arena, (c->live->ninsts + 1) * sizeof *c->ops_n);
     for (uint32_t b = 0; b < c->live->nblocks; b++)
         for (uint32_t n = c->live->first_inst[b]; n < c->live->first_inst[b + 1]; n++)
             c->block_of[n] = b;
@@ -463,8 +461,6 @@ static bool ctx_init(RaCtx *c, Code *code, const RegallocOptions *opt, LirLivene
 
 static void ctx_free(RaCtx *c)
 {
-    free(c->ops.ops);
-    free(c->kept_ops);
     if (c->arena)
         arena_free(c->arena);
 }

@@ -240,12 +240,12 @@ static uint32_t operand_pos(const Operand *o, uint32_t n)
 static bool rewrite_inst(RaCtx *c, Inst *inst, uint32_t n)
 {
     /* the instruction is as it was when the intervals were built: its operands
-     * and fold candidate are the ones kept then */
-    const Operand *ops = c->kept_ops + c->ops_at[n];
+     * are the liveness's and its fold candidate the one found then */
+    OperandList ops = ra_inst_operands(c->live, n);
     int fold = c->fold_arg[n];
     int fold_slot = -1;
-    for (uint32_t i = 0; i < c->ops_n[n]; i++) {
-        const Operand *o = &ops[i];
+    for (uint32_t i = 0; i < ops.n; i++) {
+        const Operand *o = &ops.ops[i];
         if (!tmp_is_virtual(*o->tmp))
             continue;
         Interval *piece = ra_child_at(c->ivs[o->index], operand_pos(o, n));
