@@ -86,15 +86,6 @@ const LirForm *lir_target_forms(const LirTarget *t, LirOp op, uint32_t *n)
     return &t->forms[lo];
 }
 
-static bool tmp_fits(const Arg *a, const ArgSig *sig, const FormArg *fa)
-{
-    if (a->base == TMP_NONE || tmp_bank(a->base) != sig->bank)
-        return false;
-    if (fa->fixed)
-        return tmp_is_reg(a->base) && tmp_reg_number(a->base) == fa->fixed - 1u;
-    return true;
-}
-
 static bool address_fits(const Arg *a)
 {
     if (a->base == TMP_NONE || tmp_bank(a->base) != BANK_GP)
@@ -105,58 +96,71 @@ static bool address_fits(const Arg *a)
            (a->scale == 1 || a->scale == 2 || a->scale == 4 || a->scale == 8);
 }
 
-static bool arg_fits(const LirTarget *t, const LirForm *f, unsigned i, const Arg *a,
-                     const ArgSig *sig)
+/* the checks of an argument that no form changes: a known kind, a Tmp of the bank
+ * its overload says, a well-formed address, a condition in range, a symbol kind */
+static bool arg_sane(const Arg *a, const ArgSig *sig)
 {
-    const FormArg *fa = &f->args[i];
-    if (a->kind >= ARG_KIND_COUNT || !(fa->kinds & (1u << a->kind)))
-        return false;
     switch ((ArgKind)a->kind) {
-    case ARG_TMP:
-        if (!tmp_fits(a, sig, fa))
-            return false;
-        break;
-    case ARG_ADDR: case ARG_INDEX:
-        if (!address_fits(a))
-            return false;
-        break;
-    case ARG_RELCOND: if (a->cond >= REL_COUNT) return false; break;
-    case ARG_RESCOND: if (a->cond >= RES_COUNT) return false; break;
-    case ARG_DOUBLECOND: if (a->cond >= DBL_COUNT) return false; break;
-    case ARG_SYMBOL:
-        if (a->sym_kind != TARGET_FUNC && a->sym_kind != TARGET_HELPER)
-            return false;
-        break;
-    default:
-        break;
+    case ARG_TMP: return a->base != TMP_NONE && tmp_bank(a->base) == sig->bank;
+    case ARG_ADDR: case ARG_INDEX: return address_fits(a);
+    case ARG_RELCOND: return a->cond < REL_COUNT;
+    case ARG_RESCOND: return a->cond < RES_COUNT;
+    case ARG_DOUBLECOND: return a->cond < DBL_COUNT;
+    case ARG_SYMBOL: return a->sym_kind == TARGET_FUNC || a->sym_kind == TARGET_HELPER;
+    case ARG_KIND_COUNT: return false;
+    default: return a->kind < ARG_KIND_COUNT;
     }
-    return !t->arg_ok || t->arg_ok(f, i, a);
 }
 
-/* f accepts inst, whose overload is o */
-static bool accepts(const LirTarget *t, const LirForm *f, const Inst *inst, const LirOverload *o)
+/* every argument of inst (whose overload is o) sane; kind_bits[i] := 1 << its kind */
+static bool args_sane(const Inst *inst, const LirOverload *o, uint16_t *kind_bits)
+{
+    for (unsigned i = 0; i < inst->nargs; i++) {
+        if (!arg_sane(&inst->args[i], &o->args[i]))
+            return false;
+        kind_bits[i] = (uint16_t)(1u << inst->args[i].kind);
+    }
+    return true;
+}
+
+/* f accepts inst, whose arguments are sane and of the kinds kind_bits: the kinds
+ * first (the cheap test that rejects most forms), then fixed registers, then the
+ * target's value rules */
+static bool form_takes(const LirTarget *t, const LirForm *f, const Inst *inst, const uint16_t *kind_bits)
 {
     if (f->op != inst->op || f->nargs != inst->nargs)
         return false;
     for (unsigned i = 0; i < inst->nargs; i++)
-        if (!arg_fits(t, f, i, &inst->args[i], &o->args[i]))
+        if (!(f->args[i].kinds & kind_bits[i]))
             return false;
+    for (unsigned i = 0; i < inst->nargs; i++) {
+        const Arg *a = &inst->args[i];
+        unsigned fixed = f->args[i].fixed;
+        if (fixed && a->kind == ARG_TMP && !(tmp_is_reg(a->base) && tmp_reg_number(a->base) == fixed - 1u))
+            return false;
+    }
+    if (t->arg_ok)
+        for (unsigned i = 0; i < inst->nargs; i++)
+            if (!t->arg_ok(f, i, &inst->args[i]))
+                return false;
     return true;
 }
 
 bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst)
 {
     const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
-    return o && accepts(t, f, inst, o);
+    uint16_t kind_bits[LIR_MAX_ARGS];
+    return o && args_sane(inst, o, kind_bits) && form_takes(t, f, inst, kind_bits);
 }
 
 static const LirForm *first_accepting(const LirTarget *t, const LirForm *forms, uint32_t n, const Inst *inst)
 {
     const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
-    if (!o)
+    uint16_t kind_bits[LIR_MAX_ARGS];
+    if (!o || !args_sane(inst, o, kind_bits))
         return NULL;
     for (uint32_t k = 0; k < n; k++)
-        if (accepts(t, &forms[k], inst, o))
+        if (form_takes(t, &forms[k], inst, kind_bits))
             return &forms[k];
     return NULL;
 }
