@@ -43,7 +43,6 @@ static bool run_passes(Module *m, const CompileOptions *opt, Diag *d)
 typedef struct {
     const Code *code;
     uint64_t *live;      /* bitset over lir_tmp_index */
-    OperandList ops;     /* of the instruction at hand */
 } DeadScan;
 
 static bool removable(const DeadScan *d, const Inst *in)
@@ -62,18 +61,18 @@ static bool removable(const DeadScan *d, const Inst *in)
     return true;
 }
 
-/* live before in from live after it: its pure defs die, its uses come alive */
-static void step_back(DeadScan *d, Inst *in)
+/* live before an instruction from live after it, given its operands as the
+ * liveness found them: its pure defs die, its uses come alive */
+static void step_back(DeadScan *d, OperandList ops)
 {
-    ra_operands(d->code, in, &d->ops);
-    for (uint32_t i = 0; i < d->ops.n; i++) {
-        unsigned t = d->ops.ops[i].timing;
+    for (uint32_t i = 0; i < ops.n; i++) {
+        unsigned t = ops.ops[i].timing;
         if ((t & (RT_EARLY_DEF | RT_LATE_DEF)) && !(t & (RT_EARLY_USE | RT_LATE_USE)))
-            bit_clear(d->live, d->ops.ops[i].index);
+            bit_clear(d->live, ops.ops[i].index);
     }
-    for (uint32_t i = 0; i < d->ops.n; i++)
-        if (d->ops.ops[i].timing & (RT_EARLY_USE | RT_LATE_USE))
-            bit_set(d->live, d->ops.ops[i].index);
+    for (uint32_t i = 0; i < ops.n; i++)
+        if (ops.ops[i].timing & (RT_EARLY_USE | RT_LATE_USE))
+            bit_set(d->live, ops.ops[i].index);
 }
 
 /* one backward pass over every block, from the code's liveness live; true if
@@ -96,7 +95,9 @@ static bool remove_dead_round(DeadScan *d, Code *code, const LirLiveness *live, 
                 removed = true;
                 continue;
             }
-            step_back(d, in);
+            /* the block is compacted only after this walk, so the liveness's
+             * numbering of its instructions still holds */
+            step_back(d, ra_inst_operands(live, live->first_inst[b] + i));
         }
         changed[b] = removed;
         if (!removed)
@@ -127,7 +128,7 @@ static LirLiveness *remove_dead_insts(Arena *arena, Code *code)
 {
     LirLiveness *live = lir_liveness(arena, code);
     bool *changed = arena_alloc(arena, code->nblocks + 1);
-    DeadScan d = {code, arena_alloc(arena, (lir_tmp_count(code) / 64 + 1) * 8), {0}};
+    DeadScan d = {code, arena_alloc(arena, (lir_tmp_count(code) / 64 + 1) * 8)};
     for (int round = 0; round < 4 && live; round++) {
         bool again = remove_dead_round(&d, code, live, changed);
         if (!any(changed, code->nblocks))
@@ -137,7 +138,6 @@ static LirLiveness *remove_dead_insts(Arena *arena, Code *code)
         if (!again)
             break;
     }
-    free(d.ops.ops);
     return live;
 }
 
