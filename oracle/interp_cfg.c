@@ -260,14 +260,7 @@ static bool exec_pure(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
     if (may_trap && !observe_inputs(ci, fr, g))
         return false;
     Type in_ty = (Type)circ_gate(fr->f->circ, gate_data(G, 0))->type;
-    int st;
-    if (v[0].prov | v[1].prov) {
-        st = val_pure(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad);
-    } else { /* no address: val_pure would be eval_pure */
-        const uint64_t bits[2] = {v[0].bits, v[1].bits};
-        r.prov = 0;
-        st = eval_pure(G->op, (Type)G->type, G->cond, in_ty, bits, G->ndata, &r.bits);
-    }
+    int st = val_pure_hot(G->op, (Type)G->type, G->cond, in_ty, v, G->ndata, &r, &bad);
     switch (st) {
     case EVAL_OK:
         fr->slots[g].bits = r.bits;

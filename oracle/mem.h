@@ -9,6 +9,7 @@
 #ifndef CIRC_MEM_H
 #define CIRC_MEM_H
 
+#include "compiler/ir/eval.h"
 #include "oracle/outcome.h"
 
 typedef struct { uint64_t bits; uint32_t prov; } Val;
@@ -58,5 +59,18 @@ bool mem_store(Mem *mem, Val addr, uint32_t size, uint64_t bits, uint32_t inst, 
  * VAL_ESCAPES when an address may not flow into this operation (*bad: the operand) */
 enum { VAL_ESCAPES = 100 };
 int val_pure(int op, Type ty, int cond, Type in_ty, const Val *in, uint32_t nin, Val *out, uint32_t *bad);
+
+/* val_pure for the interpreters' inner loops: operands with no address (nearly all)
+ * go straight to eval_pure without the call; in[] has two entries, the second zero
+ * when nin is 1 */
+static inline int val_pure_hot(int op, Type ty, int cond, Type in_ty, const Val *in, uint32_t nin, Val *out,
+                               uint32_t *bad)
+{
+    if (in[0].prov | in[1].prov)
+        return val_pure(op, ty, cond, in_ty, in, nin, out, bad);
+    const uint64_t bits[2] = {in[0].bits, in[1].bits};
+    out->prov = 0;
+    return eval_pure(op, ty, cond, in_ty, bits, nin, &out->bits);
+}
 
 #endif
