@@ -97,8 +97,11 @@ static bool is_computation(const Verifier *v, GateId g) { return flagged(v, g, K
 
 static bool is_state_gate(const Verifier *v, GateId g) { return flagged(v, g, K_LIVE | F_STATE); }
 
-/* the gate lists of Verifier, filled from the flags */
-static void list_gates(Verifier *v)
+static void check_gate(Verifier *v, GateId g);
+
+/* the gate lists of Verifier, filled from the flags, and rules 1-3, 5, 6 checked on
+ * each live gate that is not a root, in ascending order */
+static void list_and_check_gates(Verifier *v)
 {
     size_t bytes = (v->n ? v->n : 1) * sizeof(GateId);
     v->states = arena_alloc_raw(v->scratch, bytes);
@@ -117,6 +120,7 @@ static void list_gates(Verifier *v)
             v->computations[v->ncomputations++] = g;
         if ((f & F_STATE) || op == OP_VALUE_SELECTOR || op == OP_DEPEND_SELECTOR || op == OP_DEPEND_RELAY)
             v->sched_users[v->nsched_users++] = g;
+        check_gate(v, g);
     }
     if (v->n <= NUM_ROOTS)
         v->states_nonroot = v->nstates;
@@ -1169,10 +1173,7 @@ int verify_func(const Func *f, Diag *d)
     v.n = v.c->ngates;
     v.scratch = arena_new();
     compute_flags(&v);
-    list_gates(&v);
-    for (GateId g = NUM_ROOTS; g < v.n; g++)
-        if (!v.c->gates[g].dead)
-            check_gate(&v, g);
+    list_and_check_gates(&v);
     build_successors(&v);
     number_reachable(&v);
     compute_idoms(&v);
