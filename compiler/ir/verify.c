@@ -34,7 +34,7 @@ _Static_assert(UNSEEN == NO_GATE, "one fill marks both");
 /* state edges in compressed rows: for each gate, the state gates that use it as a
  * state input, with the input index */
 typedef struct {
-    uint32_t *start; /* ngates + 1 */
+    uint32_t *start, *count; /* per gate: first edge of its row, number of edges */
     Use *edge;
 } StateEdges;
 
@@ -580,38 +580,39 @@ static bool is_state_edge(const Verifier *v, GateId g, uint32_t i)
     return is_state_gate(v, g) && i < gate_of(v, g)->nstate && state_source(v, gate_state(gate_of(v, g), i));
 }
 
+/* the rows are laid out over the state gates only (every source is one); each row is
+ * filled from its end, walking users and inputs backwards, so it keeps ascending order */
 static void build_successors(Verifier *v)
 {
     StateEdges *s = &v->succ;
-    s->start = zalloc(v, v->n + 1, sizeof *s->start);
+    s->start = zalloc(v, v->n, sizeof *s->start);
+    s->count = zalloc(v, v->n, sizeof *s->count);
     uint32_t total = 0;
     for (uint32_t s_i = 0; s_i < v->nstates; s_i++) {
-        GateId g = v->states[s_i];
-        const Gate *gt = gate_of(v, g);
+        const Gate *gt = gate_of(v, v->states[s_i]);
         for (uint32_t i = 0; i < gt->nstate; i++)
-            if (state_source(v, gate_state(gt, i))) {
-                s->start[gate_state(gt, i) + 1]++;
-                total++;
-            }
+            if (state_source(v, gate_state(gt, i)))
+                s->count[gate_state(gt, i)]++;
     }
-    for (GateId g = 0; g < v->n; g++)
-        s->start[g + 1] += s->start[g];
-    s->edge = zalloc(v, total, sizeof *s->edge);
-    uint32_t *fill = zalloc(v, v->n, sizeof *fill);
     for (uint32_t s_i = 0; s_i < v->nstates; s_i++) {
         GateId g = v->states[s_i];
+        total += s->count[g];
+        s->start[g] = total; /* the row's end until it is filled */
+    }
+    s->edge = zalloc(v, total, sizeof *s->edge);
+    for (uint32_t s_i = v->nstates; s_i-- > 0;) {
+        GateId g = v->states[s_i];
         const Gate *gt = gate_of(v, g);
-        for (uint32_t i = 0; i < gt->nstate; i++) {
+        for (uint32_t i = gt->nstate; i-- > 0;) {
             GateId from = gate_state(gt, i);
             if (state_source(v, from))
-                s->edge[s->start[from] + fill[from]++] = (Use){g, i};
+                s->edge[--s->start[from]] = (Use){g, i};
         }
     }
 }
 
-static uint32_t nsucc(const Verifier *v, GateId g) { return v->succ.start[g + 1] - v->succ.start[g]; }
+static uint32_t nsucc(const Verifier *v, GateId g) { return v->succ.count[g]; }
 static const Use *succ_of(const Verifier *v, GateId g) { return &v->succ.edge[v->succ.start[g]]; }
-
 /* iterative depth-first search from STATE_ENTRY: reverse postorder numbers */
 static void number_reachable(Verifier *v)
 {
