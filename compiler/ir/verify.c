@@ -684,18 +684,19 @@ static void compute_idoms(Verifier *v)
     }
 }
 
-/* children of each state gate in the dominator tree, in compressed rows */
+/* children of each reachable state gate in the dominator tree, in compressed rows
+ * indexed by reverse-postorder number */
 static void dominator_children(const Verifier *v, uint32_t **start_out, GateId **kids_out)
 {
-    uint32_t *start = zalloc(v, v->n + 1, sizeof *start);
+    uint32_t *start = zalloc(v, v->nrpo + 1, sizeof *start);
     GateId *kids = zalloc(v, v->nrpo, sizeof *kids);
     for (uint32_t k = 1; k < v->nrpo; k++)
-        start[v->idom[v->rpo[k]] + 1]++;
-    for (GateId g = 0; g < v->n; g++)
-        start[g + 1] += start[g];
-    uint32_t *fill = zalloc(v, v->n, sizeof *fill);
+        start[v->rpo_num[v->idom[v->rpo[k]]] + 1]++;
+    for (uint32_t k = 0; k < v->nrpo; k++)
+        start[k + 1] += start[k];
+    uint32_t *fill = zalloc(v, v->nrpo, sizeof *fill);
     for (uint32_t k = 1; k < v->nrpo; k++) {
-        GateId p = v->idom[v->rpo[k]];
+        uint32_t p = v->rpo_num[v->idom[v->rpo[k]]];
         kids[start[p] + fill[p]++] = v->rpo[k];
     }
     *start_out = start;
@@ -705,7 +706,7 @@ static void dominator_children(const Verifier *v, uint32_t **start_out, GateId *
 /* pre/post intervals on the dominator tree: a dominates b iff b's interval is inside a's */
 static void number_dominator_tree(Verifier *v)
 {
-    uint32_t *start, *next = zalloc(v, v->n, sizeof *next);
+    uint32_t *start, *next = zalloc(v, v->nrpo, sizeof *next);
     GateId *kids, *stack = zalloc(v, v->nrpo + 1, sizeof *stack);
     dominator_children(v, &start, &kids);
     v->dom_pre = zalloc(v, v->n, sizeof *v->dom_pre);
@@ -715,8 +716,9 @@ static void number_dominator_tree(Verifier *v)
     v->dom_pre[ROOT_STATE_ENTRY] = clock++;
     while (sp) {
         GateId g = stack[sp - 1];
-        if (next[g] < start[g + 1] - start[g]) {
-            GateId k = kids[start[g] + next[g]++];
+        uint32_t r = v->rpo_num[g];
+        if (next[r] < start[r + 1] - start[r]) {
+            GateId k = kids[start[r] + next[r]++];
             v->dom_pre[k] = clock++;
             stack[sp++] = k;
         } else {
