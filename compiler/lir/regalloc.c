@@ -376,6 +376,21 @@ static bool alloc_blocked_reg(Scan *s, Interval *cur)
     return true;
 }
 
+/* the bank's intervals with dense indices in [from, to): its registers' to the
+ * inactive list (if usable), its tmps' to the worklist */
+static void scan_add(Scan *s, uint32_t from, uint32_t to)
+{
+    for (uint32_t t = from; t < to && t < s->c->ntmps; t++) {
+        Interval *iv = s->c->ivs[t];
+        if (!iv || iv->bank != s->bank || !iv->nranges)
+            continue;
+        if (!iv->fixed)
+            heap_push(&s->unhandled, iv);
+        else if (s->usable[iv->reg])
+            list_push(&s->inactive, iv);
+    }
+}
+
 static void scan_init(Scan *s, RaCtx *c, Bank bank)
 {
     memset(s, 0, sizeof *s);
@@ -383,15 +398,12 @@ static void scan_init(Scan *s, RaCtx *c, Bank bank)
     s->bank = bank;
     for (unsigned k = 0; k < c->norder[bank]; k++)
         s->usable[c->order[bank][k]] = true;
-    for (uint32_t t = 0; t < c->ntmps; t++) {
-        Interval *iv = c->ivs[t];
-        if (!iv || iv->bank != bank || !iv->nranges)
-            continue;
-        if (!iv->fixed)
-            heap_push(&s->unhandled, iv);
-        else if (s->usable[iv->reg])
-            list_push(&s->inactive, iv);
-    }
+    /* dense order: GP registers, FP registers, GP tmps, FP tmps (ra_tmp_index) */
+    uint32_t regs = (uint32_t)bank * LIR_MAX_REGS, tmps = 2 * LIR_MAX_REGS;
+    if (bank == BANK_FP)
+        tmps += c->code->ntmps[BANK_GP];
+    scan_add(s, regs, regs + LIR_MAX_REGS);
+    scan_add(s, tmps, tmps + c->code->ntmps[bank]);
 }
 
 bool ra_linear_scan(RaCtx *c, Bank bank)
