@@ -174,8 +174,10 @@ static bool try_free_reg(Scan *s, Interval *cur)
         free_until[s->active.v[i]->reg] = 0;
     for (uint32_t i = 0; i < s->inactive.n; i++) {
         Interval *it = s->inactive.v[i];
-        uint32_t x = iv_intersection(it, cur);
-        free_until[it->reg] = min_u32(free_until[it->reg], x);
+        /* they cannot meet before it starts: then nothing to lower */
+        if (iv_start(it) >= free_until[it->reg])
+            continue;
+        free_until[it->reg] = min_u32(free_until[it->reg], iv_intersection(it, cur));
     }
     int best = -1;
     const uint8_t *order = s->c->order[s->bank];
