@@ -102,17 +102,21 @@ static Interval *interval_of(RaCtx *c, uint32_t t)
     return iv;
 }
 
-/* uncleared growth: every array grown here is written up to its count before use */
-static void *grow(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
+static void *grow_to(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
 {
-    if (need <= *cap)
-        return p;
     uint32_t ncap = *cap ? 2 * *cap : 4;
     while (ncap < need)
         ncap *= 2;
     p = arena_grow_raw(c->arena, p, (size_t)*cap * elem, (size_t)ncap * elem);
     *cap = ncap;
     return p;
+}
+
+/* uncleared growth: every array grown here is written up to its count before use
+ * (the check inline: most calls have room) */
+static inline void *grow(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    return need <= *cap ? p : grow_to(c, p, cap, need, elem);
 }
 
 /* ranges are built backwards: ranges[nranges-1] is the earliest so far */
