@@ -57,10 +57,16 @@ uint32_t iv_intersection(const Interval *a, const Interval *b)
     return UINT32_MAX;
 }
 
-uint32_t ra_first_must_use(const Interval *iv, uint32_t from)
+static bool use_must_reg(RaCtx *c, const UsePos *u)
+{
+    uint32_t n = u->pos / 4;
+    return u->arg < 0 || u->arg != ra_fold_arg(c, ra_inst_at(c, n), n);
+}
+
+uint32_t ra_first_must_use(RaCtx *c, const Interval *iv, uint32_t from)
 {
     for (uint32_t i = 0; i < iv->nuses; i++)
-        if (iv->uses[i].must_reg && iv->uses[i].pos >= from)
+        if (iv->uses[i].pos >= from && use_must_reg(c, &iv->uses[i]))
             return iv->uses[i].pos;
     return UINT32_MAX;
 }
@@ -96,17 +102,21 @@ static Interval *interval_of(RaCtx *c, uint32_t t)
     return iv;
 }
 
-/* uncleared growth: every array grown here is written up to its count before use */
-static void *grow(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
+static void *grow_to(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
 {
-    if (need <= *cap)
-        return p;
     uint32_t ncap = *cap ? 2 * *cap : 4;
     while (ncap < need)
         ncap *= 2;
     p = arena_grow_raw(c->arena, p, (size_t)*cap * elem, (size_t)ncap * elem);
     *cap = ncap;
     return p;
+}
+
+/* uncleared growth: every array grown here is written up to its count before use
+ * (the check inline: most calls have room) */
+static inline void *grow(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    return need <= *cap ? p : grow_to(c, p, cap, need, elem);
 }
 
 /* ranges are built backwards: ranges[nranges-1] is the earliest so far */
@@ -138,12 +148,12 @@ static void add_def(RaCtx *c, Interval *iv, uint32_t pos)
     add_range(c, iv, pos, pos + 1);
 }
 
-static void add_use_pos(RaCtx *c, Interval *iv, uint32_t pos, bool must_reg)
+static void add_use_pos(RaCtx *c, Interval *iv, uint32_t pos, int8_t arg)
 {
     if (iv->fixed)
         return;
     iv->uses = grow(c, iv->uses, &iv->capuses, iv->nuses + 1, sizeof *iv->uses);
-    iv->uses[iv->nuses++] = (UsePos){ pos, must_reg };
+    iv->uses[iv->nuses++] = (UsePos){ pos, arg };
 }
 
 static unsigned occurrences(const OperandList *ops, uint32_t t)
@@ -189,6 +199,15 @@ int ra_fold_candidate(RaCtx *c, Inst *inst, const OperandList *ops)
     return -1;
 }
 
+int ra_fold_arg(RaCtx *c, Inst *inst, uint32_t n)
+{
+    if (c->fold_arg[n] == FOLD_UNKNOWN) {
+        OperandList ops = ra_inst_operands(c->live, n);
+        c->fold_arg[n] = (int8_t)ra_fold_candidate(c, inst, &ops);
+    }
+    return c->fold_arg[n];
+}
+
 static void note_hint(RaCtx *c, Inst *inst, uint32_t n)
 {
     if (c->opt->no_coalesce || !lir_is_move(inst))
@@ -208,7 +227,7 @@ static void note_hint(RaCtx *c, Inst *inst, uint32_t n)
 
 /* the operands of one fence post (RT_*) of instruction n: defs start there, uses
  * reach it from the block's start at from */
-static void build_point(RaCtx *c, const OperandList *ops, unsigned when, uint32_t pos, uint32_t from, int fold)
+static void build_point(RaCtx *c, const OperandList *ops, unsigned when, uint32_t pos, uint32_t from)
 {
     for (uint32_t i = 0; i < ops->n; i++) {
         const Operand *o = &ops->ops[i];
@@ -219,7 +238,7 @@ static void build_point(RaCtx *c, const OperandList *ops, unsigned when, uint32_
             add_def(c, iv, pos);
         else
             add_range(c, iv, from, pos + 1);
-        add_use_pos(c, iv, pos, o->arg < 0 || o->arg != fold);
+        add_use_pos(c, iv, pos, o->arg);
     }
 }
 
@@ -228,21 +247,20 @@ static void build_inst(RaCtx *c, Inst *inst, uint32_t n, uint32_t from)
 {
     OperandList list = ra_inst_operands(c->live, n), *ops = &list;
     note_hint(c, inst, n);
-    int fold = c->fold_arg[n] = (int8_t)ra_fold_candidate(c, inst, ops); /* again at rewriting */
     Interval **of = c->op_ivs = grow(c, c->op_ivs, &c->cap_op_ivs, ops->n, sizeof *of);
     for (uint32_t i = 0; i < ops->n; i++)
         of[i] = interval_of(c, ops->ops[i].index);
     if (ops->timing & RT_LATE_DEF)
-        build_point(c, ops, RT_LATE_DEF, pos_late(n), from, fold);
+        build_point(c, ops, RT_LATE_DEF, pos_late(n), from);
     for (unsigned b = 0; inst->call && b < BANK_COUNT; b++)
         for (uint64_t clobbers = lir_inst_clobbers(inst, (Bank)b); clobbers; clobbers &= clobbers - 1)
             add_def(c, interval_of(c, b * LIR_MAX_REGS + (uint32_t)__builtin_ctzll(clobbers)), pos_late(n));
     if (ops->timing & RT_LATE_USE)
-        build_point(c, ops, RT_LATE_USE, pos_late(n), from, fold);
+        build_point(c, ops, RT_LATE_USE, pos_late(n), from);
     if (ops->timing & RT_EARLY_DEF)
-        build_point(c, ops, RT_EARLY_DEF, pos_early(n), from, fold);
+        build_point(c, ops, RT_EARLY_DEF, pos_early(n), from);
     if (ops->timing & RT_EARLY_USE)
-        build_point(c, ops, RT_EARLY_USE, pos_early(n), from, fold);
+        build_point(c, ops, RT_EARLY_USE, pos_early(n), from);
 }
 
 static void reverse_pieces(Interval *iv)

@@ -90,7 +90,8 @@ typedef struct {
 
 typedef struct {
     uint32_t pos;
-    bool must_reg;    /* false: the operand may become the spill slot */
+    int8_t arg;       /* the operand's arg: it need not be a register when this is its
+                         instruction's fold candidate (ra_fold_arg); -1: it must be one */
 } UsePos;
 
 typedef struct Interval Interval;
@@ -129,7 +130,9 @@ typedef struct {
     uint32_t ntmps;
     Interval **ivs;            /* per dense tmp index: its whole interval, or NULL */
     uint32_t *block_of;        /* global instruction number -> block index */
-    int8_t *fold_arg;          /* global instruction number -> ra_fold_candidate */
+    int8_t *fold_arg;          /* global instruction number -> ra_fold_candidate, or
+                                  FOLD_UNKNOWN until first asked (ra_fold_arg) */
+    bool spilled_any;          /* some piece was sent to its spill slot */
     uint8_t stack_args[LIR_OP_COUNT]; /* per op: STACK_ARGS_KNOWN, then bit i: a form
                                          of op may take a stack slot as argument i */
     Interval **op_ivs;         /* the interval of each operand of an instruction (building) */
@@ -142,18 +145,22 @@ typedef struct {
     bool failed;
 } RaCtx;
 
-enum { STACK_ARGS_KNOWN = 0x80 };
+enum { STACK_ARGS_KNOWN = 0x80, FOLD_UNKNOWN = -2 };
 
 bool ra_fail(RaCtx *c, const char *fmt, ...);
 Inst *ra_inst_at(const RaCtx *c, uint32_t n);
 /* the arg of inst that may become a spill slot (at most one per instruction), -1 */
 int ra_fold_candidate(RaCtx *c, Inst *inst, const OperandList *ops);
+/* ra_fold_candidate of inst, global instruction n (as the intervals were built from
+ * it), worked out on first asking: only spilling needs it */
+int ra_fold_arg(RaCtx *c, Inst *inst, uint32_t n);
 bool ra_build_intervals(RaCtx *c);
 Interval *ra_split(RaCtx *c, Interval *iv, uint32_t pos);
 /* the piece of a tmp's interval that holds it at pos (the last one starting at or
  * before pos) */
 Interval *ra_child_at(Interval *parent, uint32_t pos);
-uint32_t ra_first_must_use(const Interval *iv, uint32_t from);
+/* the first use of iv at or after from that needs a register, UINT32_MAX if none */
+uint32_t ra_first_must_use(RaCtx *c, const Interval *iv, uint32_t from);
 bool ra_linear_scan(RaCtx *c, Bank bank);
 bool ra_assign_spill_slots(RaCtx *c);
 bool ra_resolve_and_rewrite(RaCtx *c);

@@ -124,6 +124,13 @@ static int hint_reg(Scan *s, const Interval *cur)
     return piece->reg;
 }
 
+/* iv waits in its spill slot (the rewriting then looks for folds) */
+static void to_slot(Scan *s, Interval *iv)
+{
+    iv->spilled = true;
+    s->c->spilled_any = true;
+}
+
 static void assign(Interval *cur, int reg)
 {
     cur->reg = reg;
@@ -136,11 +143,11 @@ static bool shorten_to_early_uses(Scan *s, Interval *cur)
 {
     uint32_t gap = pos_gap_before(iv_start(cur)), mid = gap + 2;
     /* only a piece holding its value from the gap on can be stored there */
-    if (iv_start(cur) != gap || mid >= iv_end(cur) || ra_first_must_use(cur, mid) < gap + 4)
+    if (iv_start(cur) != gap || mid >= iv_end(cur) || ra_first_must_use(s->c, cur, mid) < gap + 4)
         return false;
     Interval *rest = ra_split(s->c, cur, mid);
-    rest->spilled = true;
-    uint32_t use = ra_first_must_use(rest, mid);
+    to_slot(s, rest);
+    uint32_t use = ra_first_must_use(s->c, rest, mid);
     if (use != UINT32_MAX)
         heap_push(&s->unhandled, ra_split(s->c, rest, pos_gap_before(use)));
     return true;
@@ -167,8 +174,10 @@ static bool try_free_reg(Scan *s, Interval *cur)
         free_until[s->active.v[i]->reg] = 0;
     for (uint32_t i = 0; i < s->inactive.n; i++) {
         Interval *it = s->inactive.v[i];
-        uint32_t x = iv_intersection(it, cur);
-        free_until[it->reg] = min_u32(free_until[it->reg], x);
+        /* they cannot meet before it starts: then nothing to lower */
+        if (iv_start(it) >= free_until[it->reg])
+            continue;
+        free_until[it->reg] = min_u32(free_until[it->reg], iv_intersection(it, cur));
     }
     int best = -1;
     const uint8_t *order = s->c->order[s->bank];
@@ -211,7 +220,7 @@ static double density(const Interval *iv)
     return (iv->nuses + 1.0) / (len + 1.0);
 }
 
-static void note_holder(Pressure *p, Interval *it, uint32_t gap, uint32_t meet)
+static void note_holder(Scan *s, Pressure *p, Interval *it, uint32_t gap, uint32_t meet)
 {
     int r = it->reg;
     if (it->fixed) {
@@ -223,7 +232,7 @@ static void note_holder(Pressure *p, Interval *it, uint32_t gap, uint32_t meet)
      * slot in the gap before it */
     uint32_t start = iv_start(it);
     bool early_def_here = start > pos_gap_before(gap) && start < gap;
-    p->next_use[r] = min_u32(p->next_use[r], early_def_here ? 0 : ra_first_must_use(it, gap));
+    p->next_use[r] = min_u32(p->next_use[r], early_def_here ? 0 : ra_first_must_use(s->c, it, gap));
     p->weight[r] += density(it);
 }
 
@@ -244,11 +253,11 @@ static void measure(Scan *s, Interval *cur, Pressure *p)
         p->weight[r] = 0;
     }
     for (uint32_t i = 0; i < s->active.n; i++)
-        note_holder(p, s->active.v[i], gap, pos);
+        note_holder(s, p, s->active.v[i], gap, pos);
     for (uint32_t i = 0; i < s->inactive.n; i++) {
         uint32_t x = iv_intersection(s->inactive.v[i], cur);
         if (x != UINT32_MAX)
-            note_holder(p, s->inactive.v[i], gap, x);
+            note_holder(s, p, s->inactive.v[i], gap, x);
     }
 }
 
@@ -287,9 +296,9 @@ static void spill_from(Scan *s, Interval *iv, uint32_t gap)
         rest = ra_split(s->c, iv, gap);
     else
         rest->reg = -1;
-    uint32_t use = ra_first_must_use(rest, gap);
+    uint32_t use = ra_first_must_use(s->c, rest, gap);
     if (use == UINT32_MAX) {
-        rest->spilled = true;
+        to_slot(s, rest);
         return;
     }
     uint32_t at = pos_gap_before(use);
@@ -297,7 +306,7 @@ static void spill_from(Scan *s, Interval *iv, uint32_t gap)
         heap_push(&s->unhandled, rest);
         return;
     }
-    rest->spilled = true;
+    to_slot(s, rest);
     heap_push(&s->unhandled, ra_split(s->c, rest, at));
 }
 
@@ -327,7 +336,7 @@ static void evict_holders(Scan *s, Interval *cur, int reg)
 static void spill_current(Scan *s, Interval *cur, uint32_t first_use)
 {
     cur->reg = -1;
-    cur->spilled = true;
+    to_slot(s, cur);
     if (first_use != UINT32_MAX)
         heap_push(&s->unhandled, ra_split(s->c, cur, pos_gap_before(first_use)));
 }
@@ -347,7 +356,7 @@ static bool alloc_blocked_reg(Scan *s, Interval *cur)
     Pressure p;
     measure(s, cur, &p);
     uint32_t pos = iv_start(cur);
-    uint32_t first_use = ra_first_must_use(cur, pos);
+    uint32_t first_use = ra_first_must_use(s->c, cur, pos);
     bool can_spill = first_use == UINT32_MAX || pos_gap_before(first_use) > pos;
     int victim = pick_victim(s, &p, cur);
     if (victim < 0 && !can_spill && shorten_to_early_uses(s, cur)) {
@@ -369,6 +378,21 @@ static bool alloc_blocked_reg(Scan *s, Interval *cur)
     return true;
 }
 
+/* the bank's intervals with dense indices in [from, to): its registers' to the
+ * inactive list (if usable), its tmps' to the worklist */
+static void scan_add(Scan *s, uint32_t from, uint32_t to)
+{
+    for (uint32_t t = from; t < to && t < s->c->ntmps; t++) {
+        Interval *iv = s->c->ivs[t];
+        if (!iv || iv->bank != s->bank || !iv->nranges)
+            continue;
+        if (!iv->fixed)
+            heap_push(&s->unhandled, iv);
+        else if (s->usable[iv->reg])
+            list_push(&s->inactive, iv);
+    }
+}
+
 static void scan_init(Scan *s, RaCtx *c, Bank bank)
 {
     memset(s, 0, sizeof *s);
@@ -376,15 +400,12 @@ static void scan_init(Scan *s, RaCtx *c, Bank bank)
     s->bank = bank;
     for (unsigned k = 0; k < c->norder[bank]; k++)
         s->usable[c->order[bank][k]] = true;
-    for (uint32_t t = 0; t < c->ntmps; t++) {
-        Interval *iv = c->ivs[t];
-        if (!iv || iv->bank != bank || !iv->nranges)
-            continue;
-        if (!iv->fixed)
-            heap_push(&s->unhandled, iv);
-        else if (s->usable[iv->reg])
-            list_push(&s->inactive, iv);
-    }
+    /* dense order: GP registers, FP registers, GP tmps, FP tmps (ra_tmp_index) */
+    uint32_t regs = (uint32_t)bank * LIR_MAX_REGS, tmps = 2 * LIR_MAX_REGS;
+    if (bank == BANK_FP)
+        tmps += c->code->ntmps[BANK_GP];
+    scan_add(s, regs, regs + LIR_MAX_REGS);
+    scan_add(s, tmps, tmps + c->code->ntmps[bank]);
 }
 
 bool ra_linear_scan(RaCtx *c, Bank bank)
@@ -450,7 +471,8 @@ static bool ctx_init(RaCtx *c, Code *code, const RegallocOptions *opt, LirLivene
     c->ntmps = lir_tmp_count(code);
     c->ivs = arena_alloc(c->arena, (c->ntmps + 1) * sizeof *c->ivs);
     c->block_of = arena_alloc(c->arena, (c->live->ninsts + 1) * sizeof *c->block_of);
-    c->fold_arg = arena_alloc(c->arena, (c->live->ninsts + 1) * sizeof *c->fold_arg);
+    c->fold_arg = arena_alloc_raw(c->arena, (c->live->ninsts + 1) * sizeof *c->fold_arg);
+    memset(c->fold_arg, FOLD_UNKNOWN, (c->live->ninsts + 1) * sizeof *c->fold_arg);
     for (uint32_t b = 0; b < c->live->nblocks; b++)
         for (uint32_t n = c->live->first_inst[b]; n < c->live->first_inst[b + 1]; n++)
             c->block_of[n] = b;

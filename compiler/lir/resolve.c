@@ -240,9 +240,10 @@ static uint32_t operand_pos(const Operand *o, uint32_t n)
 static bool rewrite_inst(RaCtx *c, Inst *inst, uint32_t n)
 {
     /* the instruction is as it was when the intervals were built: its operands
-     * are the liveness's and its fold candidate the one found then */
+     * are the liveness's, and its fold candidate (only a spilled piece needs one)
+     * is found on it before any operand is rewritten */
     OperandList ops = ra_inst_operands(c->live, n);
-    int fold = c->fold_arg[n];
+    int fold = c->spilled_any ? ra_fold_arg(c, inst, n) : -1;
     int fold_slot = -1;
     for (uint32_t i = 0; i < ops.n; i++) {
         const Operand *o = &ops.ops[i];
