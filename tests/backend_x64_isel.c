@@ -8,6 +8,9 @@
  *     overflow (UDIV: div0 only);
  *   - a SWITCH with three cases compares three times;
  *   - selector copies on an edge go through fresh tmps (parallel-copy safe);
+ *   - a float result is made the canonical NaN only when a user that is not
+ *     NaN-blind (BITCAST, RETURN, ...) reads it: FMUL read by FADD, FCMP and FPTOSI
+ *     is not, nor is an FADD read by FADD; the FADD read by RETURN is;
  *   - every lowered function passes lir_verify. */
 #include "compiler/lir/lower.h"
 #include "compiler/x64/backend.h"
@@ -29,6 +32,7 @@ typedef struct {
     unsigned count[LIR_OP_COUNT];
     unsigned trap_ud2[8];
     unsigned addr_disp16, stack_disp8, double_ogt_swapped;
+    unsigned canonical_nan_loads; /* immediates of the f64 canonical NaN */
 } Census;
 
 static void census(const Code *c, Census *out)
@@ -45,6 +49,9 @@ static void census(const Code *c, Census *out)
                     out->addr_disp16++;
                 if (a == 0 && in->args[a].kind == ARG_STACK && in->args[a].value == 8)
                     out->stack_disp8++; /* read from 8(stackN) (zero-filling writes it) */
+                if ((in->args[a].kind == ARG_IMM || in->args[a].kind == ARG_BIGIMM) &&
+                    (uint64_t)in->args[a].value == 0x7ff8000000000000ull)
+                    out->canonical_nan_loads++;
             }
             if (in->op == LIR_BranchDouble && in->args[0].cond == DBL_ogt)
                 out->double_ogt_swapped++;
@@ -160,12 +167,40 @@ static void switch_and_copies(void)
     expect(c.count[LIR_Move] >= 8, "edge copies go through fresh tmps");
 }
 
+static void nan_canonicalization(void)
+{
+    Census c;
+    const char *blind = "func @f(f64, f64) -> f64 {\n"
+                        "  %a = ARG f64 0\n  %b = ARG f64 1\n"
+                        "  %m = FMUL f64 (%a, %b)\n"
+                        "  %s = FADD f64 (%m, %b)\n"
+                        "  %u = FCMP uno (%m, %a)\n"
+                        "  %k = FPTOSI i32 (%m)\n"
+                        "  %kf = SITOFP f64 (%k)\n"
+                        "  %s2 = FADD f64 (%s, %kf)\n"
+                        "  %br = IF_BRANCH [entry] (%u)\n"
+                        "  %t = IF_TRUE [%br]\n  %e = IF_FALSE [%br]\n"
+                        "  RETURN [%t] {entry} (%s2)\n  RETURN [%e] {entry} (%a)\n}\n";
+    expect(lower_text(blind, &c), "float chain lowers");
+    expect(c.canonical_nan_loads == 1, "only the returned FADD is canonicalized (not FMUL, not the inner FADD)");
+    const char *shown = "func @f(f64, f64) -> i64 {\n"
+                        "  %a = ARG f64 0\n  %b = ARG f64 1\n"
+                        "  %m = FMUL f64 (%a, %b)\n"
+                        "  %s = FADD f64 (%m, %b)\n"
+                        "  %x = BITCAST i64 (%m)\n  %y = BITCAST i64 (%s)\n"
+                        "  %r = XOR i64 (%x, %y)\n"
+                        "  RETURN [entry] {entry} (%r)\n}\n";
+    expect(lower_text(shown, &c), "bitcast floats lower");
+    expect(c.canonical_nan_loads == 2, "an FMUL a BITCAST reads is canonicalized");
+}
+
 int main(void)
 {
     fused_compare();
     address_folding();
     division_traps();
     switch_and_copies();
+    nan_canonicalization();
     if (failures) {
         fprintf(stderr, "%d failures\n", failures);
         return 1;

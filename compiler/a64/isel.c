@@ -19,6 +19,7 @@
  *     arithmetic right shifts of 8/16 bits sign-extend first;
  *   - every float arithmetic or conversion result that may be NaN is replaced by
  *     the canonical NaN (fcmp + csel on the bits): ARM64 propagates payloads;
+ *     not when every user is NaN-blind (lower_nan_unseen);
  *   - FPTOSI uses fcvtzs's saturation (NaN -> 0) and clamps narrower widths;
  *     FPTOUI clamps the signed conversion and handles 2^63..2^64 by subtraction;
  *     UITOFP of a u64 halves and rounds when the top bit is set;
@@ -567,7 +568,8 @@ static bool sel_fpconv(Lower *l, GateId g)
 {
     Type to = (Type)G(l, g)->type;
     lower_emit2(l, to == TY_F64 ? LIR_ConvertFloatToDouble : LIR_ConvertDoubleToFloat, T(l, in(l, g, 0)), T(l, g));
-    canonicalize(l, to, T(l, g));
+    if (!lower_nan_unseen(l, g))
+        canonicalize(l, to, T(l, g));
     return true;
 }
 
@@ -586,7 +588,8 @@ static bool sel_float_binary(Lower *l, GateId g)
     }
     Arg dst = T(l, g);
     lower_emit3(l, op, T(l, in(l, g, 0)), T(l, in(l, g, 1)), dst);
-    canonicalize(l, ty, dst);
+    if (!lower_nan_unseen(l, g))
+        canonicalize(l, ty, dst);
     return true;
 }
 

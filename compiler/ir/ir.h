@@ -90,6 +90,8 @@ enum {
     F_TRAPS = 1 << 10,    /* may trap: never speculated */
     F_COMMUTES = 1 << 11, /* the two data inputs commute */
     F_TERM = 1 << 12,     /* RETURN or THROW */
+    F_NAN_BLIND = 1 << 13,/* the payload of a NaN data input never shows in the result
+                             (a NaN result is the canonical one, or no float) */
 };
 
 typedef struct {

@@ -188,6 +188,17 @@ bool lower_only_user_is_term(const Lower *l, GateId g, const Block *b)
     return users > 0;
 }
 
+bool lower_nan_unseen(const Lower *l, GateId g)
+{
+    const Gate *gate = circ_gate(l->circ, g);
+    for (uint32_t i = 0; i < gate->nuses; i++) {
+        const Gate *u = circ_gate(l->circ, gate->uses[i].user);
+        if (!u->dead && !op_has(u->op, F_NAN_BLIND))
+            return false;
+    }
+    return true;
+}
+
 static bool lower_goto(Lower *l, const Block *b)
 {
     if (b->nsuccs != 1) {

@@ -97,6 +97,9 @@ uint32_t lower_edge_block(Lower *l, const Block *b, uint32_t i);
 /* would gate g's only use be the terminator of its own block (for fusing compares
  * into branches)? */
 bool lower_only_user_is_term(const Lower *l, GateId g, const Block *b);
+/* does no live user of float gate g see a NaN's payload (every user is F_NAN_BLIND)?
+ * Then g's result need not be made the canonical NaN */
+bool lower_nan_unseen(const Lower *l, GateId g);
 /* the bank of a value type */
 Bank lower_bank(Type t);
 /* a call's CallInfo (arena-allocated): copies of its register uses and defs and

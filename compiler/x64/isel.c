@@ -13,7 +13,8 @@
  *     the trap kind (div0 / overflow) before dividing;
  *   - EXP is an inline square-and-multiply loop, eight exponent bits an iteration;
  *   - every float arithmetic or conversion result that may be NaN is replaced by
- *     the canonical NaN (ucomis + cmov on the bits);
+ *     the canonical NaN (ucomis + cmov on the bits), unless every user is
+ *     NaN-blind (lower_nan_unseen);
  *   - FPTOSI/FPTOUI saturate with compares and cmovs; UITOFP of a u64 halves and
  *     rounds when the top bit is set;
  *   - FMOD/FEXP/THROW call the runtime helpers (blob.h) with SysV arguments;
@@ -572,7 +573,8 @@ static bool sel_fpconv(Lower *l, GateId g)
 {
     Type to = (Type)G(l, g)->type;
     lower_emit2(l, to == TY_F64 ? LIR_ConvertFloatToDouble : LIR_ConvertDoubleToFloat, T(l, in(l, g, 0)), T(l, g));
-    canonicalize(l, to, T(l, g));
+    if (!lower_nan_unseen(l, g))
+        canonicalize(l, to, T(l, g));
     return true;
 }
 
@@ -593,7 +595,8 @@ static bool sel_float_binary(Lower *l, GateId g)
     Arg a = T(l, in(l, g, 0)), b = T(l, in(l, g, 1));
     fmove(l, ty, a, dst);
     lower_emit2(l, op, b, dst);
-    canonicalize(l, ty, dst);
+    if (!lower_nan_unseen(l, g))
+        canonicalize(l, ty, dst);
     return true;
 }
 
