@@ -740,6 +740,73 @@ static void test_conversions(void)
     mod_free(&m);
 }
 
+/* the unsigned conversions: fcvtzu saturates to 0..2^32-1 or 0..2^64-1 and gives 0
+ * for NaN and negatives; ucvtf rounds a u64 to nearest even, top bit included */
+static uint64_t saturate_unsigned(double v, int w)
+{
+    double top = w == 64 ? 18446744073709551616.0 : 4294967296.0;
+    if (!(v > -1.0)) /* NaN or <= -1 */
+        return 0;
+    if (v >= top)
+        return w == 64 ? ~0ull : 0xffffffffull;
+    return v < 1.0 ? 0 : (uint64_t)v;
+}
+
+static void test_unsigned_conversions(void)
+{
+    static const struct { LirOp op; Type from, to; int w; } cv[] = {
+        { LIR_TruncateFloatToUInt32, TY_F32, TY_I32, 32 }, { LIR_TruncateFloatToUInt64, TY_F32, TY_I64, 64 },
+        { LIR_TruncateDoubleToUInt32, TY_F64, TY_I32, 32 }, { LIR_TruncateDoubleToUInt64, TY_F64, TY_I64, 64 },
+        { LIR_ConvertUInt64ToFloat, TY_I64, TY_F32, 64 }, { LIR_ConvertUInt64ToDouble, TY_I64, TY_F64, 64 },
+    };
+    size_t n = sizeof cv / sizeof cv[0];
+    Mod m = mod_new();
+    for (size_t i = 0; i < n; i++) {
+        Code *c = fn(&m);
+        LirBlock *b = lir_add_block(c, 1);
+        bool from_fp = ty_is_float(cv[i].from), to_fp = ty_is_float(cv[i].to);
+        lir_append(c, b, cv[i].op, 2, A(from_fp ? V(0) : X(0), to_fp ? V(0) : X(0)));
+        if (to_fp)
+            lir_append(c, b, cv[i].to == TY_F32 ? LIR_RetFloat : LIR_RetDouble, 1, A(V(0)));
+        else
+            EMIT(c, b, Ret64, 1, X(0));
+    }
+    static const double fvs[] = { 0.0, -0.0, 0.75, -0.75, -1.0, 2.5, 4294967295.5, 4294967296.0, 1e15,
+                                  9223372036854775808.0, 1.8e19, 2e19, -1e30, 1e30 };
+    static const uint64_t uvs[] = { 0, 1, 4294967296ull, 0x7fffffffffffffffull, 0x8000000000000000ull,
+                                    0x8000000000000401ull, 0xfffffffffffff800ull, ~0ull };
+    if (load(&m))
+        for (uint32_t f = 0; f < m.n; f++) {
+            bool from_fp = ty_is_float(cv[f].from);
+            size_t nv = from_fp ? sizeof fvs / sizeof fvs[0] + 3 : sizeof uvs / sizeof uvs[0];
+            for (size_t k = 0; k < nv; k++) {
+                uint64_t in, want, out;
+                double v = 0;
+                if (from_fp && k >= sizeof fvs / sizeof fvs[0]) { /* NaN, +inf, -inf */
+                    static const uint64_t d[] = { 0x7ff4000000000001ull, 0x7ff0000000000000ull, 0xfff0000000000000ull };
+                    static const uint64_t s[] = { 0xffc00001ull, 0x7f800000ull, 0xff800000ull };
+                    size_t j = k - sizeof fvs / sizeof fvs[0];
+                    in = cv[f].from == TY_F32 ? s[j] : d[j];
+                    v = cv[f].from == TY_F32 ? (double)bitsf(in) : bitsd(in);
+                } else if (from_fp) {
+                    v = fvs[k];
+                    in = cv[f].from == TY_F32 ? fbits((float)v) : dbits(v);
+                    v = cv[f].from == TY_F32 ? (double)bitsf(in) : v;
+                } else {
+                    in = uvs[k];
+                }
+                if (from_fp)
+                    want = saturate_unsigned(v, cv[f].w);
+                else
+                    want = cv[f].to == TY_F32 ? fbits((float)in) : dbits((double)in);
+                bool ran = call2(&m, f, cv[f].from, TY_I64, in, 0, cv[f].to, &out);
+                CHECK(ran && out == want, "%s of 0x%llx: 0x%llx, expected 0x%llx", lir_op_name(cv[f].op),
+                      (unsigned long long)in, (unsigned long long)out, (unsigned long long)want);
+            }
+        }
+    mod_free(&m);
+}
+
 /* ---- calls, symbols, helpers, traps, swaps, lea ------------------------------------------------------ */
 static CallInfo *call_info(Arena *a)
 {
@@ -894,6 +961,7 @@ int main(void)
     test_float();
     test_float_memory();
     test_conversions();
+    test_unsigned_conversions();
     test_calls();
     test_veneers();
     printf("a64_target_exec: %d passed, %d failed\n", checks - failures, failures);

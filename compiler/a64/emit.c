@@ -645,6 +645,12 @@ static bool enc_cvt(const Ctx *c)
     case A64_CVT_F_I64: return word(c->as, a64_fcvtzs(1, 0, rd, rn));
     case A64_CVT_D_I32: return word(c->as, a64_fcvtzs(0, 1, rd, rn));
     case A64_CVT_D_I64: return word(c->as, a64_fcvtzs(1, 1, rd, rn));
+    case A64_CVT_F_U32: return word(c->as, a64_fcvtzu(0, 0, rd, rn));
+    case A64_CVT_F_U64: return word(c->as, a64_fcvtzu(1, 0, rd, rn));
+    case A64_CVT_D_U32: return word(c->as, a64_fcvtzu(0, 1, rd, rn));
+    case A64_CVT_D_U64: return word(c->as, a64_fcvtzu(1, 1, rd, rn));
+    case A64_CVT_U64_F: return word(c->as, a64_ucvtf(1, 0, rd, rn));
+    case A64_CVT_U64_D: return word(c->as, a64_ucvtf(1, 1, rd, rn));
     case A64_CVT_F_D: return word(c->as, a64_fcvt(1, rd, rn));
     case A64_CVT_D_F: return word(c->as, a64_fcvt(0, rd, rn));
     case A64_CVT_W_F: return word(c->as, a64_fmov_from_gpr(0, rd, rn));

@@ -20,9 +20,8 @@
  *   - every float arithmetic or conversion result that may be NaN is replaced by
  *     the canonical NaN (fcmp + csel on the bits): ARM64 propagates payloads;
  *     not when every user is NaN-blind (lower_nan_unseen);
- *   - FPTOSI uses fcvtzs's saturation (NaN -> 0) and clamps narrower widths;
- *     FPTOUI clamps the signed conversion and handles 2^63..2^64 by subtraction;
- *     UITOFP of a u64 halves and rounds when the top bit is set;
+ *   - FPTOSI/FPTOUI are fcvtzs/fcvtzu, whose saturation (NaN -> 0) is the rule
+ *     at 32 and 64 bits; narrower widths clamp; UITOFP of a u64 is ucvtf;
  *   - EXP is an inline square-and-multiply loop, eight exponent bits per iteration;
  *   - FMOD/FEXP/THROW call the runtime helpers (blob.h) with AAPCS64 arguments;
  *   - calls pass arguments per AAPCS64 (abi.c). */
@@ -476,91 +475,44 @@ static bool sel_uitofp(Lower *l, GateId g)
 {
     Type from = (Type)G(l, in(l, g, 0))->type, to = (Type)G(l, g)->type;
     Arg src = T(l, in(l, g, 0)), dst = T(l, g);
-    if (bits_of(from) < 64) { /* zero-extended: exact as a signed 64-bit number */
+    if (bits_of(from) < 64) /* zero-extended: exact as a signed 64-bit number */
         lower_emit2(l, cvt_from_int(to, true), src, dst);
-        return true;
-    }
-    LirBlock *big = lower_new_block(l, false), *small = lower_new_block(l, false);
-    LirBlock *join = lower_new_block(l, false);
-    lower_emit3(l, LIR_BranchTest64, arg_rescond(RES_signed), src, src);
-    lir_add_succ(l->code, l->cur, big->index);
-    lir_add_succ(l->code, l->cur, small->index);
-    l->cur = small;
-    lower_emit2(l, cvt_from_int(to, true), src, dst);
-    lower_jump(l, join->index);
-    /* top bit set: convert (x >> 1) | (x & 1), keeping the rounding bit, and double */
-    l->cur = big;
-    Arg half = fresh(l, BANK_GP), low = fresh(l, BANK_GP);
-    move64(l, src, half);
-    lower_emit2(l, LIR_Urshift64, arg_imm(1), half);
-    move64(l, src, low);
-    lower_emit2(l, LIR_And64, arg_imm(1), low);
-    lower_emit2(l, LIR_Or64, low, half);
-    lower_emit2(l, cvt_from_int(to, true), half, dst);
-    lower_emit2(l, to == TY_F64 ? LIR_AddDouble : LIR_AddFloat, dst, dst);
-    lower_jump(l, join->index);
-    l->cur = join;
+    else
+        lower_emit2(l, to == TY_F64 ? LIR_ConvertUInt64ToDouble : LIR_ConvertUInt64ToFloat, src, dst);
     return true;
 }
 
-static uint64_t fbits(Type t, double v)
-{
-    if (t == TY_F64) {
-        uint64_t b;
-        memcpy(&b, &v, 8);
-        return b;
-    }
-    float f = (float)v;
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-
-static void cmov_f(Lower *l, Type ft, DoubleCond c, Arg a, Arg b, Arg src, Arg dst)
-{
-    lower_emit5(l, is_f64(ft) ? LIR_MoveConditionallyDouble : LIR_MoveConditionallyFloat,
-                arg_doublecond(c), a, b, src, dst);
-}
-
-static Arg truncate64(Lower *l, Type ft, Arg x)
-{
-    Arg r = fresh(l, BANK_GP);
-    lower_emit2(l, is_f64(ft) ? LIR_TruncateDoubleToInt64 : LIR_TruncateFloatToInt64, x, r);
-    return r;
-}
-
-/* FPTOSI/FPTOUI: fcvtzs saturates to the 64-bit range and gives 0 for NaN; narrower
- * widths and the unsigned ranges clamp that */
+/* FPTOSI/FPTOUI: fcvtzs/fcvtzu saturate to their destination's range (32 or 64 bits)
+ * and give 0 for NaN, which is the whole rule at those widths; narrower widths clamp
+ * the 64-bit signed (or 32-bit unsigned) conversion */
 static bool sel_fptoi(Lower *l, GateId g)
 {
     bool is_signed = G(l, g)->op == OP_FPTOSI;
     Type ft = (Type)G(l, in(l, g, 0))->type, it = (Type)G(l, g)->type;
     int w = bits_of(it);
     Arg x = T(l, in(l, g, 0)), dst = T(l, g);
-    Arg r = truncate64(l, ft, x);
-    if (!is_signed || w < 64) {
-        int64_t lo = is_signed ? -(1ll << (w - 1)) : 0;
-        Arg lo_reg = gp_const(l, (uint64_t)lo);
-        lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, lo_reg, lo_reg, r);
+    static const LirOp cvt[2][2][2] = { /* [signed][double][64-bit] */
+        {{LIR_TruncateFloatToUInt32, LIR_TruncateFloatToUInt64},
+         {LIR_TruncateDoubleToUInt32, LIR_TruncateDoubleToUInt64}},
+        {{LIR_TruncateFloatToInt32, LIR_TruncateFloatToInt64},
+         {LIR_TruncateDoubleToInt32, LIR_TruncateDoubleToInt64}},
+    };
+    if (w == 32 || w == 64) { /* a 32-bit result is written zero-extended */
+        lower_emit2(l, cvt[is_signed][is_f64(ft)][w == 64], x, dst);
+        return true;
     }
-    if (w < 64) {
-        uint64_t hi = is_signed ? (1ull << (w - 1)) - 1 : (1ull << w) - 1;
-        Arg max = gp_const(l, hi);
-        lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_sgt), r, max, max, r);
-    } else if (!is_signed) {
-        /* 2^63 <= x < 2^64: convert x - 2^63 and set the top bit; beyond: all ones.
-         * 2^63 is built twice so that no more than two FP values live at once */
-        uint64_t two63_bits = fbits(ft, 9223372036854775808.0);
-        Arg t = fresh(l, BANK_FP);
-        lower_emit3(l, is_f64(ft) ? LIR_SubDouble : LIR_SubFloat, x, fp_const(l, ft, two63_bits), t);
-        Arg hi = truncate64(l, ft, t);
-        lower_emit3(l, LIR_Xor64, hi, gp_const(l, 1ull << 63), hi);
-        cmov_f(l, ft, DBL_oge, x, fp_const(l, ft, two63_bits), hi, r);
-        Arg two64 = fp_const(l, ft, fbits(ft, 18446744073709551616.0));
-        cmov_f(l, ft, DBL_oge, x, two64, gp_const(l, ~0ull), r);
+    Arg r = fresh(l, BANK_GP);
+    lower_emit2(l, cvt[is_signed][is_f64(ft)][is_signed], x, r);
+    if (is_signed) {
+        Arg lo = gp_const(l, (uint64_t)-(1ll << (w - 1)));
+        lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, lo, lo, r);
     }
+    uint64_t hi = is_signed ? (1ull << (w - 1)) - 1 : (1ull << w) - 1;
+    Arg max = gp_const(l, hi);
+    lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_sgt), r, max, max, r);
     move64(l, r, dst);
-    zero_above(l, dst, w);
+    if (is_signed) /* an unsigned result is in 0..max: already zero-extended */
+        zero_above(l, dst, w);
     return true;
 }
 

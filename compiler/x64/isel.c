@@ -15,8 +15,9 @@
  *   - every float arithmetic or conversion result that may be NaN is replaced by
  *     the canonical NaN (ucomis + cmov on the bits), unless every user is
  *     NaN-blind (lower_nan_unseen);
- *   - FPTOSI/FPTOUI saturate with compares and cmovs; UITOFP of a u64 halves and
- *     rounds when the top bit is set;
+ *   - FPTOSI/FPTOUI saturate with compares and cmovs (the high end by one float
+ *     compare with 2^w or 2^(w-1)); UITOFP of a u64 halves and rounds when the top
+ *     bit is set;
  *   - FMOD/FEXP/THROW call the runtime helpers (blob.h) with SysV arguments;
  *   - calls pass arguments per SysV (abi.c). */
 #include "x64.h"
@@ -531,7 +532,10 @@ static Arg truncate64(Lower *l, Type ft, Arg x)
     return r;
 }
 
-/* FPTOSI/FPTOUI: truncate, saturate to the range, NaN -> 0 */
+/* FPTOSI/FPTOUI: truncate, saturate to the range, NaN -> 0.  Below the first value
+ * past the range's top (2^w unsigned, 2^(w-1) signed: exact in either float type) the
+ * 64-bit truncation is at most the top, so one float compare saturates the high end
+ * and one integer compare the low end */
 static bool sel_fptoi(Lower *l, GateId g)
 {
     bool is_signed = G(l, g)->op == OP_FPTOSI;
@@ -539,9 +543,9 @@ static bool sel_fptoi(Lower *l, GateId g)
     int w = bits_of(it);
     Arg x = T(l, in(l, g, 0)), dst = T(l, g);
     Arg zero = gp_const(l, 0);
-    Arg two63 = fp_const(l, ft, fbits(ft, 9223372036854775808.0));
     Arg r;
     if (!is_signed && w == 64) {
+        Arg two63 = fp_const(l, ft, fbits(ft, 9223372036854775808.0));
         r = truncate64(l, ft, x);
         lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(0), zero, r);
         Arg t = fresh(l, BANK_FP);
@@ -555,17 +559,17 @@ static bool sel_fptoi(Lower *l, GateId g)
     } else {
         int64_t lo = is_signed ? (w == 64 ? INT64_MIN : -(1ll << (w - 1))) : 0;
         uint64_t hi = is_signed ? (w == 64 ? (uint64_t)INT64_MAX : (1ull << (w - 1)) - 1) : (1ull << w) - 1;
+        Arg past = fp_const(l, ft, fbits(ft, (double)(hi + 1)));
         r = truncate64(l, ft, x);
-        Arg max = gp_const(l, hi);
-        if (w < 64) {
-            lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(lo), gp_const(l, (uint64_t)lo), r);
-            lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_sgt), r, max, max, r);
-        }
-        cmov_f(l, ft, DBL_oge, x, two63, max, r);
+        if (w < 64)
+            lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(lo),
+                        is_signed ? gp_const(l, (uint64_t)lo) : zero, r);
+        cmov_f(l, ft, DBL_oge, x, past, gp_const(l, hi), r);
     }
     cmov_f(l, ft, DBL_uno, x, x, zero, r);
     move64(l, r, dst);
-    zero_above(l, dst, w);
+    if (is_signed) /* an unsigned result is in 0..max: already zero-extended */
+        zero_above(l, dst, w);
     return true;
 }
 
