@@ -682,6 +682,19 @@ static void test_float_memory(void)
     mod_free(&m);
 }
 
+/* a function of m that converts its argument (v0 or x0) with op and returns it */
+static void add_conversion(Mod *m, LirOp op, Type from, Type to)
+{
+    Code *c = fn(m);
+    LirBlock *b = lir_add_block(c, 1);
+    bool from_fp = ty_is_float(from), to_fp = ty_is_float(to);
+    lir_append(c, b, op, 2, A(from_fp ? V(0) : X(0), to_fp ? V(0) : X(0)));
+    if (to_fp)
+        lir_append(c, b, to == TY_F32 ? LIR_RetFloat : LIR_RetDouble, 1, A(V(0)));
+    else
+        EMIT(c, b, Ret64, 1, X(0));
+}
+
 /* conversions: integer -> FP (signed), FP -> integer (toward zero, in range), FP
  * widths, and the bit moves */
 static void test_conversions(void)
@@ -698,14 +711,7 @@ static void test_conversions(void)
     size_t n = sizeof cv / sizeof cv[0];
     Mod m = mod_new();
     for (size_t i = 0; i < n; i++) {
-        Code *c = fn(&m);
-        LirBlock *b = lir_add_block(c, 1);
-        bool from_fp = ty_is_float(cv[i].from), to_fp = ty_is_float(cv[i].to);
-        lir_append(c, b, cv[i].op, 2, A(from_fp ? V(0) : X(0), to_fp ? V(0) : X(0)));
-        if (to_fp)
-            lir_append(c, b, cv[i].to == TY_F32 ? LIR_RetFloat : LIR_RetDouble, 1, A(V(0)));
-        else
-            EMIT(c, b, Ret64, 1, X(0));
+        add_conversion(&m, cv[i].op, cv[i].from, cv[i].to);
     }
     static const double vs[] = { 0.0, 1.0, -1.0, 2.5, -2.5, 123456.75, -1e9, 3e9, 1e15, -0.0 };
     if (load(&m))
@@ -762,14 +768,7 @@ static void test_unsigned_conversions(void)
     size_t n = sizeof cv / sizeof cv[0];
     Mod m = mod_new();
     for (size_t i = 0; i < n; i++) {
-        Code *c = fn(&m);
-        LirBlock *b = lir_add_block(c, 1);
-        bool from_fp = ty_is_float(cv[i].from), to_fp = ty_is_float(cv[i].to);
-        lir_append(c, b, cv[i].op, 2, A(from_fp ? V(0) : X(0), to_fp ? V(0) : X(0)));
-        if (to_fp)
-            lir_append(c, b, cv[i].to == TY_F32 ? LIR_RetFloat : LIR_RetDouble, 1, A(V(0)));
-        else
-            EMIT(c, b, Ret64, 1, X(0));
+        add_conversion(&m, cv[i].op, cv[i].from, cv[i].to);
     }
     static const double fvs[] = { 0.0, -0.0, 0.75, -0.75, -1.0, 2.5, 4294967295.5, 4294967296.0, 1e15,
                                   9223372036854775808.0, 1.8e19, 2e19, -1e30, 1e30 };
