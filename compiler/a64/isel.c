@@ -22,7 +22,7 @@
  *     not when every user is NaN-blind (lower_nan_unseen);
  *   - FPTOSI/FPTOUI are fcvtzs/fcvtzu, whose saturation (NaN -> 0) is the rule
  *     at 32 and 64 bits; narrower widths clamp; UITOFP of a u64 is ucvtf;
- *   - EXP is an inline square-and-multiply loop, eight exponent bits per iteration;
+ *   - EXP is an inline square-and-multiply loop, four exponent bits per iteration;
  *   - FMOD/FEXP/THROW call the runtime helpers (blob.h) with AAPCS64 arguments;
  *   - calls pass arguments per AAPCS64 (abi.c). */
 #include "a64.h"
@@ -245,12 +245,12 @@ static bool sel_divide(Lower *l, GateId g)
     return true;
 }
 
-/* x^y mod 2^w, y unsigned, by square-and-multiply over the exponent's bits, eight
- * bits per loop iteration (one block each: at most w / 8 iterations, and no loop
- * at all for i8), so compiled code stays within a few emulated blocks per
+/* x^y mod 2^w, y unsigned, by square-and-multiply over the exponent's bits, four
+ * bits per loop iteration (one block each: at most w / 4 iterations, and no loop
+ * at all for i1), so compiled code stays within a few emulated blocks per
  * interpreter step:
- *   r = 1; do { 8 times: { if (y & 1) r *= x; x *= x; y >>= 1; } } while (y); */
-enum { EXP_BITS_PER_ITERATION = 8 };
+ *   r = 1; do { 4 times: { if (y & 1) r *= x; x *= x; y >>= 1; } } while (y); */
+enum { EXP_BITS_PER_ITERATION = 4 };
 
 static void exp_bit(Lower *l, Arg r, Arg base, Arg e, Arg prod)
 {

@@ -11,7 +11,7 @@
  *     base + constant into base+disp;
  *   - divisions check their divisor (and INT_MIN / -1) and branch to a Ud2 with
  *     the trap kind (div0 / overflow) before dividing;
- *   - EXP is an inline square-and-multiply loop, eight exponent bits an iteration;
+ *   - EXP is an inline square-and-multiply loop, four exponent bits an iteration;
  *   - every float arithmetic or conversion result that may be NaN is replaced by
  *     the canonical NaN (ucomis + cmov on the bits), unless every user is
  *     NaN-blind (lower_nan_unseen);
@@ -251,11 +251,11 @@ static bool sel_divide(Lower *l, GateId g)
     return true;
 }
 
-/* x^y mod 2^w, y unsigned, by square-and-multiply over the exponent's bits, eight
- * bits per loop iteration (one block each: at most w / 8 iterations, and no loop
- * at all for i8):
- *   r = 1; do { 8 times: { if (y & 1) r *= x; x *= x; y >>= 1; } } while (y); */
-enum { EXP_BITS_PER_ITERATION = 8 };
+/* x^y mod 2^w, y unsigned, by square-and-multiply over the exponent's bits, four
+ * bits per loop iteration (one block each: at most w / 4 iterations, and no loop
+ * at all for i1):
+ *   r = 1; do { 4 times: { if (y & 1) r *= x; x *= x; y >>= 1; } } while (y); */
+enum { EXP_BITS_PER_ITERATION = 4 };
 
 static void exp_bit(Lower *l, Arg r, Arg base, Arg e, Arg prod)
 {
