@@ -367,6 +367,42 @@ static void expect_cvt(Expect *e, const LirForm *f, const Inst *in)
     line(e, "%s %s, %s", k[f->param].mn, dn, sn);
 }
 
+/* StorePair64 / LoadPair64: stp/ldp at the operand where it encodes, else at x17 */
+static void expect_pair(Expect *e, const Code *code, const LirForm *f, const Inst *in)
+{
+    Names nm = { .k = 0 };
+    char ib[24];
+    bool load = f->param == A64_LDP_X;
+    const Arg *ma = &in->args[load ? 0 : 2];
+    int rt[2];
+    const char *n[2];
+    for (int k = 0; k < 2; k++) {
+        const Arg *a = &in->args[load ? k + 1 : k];
+        rt[k] = a->kind == ARG_TMP ? rn(a) : 31;
+        n[k] = rt[k] == 31 ? "xzr" : gp(&nm, rt[k], 1);
+    }
+    if (load && rt[0] == rt[1]) {
+        Arg hi = *ma;
+        hi.value += 8;
+        expect_mem(e, code, &LD_X, rt[1], &hi);
+        return;
+    }
+    const char *mn = load ? "ldp" : "stp";
+    int base = ma->kind == ARG_STACK ? FRAME_BASE : ma->kind == ARG_CALLARG ? 31 : rn(ma);
+    int64_t off = ma->value + (ma->kind == ARG_STACK ? code->slots[ma->slot].offset : 0);
+    if (ma->kind != ARG_INDEX && a64_pair_offset_ok((A64Pair)f->param, off)) {
+        if (off == 0)
+            line(e, "%s %s, %s, [%s]", mn, n[0], n[1], gp(&nm, base, 1));
+        else
+            line(e, "%s %s, %s, [%s, %s]", mn, n[0], n[1], gp(&nm, base, 1), imm(ib, off));
+        return;
+    }
+    Inst at = *in;
+    at.args[0] = *ma;
+    expect_addr_calc(e, code, &at, A64_X17);
+    line(e, "%s %s, %s, [x17]", mn, n[0], n[1]);
+}
+
 /* expectation of a straight-line form; false if it is a control form */
 static bool build_expect(const Code *code, const LirForm *f, const Inst *in, Expect *e)
 {
@@ -388,6 +424,18 @@ static bool build_expect(const Code *code, const LirForm *f, const Inst *in, Exp
         return true;
     case A64E_PUSH: line(e, "str %s, [sp, #-0x10]!", gp(&nm, rn(&in->args[0]), 1)); return true;
     case A64E_POP: line(e, "ldr %s, [sp], #0x10", gp(&nm, rn(&in->args[0]), 1)); return true;
+    case A64E_PUSHPAIR:
+        line(e, "stp %s, %s, [sp, #-0x10]!", gp(&nm, rn(&in->args[0]), 1), gp(&nm, rn(&in->args[1]), 1));
+        return true;
+    case A64E_POPPAIR:
+        if (rn(&in->args[0]) == rn(&in->args[1])) {
+            line(e, "ldr %s, [sp, #8]", gp(&nm, rn(&in->args[1]), 1));
+            line(e, "add sp, sp, #0x10");
+        } else {
+            line(e, "ldp %s, %s, [sp], #0x10", gp(&nm, rn(&in->args[0]), 1), gp(&nm, rn(&in->args[1]), 1));
+        }
+        return true;
+    case A64E_PAIR: expect_pair(e, code, f, in); return true;
     case A64E_ALU: expect_alu(e, f, in); return true;
     case A64E_UNARY:
         line(e, "%s %s, %s", f->param ? "mvn" : "neg", gp(&nm, rn(&in->args[in->nargs - 1]), sf),

@@ -5,7 +5,7 @@
  * compares on NaN, zeros and infinities (both branch layouts), shifts by registers
  * and immediates, divisions and multiply-subtract, FP arithmetic (also with a
  * memory operand), bitwise ops and conversions, constants of every shape, loads and stores at scaled, unscaled,
- * large and indexed offsets, swaps, lea, calls (bl, blr through a symbol loaded
+ * large and indexed offsets, register pairs, swaps, lea, calls (bl, blr through a symbol loaded
  * from its literal, helpers), brk with its trap kind, and branches laid out past
  * the tbz and b.cond ranges (veneers). */
 #include "compiler/a64/a64.h"
@@ -565,6 +565,65 @@ static void test_memory(void)
     mod_free(&m);
 }
 
+/* register pairs: StorePair64 puts x1 at the address and x2 8 bytes above (xzr for
+ * immediates), LoadPair64 reads both before writing (here into the base register
+ * itself, or twice into one register: the second wins), at offsets stp/ldp encode
+ * and ones they do not (through x17), with an index; PushPair/PopPair round trip */
+static void test_pairs(void)
+{
+    static const int64_t offs[] = { 0, 8, 16, 504, 512, -512, -520, 4, 3000 };
+    Mod m = mod_new();
+    int64_t at[MAXF];
+    int shapes[MAXF];
+    uint32_t n = 0;
+    for (size_t o = 0; o < sizeof offs / sizeof offs[0]; o++)
+        for (int shape = 0; shape < 4; shape++) {
+            Code *c = fn(&m);
+            LirBlock *b = lir_add_block(c, 1);
+            EMIT(c, b, Add64, 3, X(0), arg_imm(1024), X(4));
+            Arg addr = arg_addr(tmp_gp(4), offs[o]);
+            if (shape == 3) { /* indexed */
+                EMIT(c, b, Move, 2, arg_imm(offs[o] + 8), X(5));
+                addr = arg_index(tmp_gp(4), tmp_gp(5), 1, -8);
+            }
+            if (shape == 2)
+                EMIT(c, b, StorePair64, 3, arg_imm(0), arg_imm(0), addr);
+            else
+                EMIT(c, b, StorePair64, 3, X(1), X(2), addr);
+            if (shape == 1) { /* one register twice */
+                EMIT(c, b, LoadPair64, 3, addr, X(0), X(0));
+            } else { /* into the base register */
+                EMIT(c, b, LoadPair64, 3, addr, X(4), X(3));
+                EMIT(c, b, Sub64, 3, X(4), X(3), X(0));
+            }
+            EMIT(c, b, PushPair, 2, X(0), X(1));
+            EMIT(c, b, PopPair, 2, X(6), X(7));
+            EMIT(c, b, Move, 2, X(6), X(0));
+            EMIT(c, b, Ret64, 1, X(0));
+            at[n] = 1024 + offs[o];
+            shapes[n++] = shape;
+        }
+    if (load(&m))
+        for (uint32_t f = 0; f < m.n; f++) {
+            static Outcome o;
+            uint64_t v1 = 0x1111222233334444ull + f, v2 = 0x9999888877776666ull ^ f;
+            uint64_t args[3] = { HEAP_ADDR, v1, v2 };
+            Type pt[3] = { TY_I64, TY_I64, TY_I64 };
+            run(&m, f, pt, 3, args, TY_I64, &o);
+            uint64_t lo = shapes[f] == 2 ? 0 : v1, hi = shapes[f] == 2 ? 0 : v2;
+            uint64_t want = shapes[f] == 1 ? hi : lo - hi;
+            uint8_t heap[HEAP_SIZE];
+            heap_fill_pattern(heap);
+            memcpy(heap + at[f], &lo, 8);
+            memcpy(heap + at[f] + 8, &hi, 8);
+            CHECK(o.kind == OUT_RETURN && o.bits == want && memcmp(heap, o.heap, HEAP_SIZE) == 0,
+                  "pair shape %d at heap+%lld: %s, 0x%llx, expected 0x%llx (heap %s)", shapes[f],
+                  (long long)at[f], o.reason, (unsigned long long)o.bits, (unsigned long long)want,
+                  memcmp(heap, o.heap, HEAP_SIZE) ? "differs" : "same");
+        }
+    mod_free(&m);
+}
+
 /* ---- floating point ---------------------------------------------------------------------------- */
 static void test_float(void)
 {
@@ -957,6 +1016,7 @@ int main(void)
     test_alu();
     test_constants();
     test_memory();
+    test_pairs();
     test_float();
     test_float_memory();
     test_conversions();

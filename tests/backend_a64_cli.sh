@@ -17,7 +17,7 @@ check "-S names gates" grep -q '= SDIV\|= UDIV\|= SREM\|= UREM' "$tmp/out"
 check "-S lists an sdiv or udiv" grep -q 'sdiv\|udiv' "$tmp/out"
 check "-S checks the divisor against 0" grep -q 'cbz' "$tmp/out"
 check "-S shows a div0 trap site" grep -q 'brk #0x1 *; trap div0' "$tmp/out"
-check "-S shows the prologue" grep -q 'str x30, \[sp, #-0x10\]!' "$tmp/out"
+check "-S shows the prologue" grep -q 'stp x29, x30, \[sp, #-0x10\]!' "$tmp/out"
 
 expect_exit 0 "$circ" compile "$examples/checked.circ" --target arm64 -S
 check "-S shows the helper's literal and relocation" grep -q '\.quad.*abs64 helper\.throw' "$tmp/out"
@@ -28,7 +28,7 @@ check "--emit=lir shows virtual tmps" grep -q '%tmp' "$tmp/out"
 check "--emit=lir shows the three-operand division" grep -q 'U\?Div32 %tmp[0-9]*, %tmp[0-9]*, %tmp' "$tmp/out"
 expect_exit 0 "$circ" compile "$div" --target arm64 -O2 --emit=lir-alloc
 if grep -q '%tmp\|%ftmp' "$tmp/out"; then echo "FAIL: lir-alloc still has virtual tmps"; fails=$((fails + 1)); fi
-check "--emit=lir-alloc has the prologue" grep -q 'Push %x29' "$tmp/out"
+check "--emit=lir-alloc has the prologue" grep -q 'PushPair %x29, %x30' "$tmp/out"
 
 expect_exit 0 "$circ" compile "$div" --target arm64 -o "$tmp/code.bin"
 check "-o writes bytes" test -s "$tmp/code.bin"

@@ -178,12 +178,13 @@ static void test_tables(void)
                       "form rows %u and %u of %s are the same", j, i, lir_op_name((LirOp)f->op));
     }
     /* opcodes x86-64 has no instruction for (three-operand division, multiply-subtract,
-     * unsigned float conversions) */
+     * unsigned float conversions, register pairs) */
     static const LirOp not_x86[] = { LIR_Div32, LIR_Div64, LIR_UDiv32, LIR_UDiv64,
                                      LIR_MultiplySub32, LIR_MultiplySub64,
                                      LIR_TruncateFloatToUInt32, LIR_TruncateFloatToUInt64,
                                      LIR_TruncateDoubleToUInt32, LIR_TruncateDoubleToUInt64,
-                                     LIR_ConvertUInt64ToFloat, LIR_ConvertUInt64ToDouble };
+                                     LIR_ConvertUInt64ToFloat, LIR_ConvertUInt64ToDouble,
+                                     LIR_PushPair, LIR_PopPair, LIR_StorePair64, LIR_LoadPair64 };
     unsigned novl;
     const LirOverload *ovl = lir_overloads(&novl);
     for (unsigned i = 0; i < novl; i++) {

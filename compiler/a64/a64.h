@@ -32,6 +32,10 @@ typedef enum {
     A64E_SWAP,
     A64E_PUSH,    /* str x, [sp, #-16]! */
     A64E_POP,     /* ldr x, [sp], #16 */
+    A64E_PUSHPAIR,/* stp a, b, [sp, #-16]! */
+    A64E_POPPAIR, /* ldp a, b, [sp], #16 */
+    A64E_PAIR,    /* stp/ldp at a memory operand, param A64Pair (str/ldr twice where
+                     stp/ldp cannot encode the operand) */
     A64E_ALU,     /* param A64AluOp; (src, srcdst) or (left, right, dst) */
     A64E_UNARY,   /* param 0 neg, 1 not (mvn); (srcdst) or (src, dst) */
     A64E_SHIFT,   /* param A64Shift (LSL, LSR, ASR); (amount, srcdst) or (src, amount, dst) */

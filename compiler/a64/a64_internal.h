@@ -21,6 +21,6 @@ void a64_emit_call(Lower *l, Arg target, const Arg *uses, uint32_t nuses, const 
 bool a64_finish_frame(Code *code, char *err, size_t errlen);
 
 /* incoming stack arguments start this far above the frame base (saved x29, x30) */
-enum { A64_STACK_ARGS_AT = 32 };
+enum { A64_STACK_ARGS_AT = 16 };
 
 #endif

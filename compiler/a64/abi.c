@@ -55,7 +55,10 @@ static void zero_slots(Lower *l)
     for (uint32_t s = 0; s < l->code->nslots; s++) {
         if (!l->code->slots[s].locked)
             continue;
-        for (uint32_t off = 0; off < l->code->slots[s].size; off += 8)
+        uint32_t off = 0, size = l->code->slots[s].size;
+        for (; off + 16 <= size; off += 16)
+            lower_emit3(l, LIR_StorePair64, arg_imm(0), arg_imm(0), arg_stack(s, off));
+        if (off < size)
             lower_emit2(l, LIR_Move, arg_imm(0), arg_stack(s, off));
     }
 }

@@ -297,6 +297,49 @@ static bool enc_push_pop(const Ctx *c, bool push)
     return word(c->as, a64_ldst_post(A64_LDR_X, r, A64_SP, 16));
 }
 
+/* PushPair a, b: stp a, b, [sp, #-16]!; PopPair a, b: ldp a, b, [sp], #16 (into one
+ * register twice: the second value, by ldr and add) */
+static bool enc_push_pop_pair(const Ctx *c, bool push)
+{
+    int a = reg(c, 0), b = reg(c, 1);
+    if (push)
+        return word(c->as, a64_ldstp(A64_STP_X, A64_PAIR_PRE, a, b, A64_SP, -16));
+    if (a == b)
+        return word(c->as, a64_ldst_offset(A64_LDR_X, b, A64_SP, 8)) &&
+               word(c->as, a64_add_imm(1, A64_SP, A64_SP, 16, 0));
+    return word(c->as, a64_ldstp(A64_LDP_X, A64_PAIR_POST, a, b, A64_SP, 16));
+}
+
+/* StorePair64 (a, b, mem) / LoadPair64 (mem, a, b): a at mem, b at mem + 8 (an
+ * immediate is xzr; a load reads the address before writing either register, and
+ * into one register twice keeps the second); stp/ldp at the operand, or at x17
+ * holding its address where stp/ldp cannot encode it */
+static bool enc_pair(const Ctx *c)
+{
+    bool load = c->form->param == A64_LDP_X;
+    int rt[2];
+    for (unsigned k = 0; k < 2; k++) {
+        unsigned i = load ? k + 1 : k;
+        rt[k] = arg(c, i)->kind == ARG_TMP ? reg(c, i) : A64_ZR;
+    }
+    Mem m;
+    if (!mem_of(c, arg(c, load ? 0 : 2), &m))
+        return false;
+    if (load && rt[0] == rt[1]) {
+        Mem hi = m;
+        hi.offset += 8;
+        return ldst(c->as, A64_LDR_X, rt[1], &hi);
+    }
+    A64Pair kind = (A64Pair)c->form->param;
+    if (m.index < 0) {
+        uint32_t w = a64_ldstp(kind, A64_PAIR_OFFSET, rt[0], rt[1], m.base, m.offset);
+        if (w != A64_BAD)
+            return word(c->as, w);
+    }
+    return address(c->as, A64_SCRATCH1, &m) &&
+           word(c->as, a64_ldstp(kind, A64_PAIR_OFFSET, rt[0], rt[1], A64_SCRATCH1, 0));
+}
+
 /* ---- integer arithmetic ------------------------------------------------------------ */
 /* rd := rn op rm (register forms); sp in rd/rn of add/sub takes the extended form */
 static uint32_t alu_reg(A64AluOp op, int sf, int rd, int rn, int rm)
@@ -669,6 +712,9 @@ static bool dispatch(const Ctx *c)
     case A64E_SWAP: return enc_swap(c);
     case A64E_PUSH: return enc_push_pop(c, true);
     case A64E_POP: return enc_push_pop(c, false);
+    case A64E_PUSHPAIR: return enc_push_pop_pair(c, true);
+    case A64E_POPPAIR: return enc_push_pop_pair(c, false);
+    case A64E_PAIR: return enc_pair(c);
     case A64E_ALU: return enc_alu(c);
     case A64E_UNARY: return enc_unary(c);
     case A64E_SHIFT: return enc_shift(c);

@@ -9,7 +9,8 @@
  *   - three-operand forms; an immediate operand where the form can encode it
  *     (add/sub imm12, bitmask immediates), else the constant's tmp;
  *   - ICMP/FCMP used only by the IF_BRANCH of their block fuse into one branch
- *     (every FCMP code is a branch on ARM64: one and ueq take two b.cond);
+ *     (every FCMP code is a branch on ARM64: one and ueq take two b.cond); 8/16-bit
+ *     ICMP and SWITCH with an equality or unsigned condition compare at 32 bits;
  *   - LOAD/STORE addresses fold ALLOCA + constant into a stack slot operand and
  *     base + constant into base+offset;
  *   - sdiv/udiv never trap on ARM64: the divisor is checked against 0 (div0) and,
@@ -23,6 +24,7 @@
  *   - FPTOSI/FPTOUI are fcvtzs/fcvtzu, whose saturation (NaN -> 0) is the rule
  *     at 32 and 64 bits; narrower widths clamp; UITOFP of a u64 is ucvtf;
  *   - EXP is an inline square-and-multiply loop, four exponent bits per iteration;
+ *   - ALLOCA memory is zeroed with stp xzr, xzr (StorePair64) per 16 bytes;
  *   - FMOD/FEXP/THROW call the runtime helpers (blob.h) with AAPCS64 arguments;
  *   - calls pass arguments per AAPCS64 (abi.c). */
 #include "a64.h"
@@ -321,6 +323,13 @@ static int cmp_width(Type t)
     return w < 8 ? 32 : w;
 }
 
+/* a value narrower than 32 bits is kept zero-extended in its register, so an
+ * equality or unsigned comparison of it is the 32-bit one (no extension first) */
+static int rel_width(int w, RelCond c)
+{
+    return w < 32 && c < REL_sgt ? 32 : w;
+}
+
 static LirOp compare_op(int w)
 {
     return w == 64 ? LIR_Compare64 : w == 32 ? LIR_Compare32 : w == 16 ? LIR_Compare16 : LIR_Compare8;
@@ -346,6 +355,7 @@ static void icmp_args(Lower *l, GateId g, int *w, Arg args[3], GateId *right)
         b = t;
         c = relcond_commute(c);
     }
+    *w = rel_width(*w, c);
     args[0] = arg_relcond(c);
     args[1] = T(l, a);
     args[2] = operand(l, b, *w);
@@ -721,7 +731,7 @@ static bool sel_if(Lower *l, const Block *b)
 static bool sel_switch(Lower *l, const Block *b)
 {
     GateId v = in(l, b->term_gate, 0);
-    int w = cmp_width((Type)G(l, v)->type);
+    int w = rel_width(cmp_width((Type)G(l, v)->type), REL_eq);
     uint32_t ncases = b->nsuccs - 1;
     for (uint32_t i = 0; i < ncases; i++) {
         uint32_t target = lower_edge_block(l, b, i);

@@ -94,6 +94,8 @@ static bool logical_ok(unsigned w, int64_t v)
 static bool imm_ok(const LirForm *f, int64_t v)
 {
     switch ((A64Encoding)f->enc) {
+    case A64E_PAIR: /* xzr */
+        return v == 0;
     case A64E_MOV:
         switch (f->width) {
         case 8: return v >= INT8_MIN && v <= UINT8_MAX;
