@@ -101,7 +101,7 @@ void check_build_stages(const CheckOptions *o, StageList *l)
 {
     uint32_t lv = o->levels ? o->levels : CHECK_ALL_LEVELS;
     l->n = 0;
-    l->v = calloc(MAX_STAGES, sizeof *l->v);
+    l->v = malloc(MAX_STAGES * sizeof *l->v); /* add_stage writes whole entries */
     if (!l->v)
         abort();
     if (lv & (CHECK_O1 | CHECK_O2))

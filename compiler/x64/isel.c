@@ -15,9 +15,10 @@
  *   - every float arithmetic or conversion result that may be NaN is replaced by
  *     the canonical NaN (ucomis + cmov on the bits), unless every user is
  *     NaN-blind (lower_nan_unseen);
- *   - FPTOSI/FPTOUI saturate with compares and cmovs (the high end by one float
- *     compare with 2^w or 2^(w-1)); UITOFP of a u64 halves and rounds when the top
- *     bit is set;
+ *   - FPTOSI/FPTOUI clamp with minss/maxss where the range's ends are exact in
+ *     the float type, else saturate with compares and cmovs (the high end by one
+ *     float compare with 2^w or 2^(w-1)); UITOFP of a u64 halves and rounds when
+ *     the top bit is set;
  *   - FMOD/FEXP/THROW call the runtime helpers (blob.h) with SysV arguments;
  *   - calls pass arguments per SysV (abi.c). */
 #include "x64.h"
@@ -532,33 +533,60 @@ static Arg truncate64(Lower *l, Type ft, Arg x)
     return r;
 }
 
-/* FPTOSI/FPTOUI: truncate, saturate to the range, NaN -> 0.  Below the first value
- * past the range's top (2^w unsigned, 2^(w-1) signed: exact in either float type) the
- * 64-bit truncation is at most the top, so one float compare saturates the high end
- * and one integer compare the low end */
+/* is the integer v exact in float type t? */
+static bool exact_in(Type t, uint64_t v)
+{
+    return t == TY_F64 ? (uint64_t)(double)v == v : (uint64_t)(float)v == v;
+}
+
+/* FPTOSI/FPTOUI: truncate, saturate to the range, NaN -> 0.  When the range's ends
+ * are exact in the float type, minss/maxss clamp before the truncation (min first,
+ * NaN stays NaN; unsigned, max(v, 0) then gives 0 for NaN; signed, max(lo, v) keeps
+ * it, and NaN truncates to INT64_MIN, below every clamped value).  Else, below the first value past the
+ * range's top (2^w unsigned, 2^(w-1) signed: exact in either float type) the 64-bit
+ * truncation is at most the top, so one float compare saturates the high end and
+ * one integer compare the low end */
 static bool sel_fptoi(Lower *l, GateId g)
 {
     bool is_signed = G(l, g)->op == OP_FPTOSI;
     Type ft = (Type)G(l, in(l, g, 0))->type, it = (Type)G(l, g)->type;
     int w = bits_of(it);
+    bool d = is_f64(ft);
     Arg x = T(l, in(l, g, 0)), dst = T(l, g);
-    Arg zero = gp_const(l, 0);
+    int64_t lo = is_signed ? (w == 64 ? INT64_MIN : -(1ll << (w - 1))) : 0;
+    uint64_t hi = is_signed ? (w == 64 ? (uint64_t)INT64_MAX : (1ull << (w - 1)) - 1) : (1ull << w) - 1;
     Arg r;
+    if (w < 64 && exact_in(ft, hi)) {
+        Arg v = fp_const(l, ft, fbits(ft, (double)hi));
+        lower_emit2(l, d ? LIR_MinDouble : LIR_MinFloat, x, v);
+        Arg low = fp_const(l, ft, fbits(ft, (double)lo));
+        if (is_signed) { /* low := max(low, v), NaN when v is */
+            lower_emit2(l, d ? LIR_MaxDouble : LIR_MaxFloat, v, low);
+            r = truncate64(l, ft, low);
+            lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(lo), gp_const(l, 0), r);
+        } else { /* v := max(v, 0), 0 when v is NaN */
+            lower_emit2(l, d ? LIR_MaxDouble : LIR_MaxFloat, low, v);
+            r = truncate64(l, ft, v);
+        }
+        move64(l, r, dst);
+        if (is_signed)
+            zero_above(l, dst, w);
+        return true;
+    }
+    Arg zero = gp_const(l, 0);
     if (!is_signed && w == 64) {
         Arg two63 = fp_const(l, ft, fbits(ft, 9223372036854775808.0));
         r = truncate64(l, ft, x);
         lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(0), zero, r);
         Arg t = fresh(l, BANK_FP);
         fmove(l, ft, x, t);
-        lower_emit2(l, is_f64(ft) ? LIR_SubDouble : LIR_SubFloat, two63, t);
-        Arg hi = truncate64(l, ft, t);
-        lower_emit2(l, LIR_Xor64, gp_const(l, 1ull << 63), hi);
-        cmov_f(l, ft, DBL_oge, x, two63, hi, r);
+        lower_emit2(l, d ? LIR_SubDouble : LIR_SubFloat, two63, t);
+        Arg top = truncate64(l, ft, t);
+        lower_emit2(l, LIR_Xor64, gp_const(l, 1ull << 63), top);
+        cmov_f(l, ft, DBL_oge, x, two63, top, r);
         Arg two64 = fp_const(l, ft, fbits(ft, 18446744073709551616.0));
         cmov_f(l, ft, DBL_oge, x, two64, gp_const(l, ~0ull), r);
     } else {
-        int64_t lo = is_signed ? (w == 64 ? INT64_MIN : -(1ll << (w - 1))) : 0;
-        uint64_t hi = is_signed ? (w == 64 ? (uint64_t)INT64_MAX : (1ull << (w - 1)) - 1) : (1ull << w) - 1;
         Arg past = fp_const(l, ft, fbits(ft, (double)(hi + 1)));
         r = truncate64(l, ft, x);
         if (w < 64)
