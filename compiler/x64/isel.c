@@ -554,7 +554,8 @@ static bool sel_fptoi(Lower *l, GateId g)
     bool d = is_f64(ft);
     Arg x = T(l, in(l, g, 0)), dst = T(l, g);
     int64_t lo = is_signed ? (w == 64 ? INT64_MIN : -(1ll << (w - 1))) : 0;
-    uint64_t hi = is_signed ? (w == 64 ? (uint64_t)INT64_MAX : (1ull << (w - 1)) - 1) : (1ull << w) - 1;
+    uint64_t hi = w == 64 ? (is_signed ? (uint64_t)INT64_MAX : ~0ull)
+                          : is_signed ? (1ull << (w - 1)) - 1 : (1ull << w) - 1;
     Arg r;
     if (w < 64 && exact_in(ft, hi)) {
         Arg v = fp_const(l, ft, fbits(ft, (double)hi));
