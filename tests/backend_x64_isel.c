@@ -4,7 +4,8 @@
  *     an FCMP olt fuses into BranchDouble ogt with the operands swapped;
  *   - LOAD/STORE of ADD(pointer, constant) use base+disp, of ALLOCA+constant a
  *     stack-slot operand;
- *   - SDIV checks its divisor: branches to one Ud2 of kind div0 and one of kind
+ *   - SDIV checks INT_MIN / -1: a Ud2 of kind overflow; a zero divisor is the
+ *     div's own fault, a trap site of kind div0 (UDIV: no Ud2 at all);
  *     overflow (UDIV: div0 only);
  *   - a SWITCH with three cases compares three times;
  *   - selector copies on an edge go through fresh tmps (parallel-copy safe);
@@ -31,6 +32,7 @@ static void expect(bool ok, const char *what)
 typedef struct {
     unsigned count[LIR_OP_COUNT];
     unsigned trap_ud2[8];
+    unsigned div0_sites; /* div/idiv instructions that are div0 trap sites */
     unsigned addr_disp16, stack_disp8, double_ogt_swapped;
     unsigned canonical_nan_loads; /* immediates of the f64 canonical NaN */
 } Census;
@@ -44,6 +46,8 @@ static void census(const Code *c, Census *out)
             out->count[in->op]++;
             if (in->op == LIR_Ud2)
                 out->trap_ud2[in->trap & 7]++;
+            if (in->op >= LIR_X86Div32 && in->op <= LIR_X86IDiv64 && in->trap == TRAP_DIV0)
+                out->div0_sites++;
             for (unsigned a = 0; a < in->nargs; a++) {
                 if (in->args[a].kind == ARG_ADDR && in->args[a].value == 16)
                     out->addr_disp16++;
@@ -139,14 +143,16 @@ static void division_traps(void)
                       "  %q = SDIV i32 (%a, %b)\n"
                       "  RETURN [entry] {entry} (%q)\n}\n";
     expect(lower_text(src, &c), "SDIV lowers");
-    expect(c.trap_ud2[TRAP_DIV0] == 1 && c.trap_ud2[TRAP_OVERFLOW] == 1, "SDIV: Ud2 div0 and Ud2 overflow");
+    expect(c.trap_ud2[TRAP_DIV0] == 0 && c.trap_ud2[TRAP_OVERFLOW] == 1 && c.div0_sites == 1,
+           "SDIV: Ud2 overflow; the idiv is the div0 trap site");
     expect(c.count[LIR_X86IDiv32] == 1, "SDIV i32: one idiv");
     const char *usrc = "func @f(i16, i16) -> i16 {\n"
                        "  %a = ARG i16 0\n  %b = ARG i16 1\n"
                        "  %q = UREM i16 (%a, %b)\n"
                        "  RETURN [entry] {entry} (%q)\n}\n";
     expect(lower_text(usrc, &c), "UREM lowers");
-    expect(c.trap_ud2[TRAP_DIV0] == 1 && c.trap_ud2[TRAP_OVERFLOW] == 0, "UREM: Ud2 div0 only");
+    expect(c.trap_ud2[TRAP_DIV0] == 0 && c.trap_ud2[TRAP_OVERFLOW] == 0 && c.div0_sites == 1,
+           "UREM: no Ud2; the div is the div0 trap site");
 }
 
 static void switch_and_copies(void)

@@ -9,8 +9,8 @@
  *   - ICMP/FCMP used only by the IF_BRANCH of their block fuse into one branch;
  *   - LOAD/STORE addresses fold ALLOCA + constant into a stack slot operand and
  *     base + constant into base+disp;
- *   - divisions check their divisor (and INT_MIN / -1) and branch to a Ud2 with
- *     the trap kind (div0 / overflow) before dividing;
+ *   - a zero divisor faults (#DE) at the div, a trap site of kind div0; signed
+ *     divisions check INT_MIN / -1 first and branch to a Ud2 of kind overflow;
  *   - EXP is an inline square-and-multiply loop, four exponent bits an iteration;
  *   - every float arithmetic or conversion result that may be NaN is replaced by
  *     the canonical NaN (ucomis + cmov on the bits), unless every user is
@@ -119,16 +119,6 @@ static void canonicalize(Lower *l, Type ty, Arg t)
     lower_emit2(l, d ? LIR_Move64ToDouble : LIR_Move32ToFloat, bits, t);
 }
 
-/* end the current block with the two-way branch just emitted: taken -> `taken`,
- * else a new block, which becomes current */
-static void branch_or_continue(Lower *l, uint32_t taken)
-{
-    LirBlock *next = lower_new_block(l, false);
-    lir_add_succ(l->code, l->cur, taken);
-    lir_add_succ(l->code, l->cur, next->index);
-    l->cur = next;
-}
-
 /* ---- integer arithmetic ------------------------------------------------------------ */
 static LirOp branch_op(int w);
 static LirOp pick(int w, LirOp op32, LirOp op64) { return w == 64 ? op64 : op32; }
@@ -212,8 +202,7 @@ static bool sel_divide(Lower *l, GateId g)
     bool is_signed = gate->op == OP_SDIV || gate->op == OP_SREM;
     bool want_rem = gate->op == OP_SREM || gate->op == OP_UREM;
     Arg a = T(l, in(l, g, 0)), b = T(l, in(l, g, 1));
-    lower_emit3(l, LIR_BranchTest64, arg_rescond(RES_zero), b, b);
-    branch_or_continue(l, lower_trap_block(l, TRAP_DIV0));
+    /* a zero divisor faults (#DE) at the div itself, a trap site of kind div0 */
     if (is_signed) {
         /* INT_MIN / -1 overflows: checked on the -1 path only */
         LirBlock *minus_one = lower_new_block(l, false);
