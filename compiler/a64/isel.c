@@ -103,9 +103,12 @@ static void zero_above(Lower *l, Arg t, int w)
     }
 }
 
-/* a NaN in FP tmp t (of type ty) becomes the canonical NaN */
-static void canonicalize(Lower *l, Type ty, Arg t)
+/* a NaN in FP tmp t, gate g's result of type ty, becomes the canonical NaN, unless
+ * no user of g can see its payload */
+static void canonicalize(Lower *l, GateId g, Type ty, Arg t)
 {
+    if (lower_nan_unseen(l, g))
+        return;
     bool d = is_f64(ty);
     Arg bits = fresh(l, BANK_GP);
     lower_emit2(l, d ? LIR_MoveDoubleTo64 : LIR_MoveFloatTo32, t, bits);
@@ -530,8 +533,7 @@ static bool sel_fpconv(Lower *l, GateId g)
 {
     Type to = (Type)G(l, g)->type;
     lower_emit2(l, to == TY_F64 ? LIR_ConvertFloatToDouble : LIR_ConvertDoubleToFloat, T(l, in(l, g, 0)), T(l, g));
-    if (!lower_nan_unseen(l, g))
-        canonicalize(l, to, T(l, g));
+    canonicalize(l, g, to, T(l, g));
     return true;
 }
 
@@ -550,8 +552,7 @@ static bool sel_float_binary(Lower *l, GateId g)
     }
     Arg dst = T(l, g);
     lower_emit3(l, op, T(l, in(l, g, 0)), T(l, in(l, g, 1)), dst);
-    if (!lower_nan_unseen(l, g))
-        canonicalize(l, ty, dst);
+    canonicalize(l, g, ty, dst);
     return true;
 }
 

@@ -107,9 +107,12 @@ static void zero_above(Lower *l, Arg t, int w)
     }
 }
 
-/* a NaN in FP tmp t (of type ty) becomes the canonical NaN */
-static void canonicalize(Lower *l, Type ty, Arg t)
+/* a NaN in FP tmp t, gate g's result of type ty, becomes the canonical NaN, unless
+ * no user of g can see its payload */
+static void canonicalize(Lower *l, GateId g, Type ty, Arg t)
 {
+    if (lower_nan_unseen(l, g))
+        return;
     bool d = is_f64(ty);
     Arg bits = fresh(l, BANK_GP);
     lower_emit2(l, d ? LIR_MoveDoubleTo64 : LIR_MoveFloatTo32, t, bits);
@@ -528,63 +531,67 @@ static bool exact_in(Type t, uint64_t v)
     return t == TY_F64 ? (uint64_t)(double)v == v : (uint64_t)(float)v == v;
 }
 
-/* FPTOSI/FPTOUI: truncate, saturate to the range, NaN -> 0.  When the range's ends
- * are exact in the float type, minss/maxss clamp before the truncation (min first,
- * NaN stays NaN; unsigned, max(v, 0) then gives 0 for NaN; signed, max(lo, v) keeps
- * it, and NaN truncates to INT64_MIN, below every clamped value).  Else, below the first value past the
- * range's top (2^w unsigned, 2^(w-1) signed: exact in either float type) the 64-bit
- * truncation is at most the top, so one float compare saturates the high end and
- * one integer compare the low end */
+/* FPTOSI/FPTOUI to w < 64 bits when the range's ends lo..hi are exact in float type
+ * ft: minss/maxss clamp before the truncation.  Min first keeps a NaN; unsigned,
+ * max(v, 0) then gives 0 for it; signed, max(lo, v) keeps it, and a NaN truncates to
+ * INT64_MIN, below every clamped value, so one compare makes it 0 */
+static Arg fptoi_clamped(Lower *l, bool is_signed, Type ft, Arg x, int64_t lo, uint64_t hi)
+{
+    bool d = is_f64(ft);
+    Arg v = fp_const(l, ft, fbits(ft, (double)hi));
+    lower_emit2(l, d ? LIR_MinDouble : LIR_MinFloat, x, v);
+    Arg low = fp_const(l, ft, fbits(ft, (double)lo));
+    if (!is_signed) { /* v := max(v, 0) */
+        lower_emit2(l, d ? LIR_MaxDouble : LIR_MaxFloat, low, v);
+        return truncate64(l, ft, v);
+    }
+    lower_emit2(l, d ? LIR_MaxDouble : LIR_MaxFloat, v, low); /* low := max(low, v) */
+    Arg r = truncate64(l, ft, low);
+    lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(lo), gp_const(l, 0), r);
+    return r;
+}
+
+/* FPTOSI/FPTOUI: truncate, saturate to the range, NaN -> 0: clamped in the float
+ * type where the range's ends are exact in it (fptoi_clamped); else, below the first
+ * value past the range's top (2^w unsigned, 2^(w-1) signed: exact in either float
+ * type) the 64-bit truncation is at most the top, so one float compare saturates the
+ * high end and one integer compare the low end; u64 converts x - 2^63 from 2^63 on */
 static bool sel_fptoi(Lower *l, GateId g)
 {
     bool is_signed = G(l, g)->op == OP_FPTOSI;
     Type ft = (Type)G(l, in(l, g, 0))->type, it = (Type)G(l, g)->type;
     int w = bits_of(it);
-    bool d = is_f64(ft);
     Arg x = T(l, in(l, g, 0)), dst = T(l, g);
     int64_t lo = is_signed ? (w == 64 ? INT64_MIN : -(1ll << (w - 1))) : 0;
     uint64_t hi = w == 64 ? (is_signed ? (uint64_t)INT64_MAX : ~0ull)
                           : is_signed ? (1ull << (w - 1)) - 1 : (1ull << w) - 1;
     Arg r;
     if (w < 64 && exact_in(ft, hi)) {
-        Arg v = fp_const(l, ft, fbits(ft, (double)hi));
-        lower_emit2(l, d ? LIR_MinDouble : LIR_MinFloat, x, v);
-        Arg low = fp_const(l, ft, fbits(ft, (double)lo));
-        if (is_signed) { /* low := max(low, v), NaN when v is */
-            lower_emit2(l, d ? LIR_MaxDouble : LIR_MaxFloat, v, low);
-            r = truncate64(l, ft, low);
-            lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(lo), gp_const(l, 0), r);
-        } else { /* v := max(v, 0), 0 when v is NaN */
-            lower_emit2(l, d ? LIR_MaxDouble : LIR_MaxFloat, low, v);
-            r = truncate64(l, ft, v);
-        }
-        move64(l, r, dst);
-        if (is_signed)
-            zero_above(l, dst, w);
-        return true;
-    }
-    Arg zero = gp_const(l, 0);
-    if (!is_signed && w == 64) {
-        Arg two63 = fp_const(l, ft, fbits(ft, 9223372036854775808.0));
-        r = truncate64(l, ft, x);
-        lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(0), zero, r);
-        Arg t = fresh(l, BANK_FP);
-        fmove(l, ft, x, t);
-        lower_emit2(l, d ? LIR_SubDouble : LIR_SubFloat, two63, t);
-        Arg top = truncate64(l, ft, t);
-        lower_emit2(l, LIR_Xor64, gp_const(l, 1ull << 63), top);
-        cmov_f(l, ft, DBL_oge, x, two63, top, r);
-        Arg two64 = fp_const(l, ft, fbits(ft, 18446744073709551616.0));
-        cmov_f(l, ft, DBL_oge, x, two64, gp_const(l, ~0ull), r);
+        r = fptoi_clamped(l, is_signed, ft, x, lo, hi);
     } else {
-        Arg past = fp_const(l, ft, fbits(ft, (double)(hi + 1)));
-        r = truncate64(l, ft, x);
-        if (w < 64)
-            lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(lo),
-                        is_signed ? gp_const(l, (uint64_t)lo) : zero, r);
-        cmov_f(l, ft, DBL_oge, x, past, gp_const(l, hi), r);
+        Arg zero = gp_const(l, 0);
+        if (!is_signed && w == 64) {
+            Arg two63 = fp_const(l, ft, fbits(ft, 9223372036854775808.0));
+            r = truncate64(l, ft, x);
+            lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(0), zero, r);
+            Arg t = fresh(l, BANK_FP);
+            fmove(l, ft, x, t);
+            lower_emit2(l, is_f64(ft) ? LIR_SubDouble : LIR_SubFloat, two63, t);
+            Arg top = truncate64(l, ft, t);
+            lower_emit2(l, LIR_Xor64, gp_const(l, 1ull << 63), top);
+            cmov_f(l, ft, DBL_oge, x, two63, top, r);
+            Arg two64 = fp_const(l, ft, fbits(ft, 18446744073709551616.0));
+            cmov_f(l, ft, DBL_oge, x, two64, gp_const(l, ~0ull), r);
+        } else {
+            Arg past = fp_const(l, ft, fbits(ft, (double)(hi + 1)));
+            r = truncate64(l, ft, x);
+            if (w < 64)
+                lower_emit5(l, LIR_MoveConditionally64, arg_relcond(REL_slt), r, arg_imm(lo),
+                            is_signed ? gp_const(l, (uint64_t)lo) : zero, r);
+            cmov_f(l, ft, DBL_oge, x, past, gp_const(l, hi), r);
+        }
+        cmov_f(l, ft, DBL_uno, x, x, zero, r);
     }
-    cmov_f(l, ft, DBL_uno, x, x, zero, r);
     move64(l, r, dst);
     if (is_signed) /* an unsigned result is in 0..max: already zero-extended */
         zero_above(l, dst, w);
@@ -595,8 +602,7 @@ static bool sel_fpconv(Lower *l, GateId g)
 {
     Type to = (Type)G(l, g)->type;
     lower_emit2(l, to == TY_F64 ? LIR_ConvertFloatToDouble : LIR_ConvertDoubleToFloat, T(l, in(l, g, 0)), T(l, g));
-    if (!lower_nan_unseen(l, g))
-        canonicalize(l, to, T(l, g));
+    canonicalize(l, g, to, T(l, g));
     return true;
 }
 
@@ -617,8 +623,7 @@ static bool sel_float_binary(Lower *l, GateId g)
     Arg a = T(l, in(l, g, 0)), b = T(l, in(l, g, 1));
     fmove(l, ty, a, dst);
     lower_emit2(l, op, b, dst);
-    if (!lower_nan_unseen(l, g))
-        canonicalize(l, ty, dst);
+    canonicalize(l, g, ty, dst);
     return true;
 }
 
