@@ -252,8 +252,7 @@ static bool sel_divide(Lower *l, GateId g)
 
 /* x^y mod 2^w, y unsigned, by square-and-multiply over the exponent's bits, four
  * bits per loop iteration (one block each: at most w / 4 iterations, and no loop
- * at all for i1), so compiled code stays within a few emulated blocks per
- * interpreter step:
+ * at all for i1; 17 emulated blocks at most, which the emulator budget allows):
  *   r = 1; do { 4 times: { if (y & 1) r *= x; x *= x; y >>= 1; } } while (y); */
 enum { EXP_BITS_PER_ITERATION = 4 };
 
