@@ -1,8 +1,9 @@
 /* lower.c — the target-independent half of lowering a Schedule to LIR (lower.h):
  * block mapping and layout, one tmp per gate, edge copies for selectors, and the
- * walk that hands each gate and terminator to the target's IselHooks, and the
+ * walk that hands each gate and terminator to the instruction selector (isel.h), and the
  * CallInfo both targets' calls carry. */
 #include "lower.h"
+#include "isel.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -217,7 +218,7 @@ static bool lower_block(Lower *l, const Block *b)
     l->cur_group = b->id;
     if (b->id == 0) {
         l->origin = NO_GATE;
-        if (!l->isel->entry(l))
+        if (!isel_entry(l))
             return false;
     }
     for (uint32_t i = 0; i < b->ngates; i++) {
@@ -227,14 +228,14 @@ static bool lower_block(Lower *l, const Block *b)
             continue;
         l->origin = g;
         l->block = b;
-        if (!l->isel->gate(l, g))
+        if (!isel_gate(l, g))
             return false;
     }
     l->origin = b->term_gate;
     l->block = b;
     if (b->term == TERM_GOTO)
         return lower_goto(l, b);
-    return l->isel->term(l, b);
+    return isel_term(l, b);
 }
 
 /* the layout group of LIR block i: its scheduled block, or after all of them if cold */

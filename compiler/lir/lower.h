@@ -2,8 +2,8 @@
  * target-independent half of instruction selection.
  *
  * lower_func() walks the Schedule block by block and gate by gate and asks the
- * target's IselHooks to select instructions for each gate and terminator.  What
- * it does itself:
+ * instruction selector (isel.h, with the target's IselHooks) to select
+ * instructions for each gate and terminator.  What it does itself:
  *   - one LIR block per scheduled block (created up front, so branches can name
  *     any block); the hooks may add blocks (division trap checks, loops of EXP,
  *     compare chains of SWITCH); at the end the blocks are laid out grouped by the
@@ -29,20 +29,9 @@
 
 typedef struct Lower Lower;
 
-/* a target's instruction selection */
-typedef struct IselHooks {
-    /* at the start of the entry block: move the incoming arguments (ABI registers,
-     * stack) into the tmps of the parameters (lower_param_tmp), zero-fill ALLOCA
-     * memory; false after reporting through l->diag */
-    bool (*entry)(Lower *l);
-    /* instructions for one computation gate, appended to l->cur (which the hook may
-     * move to a new block); false after reporting */
-    bool (*gate)(Lower *l, GateId g);
-    /* the terminator of scheduled block b (TERM_IF, TERM_SWITCH, TERM_RETURN,
-     * TERM_THROW; gotos are lowered here), appended to l->cur; successors through
-     * lower_edge_block */
-    bool (*term)(Lower *l, const Block *b);
-} IselHooks;
+/* a target's part of instruction selection (isel.h): lower_func hands each gate
+ * and terminator to the target-independent selector, which asks these hooks */
+typedef struct IselHooks IselHooks;
 
 struct Lower {
     Arena *arena;
