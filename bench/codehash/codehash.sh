@@ -18,21 +18,25 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# one file: every ISA and level
+# one file: every ISA and level; the bytes and offsets of each go to $tmp/N.code and
+# $tmp/N.map, listed in $tmp/index for split.py (one python run at the end)
+n=0
 hash_file() { # NAME PATH
     for isa in x86-64 arm64; do
         for lvl in O0 O2; do
-            if "$circ" compile "$2" --target "$isa" "-$lvl" -o "$tmp/code" >"$tmp/map" 2>/dev/null &&
-               "$circ" compile "$2" --target "$isa" "-$lvl" >"$tmp/map" 2>/dev/null; then
-                python3 "$root/bench/codehash/split.py" "$1" "$isa" "$lvl" "$tmp/map" "$tmp/code"
+            n=$((n + 1))
+            if "$circ" compile "$2" --target "$isa" "-$lvl" -o "$tmp/$n.code" >/dev/null 2>&1 &&
+               "$circ" compile "$2" --target "$isa" "-$lvl" >"$tmp/$n.map" 2>/dev/null; then
+                echo "$1 $isa $lvl $tmp/$n.map $tmp/$n.code" >>"$tmp/index"
             else
-                echo "$1 $isa $lvl - error -"
+                echo "$1 $isa $lvl - -" >>"$tmp/index"
             fi
         done
     done
 }
 
-find "$root/corpus" -name '*.circ' | LC_ALL=C sort | while read -r f; do
+: >"$tmp/index"
+for f in $(find "$root/corpus" -name '*.circ' | LC_ALL=C sort); do
     hash_file "${f#"$root"/}" "$f"
 done
 i=1
@@ -41,3 +45,4 @@ while [ "$i" -le "$seeds" ]; do
     hash_file "gen:$i" "$tmp/gen.circ"
     i=$((i + 1))
 done
+python3 "$root/bench/codehash/split.py" "$tmp/index"
