@@ -1,5 +1,6 @@
 /* backend.h — the ARM64 Backend for the compile pipeline (compiler/lir/pipeline.h):
- * instruction selection (isel.c), AAPCS64 calls (abi.c), prologue/epilogue (frame.c). */
+ * instruction selection (isel_hooks.c for compiler/lir/isel.h), prologue/epilogue
+ * (frame.c). */
 #ifndef CIRC_A64_BACKEND_H
 #define CIRC_A64_BACKEND_H
 
