@@ -66,9 +66,12 @@ static inline Arg isel_t(Lower *l, GateId g) { return arg_tmp(lower_tmp(l, g)); 
 static inline Arg isel_fresh(Lower *l, Bank b) { return arg_tmp(lower_new_tmp(l, b)); }
 static inline bool isel_is_const(const Lower *l, GateId g) { return isel_g(l, g)->op == OP_CONSTANT; }
 static inline LirOp isel_pick(int w, LirOp op32, LirOp op64) { return w == 64 ? op64 : op32; }
+/* does the target have a form taking op with these n args? (lir_is_valid_args,
+ * through the Code's index of the forms table) */
 static inline bool isel_valid(const Lower *l, LirOp op, unsigned n, const Arg *args)
 {
-    return lir_is_valid_args(l->code->target, op, n, args);
+    Inst in = lir_inst(op, n, args);
+    return lir_code_find_form(l->code, &in) != NULL;
 }
 
 /* a 64-bit integer constant in a fresh GP tmp */

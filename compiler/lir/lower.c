@@ -1,7 +1,7 @@
 /* lower.c — the target-independent half of lowering a Schedule to LIR (lower.h):
- * block mapping and layout, one tmp per gate, edge copies for selectors, and the
- * walk that hands each gate and terminator to the instruction selector (isel.h), and the
- * CallInfo both targets' calls carry. */
+ * block mapping and layout, one tmp per gate, edge copies for selectors, the walk
+ * that hands each gate and terminator to the instruction selector (isel.h), and
+ * the CallInfo every call carries. */
 #include "lower.h"
 #include "isel.h"
 
