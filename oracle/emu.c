@@ -386,8 +386,9 @@ static void on_stub(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
         r->trap = TRAP_ABI;
         static const char *const names[HELPER_COUNT] = {"fmod f32", "fmod f64", "fexp f32",
                                                         "fexp f64", "throw"};
-        snprintf(r->reason, sizeof r->reason, "abi-misaligned-call: %s helper called with a misaligned stack (sp 0x%llx)",
-                 names[h], (unsigned long long)sp);
+        snprintf(r->reason, sizeof r->reason,
+                 "abi-misaligned-call: %s helper called with a misaligned stack (sp 0x%llx)", names[h],
+                 (unsigned long long)sp);
         uc_emu_stop(uc);
         return;
     }
@@ -999,8 +1000,8 @@ static bool stack_broken(Emu *e, Outcome *out)
     uint64_t entry_sp = e->run.return_sp - e->isa->stack_arg_offset;
     if (entry_sp < e->run.return_sp && get_stack64(e, entry_sp) != EMU_SENTINEL_ADDR) {
         where = entry_sp, found = get_stack64(e, entry_sp), want = EMU_SENTINEL_ADDR;
-    } else if (!harness_stack_changed(&e->harness, e->stack + (e->run.args_end - EMU_STACK_ADDR),
-                                      e->run.args_end, (size_t)(top - e->run.args_end), &where, &found, &want)) {
+    } else if (!harness_stack_changed(&e->harness, e->stack + (e->run.args_end - EMU_STACK_ADDR), e->run.args_end,
+                                      (size_t)(top - e->run.args_end), &where, &found, &want)) {
         return false;
     }
     snprintf(out->reason, sizeof out->reason,

@@ -16,7 +16,8 @@ typedef struct {
         own_args,       /* writes its first stack argument's slot */
         stack_write,    /* writes the caller's stack just above the stack arguments */
         clobber,        /* changes a callee-saved register */
-        save_restore;   /* changes the same register after saving it, restores it */
+        save_restore,   /* changes the same register after saving it, restores it */
+        ret_slot;       /* x86-64: returns with its return address slot overwritten */
 } HarnessFuncs;
 
 static const char *const listings_x64[] = {
@@ -29,6 +30,7 @@ static const char *const listings_x64[] = {
     "mov qword ptr [rsp + 0x10], rdi; ret",
     "mov r15, rdi; ret",
     "push r15; mov r15, rdi; pop r15; ret",
+    "pop rcx; push rdi; pop rdx; jmp rcx",
 };
 
 static void build_x64(Asm *a, HarnessFuncs *f)
@@ -51,6 +53,8 @@ static void build_x64(Asm *a, HarnessFuncs *f)
     X86(a, 0x49, 0x89, 0xFF, 0xC3);
     f->save_restore = asm_func(a);
     X86(a, 0x41, 0x57, 0x49, 0x89, 0xFF, 0x41, 0x5F, 0xC3);
+    f->ret_slot = asm_func(a);
+    X86(a, 0x59, 0x57, 0x5A, 0xFF, 0xE1);
 }
 
 static const char *const listings_a64[] = {
@@ -105,9 +109,11 @@ static void test_patterns(Tally *t, Emu *e, const HarnessFuncs *f, Outcome *o)
     const Type f64[] = {TY_F64};
     uint64_t x = f64_bits(1.5);
     emu_call(e, f->vec_high, f64, 1, &x, TY_I64, 0, o);
-    expect(t, o->kind == OUT_RETURN && no_zero_byte(o->bits), "the high half of a float argument's register is junk", o);
+    expect(t, o->kind == OUT_RETURN && no_zero_byte(o->bits),
+           "the high half of a float argument's register is junk", o);
     emu_call(e, f->vec_saved, NULL, 0, NULL, TY_I64, 0, o);
-    expect(t, o->kind == OUT_RETURN && no_zero_byte(o->bits), "a vector register that carries no argument holds a pattern", o);
+    expect(t, o->kind == OUT_RETURN && no_zero_byte(o->bits),
+           "a vector register that carries no argument holds a pattern", o);
     emu_call(e, f->below_sp, I64x1, 1, &arg, TY_I64, 0, o);
     expect(t, o->kind == OUT_RETURN && no_zero_byte(o->bits),
            "the stack below the stack pointer holds a pattern; writing there is the callee's right", o);
@@ -125,7 +131,8 @@ static void test_narrow(Tally *t, Emu *e, const HarnessFuncs *f, Outcome *o)
         bool junk = (o->bits & ty_mask(types[i])) == v && (types[i] != TY_I1 || (o->bits & 0xFE));
         for (unsigned k = bytes[i]; k < 8; k++, high >>= 8)
             junk = junk && (high & 0xFF) != 0;
-        expect(t, o->kind == OUT_RETURN && junk, "a narrow argument has junk in every bit the ABI leaves unspecified", o);
+        expect(t, o->kind == OUT_RETURN && junk,
+               "a narrow argument has junk in every bit the ABI leaves unspecified", o);
     }
 }
 
@@ -170,6 +177,12 @@ static void run_isa(Tally *t, Isa isa, const char *reg)
     test_patterns(t, e, &f, &o);
     test_narrow(t, e, &f, &o);
     test_violations(t, e, &f, reg, &o);
+    if (isa == ISA_X64) {
+        emu_call(e, f.ret_slot, I64x1, 1, &(uint64_t){7}, TY_NONE, 0, &o);
+        const char *want = "stack-write: the caller's stack at entry sp+0 changed (0x7,";
+        expect(t, is_trap(&o, TRAP_ABI) && !strncmp(o.reason, want, strlen(want)),
+               "the return address slot is the caller's: overwritten -> stack-write", &o);
+    }
     emu_free(e);
 }
 
