@@ -472,7 +472,9 @@ static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outc
         char why[200];
         if (outcome_equal(&oracle[i], got, why, sizeof why))
             continue;
-        set_signature(res, s->name, check_kind_name(oracle[i].kind), check_kind_name(got->kind));
+        char abi[40]; /* a broken calling convention is named by its label */
+        set_signature(res, s->name, check_kind_name(oracle[i].kind),
+                      outcome_abi_label(got, abi, sizeof abi) ? abi : check_kind_name(got->kind));
         res->run = i;
         res->expected = oracle[i];
         res->got = *got;

@@ -17,14 +17,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "oracle/emu_isa.h"
+#include "oracle/emu_harness.h"
 
 #define EMU_PAGE 0x1000u
 #define CODE_CHUNK (1u << 20)        /* the code region grows in steps of this */
 #define STACK_CUSHION 256u           /* unused bytes above the first stack argument */
 #define MAX_PARAMS 1024u
-/* the top of the stack is always mapped and cleared before each run; the rest is
- * mapped when a run first touches it, and dropped after (most runs never do) */
+/* the top of the stack is always mapped and filled with the run's pattern before
+ * each run; the rest is mapped (and filled) when a run first touches it, and dropped
+ * after (most runs never do) */
 #define STACK_HOT (16u << 10)
 #define STACK_COLD (EMU_STACK_SIZE - STACK_HOT)
 _Static_assert(MAX_PARAMS * 8 + STACK_CUSHION + 16 <= STACK_HOT, "stack arguments are in the hot part");
@@ -43,6 +44,7 @@ typedef struct {       /* what the hooks saw during one run */
     uint64_t budget;
     uint64_t deadline_ns; /* monotonic clock, 0: none */
     uint64_t return_sp;   /* the stack pointer a correct return leaves at the sentinel */
+    uint64_t args_end;    /* the caller's stack from here to the top must stay as it was */
     StopReason stop;
     uint8_t trap;      /* TrapKind, for STOP_TRAP */
     uint8_t throw_type;
@@ -79,6 +81,7 @@ struct Emu {
     uint64_t wall_us;
     bool unicorn_timer;
     RunState run;
+    Harness harness;   /* the patterns of the current run */
     char error[256];
 };
 
@@ -298,6 +301,7 @@ static bool on_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int s
     if (is_unmapped(type) && !e->stack_cold && addr < EMU_STACK_ADDR + STACK_COLD &&
         addr + (uint64_t)(size > 0 ? size : 1) > EMU_STACK_ADDR &&
         uc_mem_map_ptr(uc, EMU_STACK_ADDR, STACK_COLD, UC_PROT_READ | UC_PROT_WRITE, e->stack) == UC_ERR_OK) {
+        harness_fill(&e->harness, e->stack, EMU_STACK_ADDR, STACK_COLD);
         e->stack_cold = true;
         return true; /* the access is retried */
     }
@@ -379,11 +383,12 @@ static void on_stub(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     if (e->abi_check && (sp + e->isa->stack_arg_offset) % 16 != 0) {
         RunState *r = &e->run;
         r->stop = STOP_TRAP; /* real code would crash in libm's aligned spills */
-        r->trap = TRAP_ILLEGAL;
+        r->trap = TRAP_ABI;
         static const char *const names[HELPER_COUNT] = {"fmod f32", "fmod f64", "fexp f32",
                                                         "fexp f64", "throw"};
-        snprintf(r->reason, sizeof r->reason, "%s helper called with a misaligned stack (sp 0x%llx)",
-                 names[h], (unsigned long long)sp);
+        snprintf(r->reason, sizeof r->reason,
+                 "abi-misaligned-call: %s helper called with a misaligned stack (sp 0x%llx)", names[h],
+                 (unsigned long long)sp);
         uc_emu_stop(uc);
         return;
     }
@@ -463,14 +468,13 @@ static void host_zero(uint8_t *mem, size_t size)
     memset(mem, 0, size);
 }
 
-/* a zero stack for the next run: the hot part cleared, the cold part dropped if a
- * run mapped it */
+/* the stack for the next run: the hot part holds the run's pattern, the cold part
+ * is unmapped if a run mapped it (filled again when a run touches it) */
 static void stack_reset(Emu *e)
 {
-    memset(e->stack + STACK_COLD, 0, STACK_HOT);
+    harness_fill(&e->harness, e->stack + STACK_COLD, EMU_STACK_ADDR + STACK_COLD, STACK_HOT);
     if (e->stack_cold) {
         uc_mem_unmap(e->uc, EMU_STACK_ADDR, STACK_COLD);
-        host_zero(e->stack, STACK_COLD);
         e->stack_cold = false;
     }
 }
@@ -782,7 +786,7 @@ static uc_err reset_cpu(Emu *e) { return uc_context_restore(e->uc, e->pristine);
 static uint64_t arg_bits(const Emu *e, Type t, uint64_t v, uint32_t i)
 {
     uint64_t mask = ty_mask(t);
-    uint64_t junk = e->junk_args ? 0xA5C396E1F00DB7E5ull ^ ((uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull) : 0;
+    uint64_t junk = e->junk_args ? harness_word(&e->harness, (3ull << 40) | i) : 0;
     return (v & mask) | (junk & ~mask);
 }
 
@@ -791,6 +795,13 @@ static void put_stack64(Emu *e, uint64_t addr, uint64_t v)
     uint8_t *p = e->stack + (addr - EMU_STACK_ADDR);
     for (int k = 0; k < 8; k++)
         p[k] = (uint8_t)(v >> (8 * k));
+}
+
+static uint64_t get_stack64(const Emu *e, uint64_t addr)
+{
+    uint64_t v;
+    memcpy(&v, e->stack + (addr - EMU_STACK_ADDR), 8);
+    return v;
 }
 
 static uint32_t count_stack_args(const EmuIsa *d, const Type *types, uint32_t n)
@@ -803,6 +814,71 @@ static uint32_t count_stack_args(const EmuIsa *d, const Type *types, uint32_t n)
     return ns;
 }
 
+enum { MAX_GP_WRITES = EMU_MAX_ZERO_REGS + 3 }; /* + flags, stack pointer, link register */
+
+/* the registers a run starts with: in gp_ids/gp the general registers, flags, stack
+ * pointer and link register; vec[i] for the vector register zero_vregs[i] */
+typedef struct {
+    int gp_ids[MAX_GP_WRITES];
+    uint64_t gp[MAX_GP_WRITES];
+    unsigned ngp;
+    uint64_t vec[EMU_MAX_ZERO_REGS][2];
+} EntryRegs;
+
+/* every register its pattern (emu_harness.h) */
+static void pattern_regs(const Emu *e, EntryRegs *r)
+{
+    const EmuIsa *d = e->isa;
+    const Harness *h = &e->harness;
+    for (unsigned i = 0; i < d->npattern_regs; i++) {
+        r->gp_ids[i] = d->pattern_regs[i];
+        r->gp[i] = harness_word(h, (uint64_t)d->pattern_regs[i]);
+    }
+    r->ngp = d->npattern_regs;
+    r->gp_ids[r->ngp] = d->reg_flags;
+    r->gp[r->ngp++] = harness_flags(h, d);
+    for (unsigned i = 0; i < d->nzero_vregs; i++) {
+        r->vec[i][0] = harness_word(h, (uint64_t)d->zero_vregs[i]);
+        r->vec[i][1] = harness_word_high(h, d->zero_vregs[i]);
+    }
+}
+
+/* the arguments over the patterns: registers (int_args and fp_args come first in
+ * pattern_regs and zero_vregs), then 8-byte stack slots from the first one's address */
+static void place_args(Emu *e, const Type *types, uint32_t n, const uint64_t *args, uint64_t slot,
+                       EntryRegs *r)
+{
+    const EmuIsa *d = e->isa;
+    uint32_t ni = 0, nf = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t v = arg_bits(e, types[i], args[i], i);
+        if (ty_is_float(types[i]) && nf < d->nfp_args) {
+            r->vec[nf][0] = v;
+            if (!e->junk_args)
+                r->vec[nf][1] = 0;
+            nf++;
+        } else if (!ty_is_float(types[i]) && ni < d->nint_args) {
+            r->gp[ni++] = v;
+        } else {
+            put_stack64(e, slot, v);
+            slot += 8;
+        }
+    }
+}
+
+static uc_err write_regs(Emu *e, EntryRegs *r)
+{
+    void *gp[MAX_GP_WRITES], *vec[EMU_MAX_ZERO_REGS];
+    for (unsigned i = 0; i < r->ngp; i++)
+        gp[i] = &r->gp[i];
+    for (unsigned i = 0; i < e->isa->nzero_vregs; i++)
+        vec[i] = r->vec[i];
+    uc_err err = uc_reg_write_batch(e->uc, r->gp_ids, gp, (int)r->ngp);
+    if (err == UC_ERR_OK)
+        err = uc_reg_write_batch(e->uc, (int *)e->isa->zero_vregs, vec, (int)e->isa->nzero_vregs);
+    return err;
+}
+
 /* registers and stack for the call; the return address is the sentinel */
 static uc_err set_args(Emu *e, const Type *types, uint32_t n, const uint64_t *args)
 {
@@ -812,29 +888,19 @@ static uc_err set_args(Emu *e, const Type *types, uint32_t n, const uint64_t *ar
     uint64_t call_sp = (top - 8ull * nstack) & ~15ull;
     uint64_t sp = call_sp - d->stack_arg_offset;
     e->run.return_sp = call_sp;
-    uint64_t slot = sp + d->stack_arg_offset;
-    uint32_t ni = 0, nf = 0;
-    uc_err err = UC_ERR_OK;
-    for (uint32_t i = 0; i < n && err == UC_ERR_OK; i++) {
-        uint64_t v = arg_bits(e, types[i], args[i], i);
-        if (ty_is_float(types[i]) && nf < d->nfp_args) {
-            uint64_t q[2] = {v, 0};
-            err = uc_reg_write(e->uc, d->fp_args[nf++], q);
-        } else if (!ty_is_float(types[i]) && ni < d->nint_args) {
-            err = uc_reg_write(e->uc, d->int_args[ni++], &v);
-        } else {
-            put_stack64(e, slot, v);
-            slot += 8;
-        }
+    e->run.args_end = call_sp + 8ull * nstack;
+    EntryRegs r;
+    pattern_regs(e, &r);
+    place_args(e, types, n, args, call_sp, &r);
+    if (d->reg_lr >= 0) {
+        r.gp_ids[r.ngp] = d->reg_lr;
+        r.gp[r.ngp++] = EMU_SENTINEL_ADDR;
+    } else {
+        put_stack64(e, sp, EMU_SENTINEL_ADDR);
     }
-    uint64_t sentinel = EMU_SENTINEL_ADDR;
-    if (err == UC_ERR_OK && d->reg_lr >= 0)
-        err = uc_reg_write(e->uc, d->reg_lr, &sentinel);
-    else if (err == UC_ERR_OK)
-        put_stack64(e, sp, sentinel);
-    if (err == UC_ERR_OK)
-        err = uc_reg_write(e->uc, d->reg_sp, &sp);
-    return err;
+    r.gp_ids[r.ngp] = d->reg_sp;
+    r.gp[r.ngp++] = sp;
+    return write_regs(e, &r);
 }
 
 static void set_invalid(Outcome *out, const char *fmt, ...)
@@ -885,29 +951,70 @@ static uint64_t read_result(Emu *e, Type ret)
     return v & ty_mask(ret);
 }
 
-/* the callee returned without restoring the stack pointer or a callee-saved
- * register (all of them were zero at entry); says which in out->reason */
-static bool abi_broken(Emu *e, Outcome *out)
+/* the name of callee-saved register i of the ISA (callee_saved_names) */
+static void callee_saved_name(const EmuIsa *d, unsigned i, char *buf, size_t n)
+{
+    const char *name = d->callee_saved_names;
+    for (unsigned k = 0; k < i; k++)
+        name += strcspn(name, " ") + 1;
+    snprintf(buf, n, "%.*s", (int)strcspn(name, " "), name);
+}
+
+/* a callee-saved register that does not hold its pattern, with the reason */
+static bool registers_broken(Emu *e, Outcome *out)
 {
     const EmuIsa *d = e->isa;
-    uint64_t sp = read_reg64(e, d->reg_sp);
-    if (sp != e->run.return_sp) {
-        snprintf(out->reason, sizeof out->reason, "returned with the stack pointer off by %lld bytes",
-                 (long long)(sp - e->run.return_sp));
+    int ids[EMU_MAX_ZERO_REGS + 1];
+    uint64_t vals[EMU_MAX_ZERO_REGS + 1][2];
+    void *ptrs[EMU_MAX_ZERO_REGS + 1];
+    unsigned n = d->ncallee_saved;
+    memcpy(ids, d->callee_saved, n * sizeof ids[0]);
+    ids[n] = d->reg_sp;
+    for (unsigned i = 0; i <= n; i++)
+        ptrs[i] = vals[i];
+    uc_reg_read_batch(e->uc, ids, ptrs, (int)n + 1);
+    if (vals[n][0] != e->run.return_sp) {
+        snprintf(out->reason, sizeof out->reason, "abi-sp: returned with the stack pointer off by %lld bytes",
+                 (long long)(vals[n][0] - e->run.return_sp));
         return true;
     }
-    const char *name = d->callee_saved_names;
-    for (unsigned i = 0; i < d->ncallee_saved; i++) {
-        size_t len = strcspn(name, " ");
-        uint64_t v = read_reg64(e, d->callee_saved[i]);
-        if (v != 0) {
-            snprintf(out->reason, sizeof out->reason, "returned with callee-saved %.*s changed (0x%llx)",
-                     (int)len, name, (unsigned long long)v);
-            return true;
-        }
-        name += len + (name[len] == ' ');
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t want = harness_word(&e->harness, (uint64_t)ids[i]);
+        if (vals[i][0] == want)
+            continue;
+        char name[8];
+        callee_saved_name(d, i, name, sizeof name);
+        snprintf(out->reason, sizeof out->reason,
+                 "abi-clobber-%s: returned with callee-saved %s changed (0x%llx, was 0x%llx)", name, name,
+                 (unsigned long long)vals[i][0], (unsigned long long)want);
+        return true;
     }
     return false;
+}
+
+/* the caller's stack (above the stack arguments, and x86's return address) not as
+ * the call left it, with the reason */
+static bool stack_broken(Emu *e, Outcome *out)
+{
+    uint64_t top = EMU_STACK_ADDR + EMU_STACK_SIZE, where, found, want;
+    uint64_t entry_sp = e->run.return_sp - e->isa->stack_arg_offset;
+    if (entry_sp < e->run.return_sp && get_stack64(e, entry_sp) != EMU_SENTINEL_ADDR) {
+        where = entry_sp, found = get_stack64(e, entry_sp), want = EMU_SENTINEL_ADDR;
+    } else if (!harness_stack_changed(&e->harness, e->stack + (e->run.args_end - EMU_STACK_ADDR), e->run.args_end,
+                                      (size_t)(top - e->run.args_end), &where, &found, &want)) {
+        return false;
+    }
+    snprintf(out->reason, sizeof out->reason,
+             "stack-write: the caller's stack at entry sp+%llu changed (0x%llx, was 0x%llx)",
+             (unsigned long long)(where - entry_sp), (unsigned long long)found, (unsigned long long)want);
+    return true;
+}
+
+/* the callee returned without restoring the stack pointer or a callee-saved register,
+ * or wrote the caller's stack: out->reason starts with the violation's label */
+static bool abi_broken(Emu *e, Outcome *out)
+{
+    return registers_broken(e, out) || stack_broken(e, out);
 }
 
 static bool is_mem_error(uc_err err)
@@ -947,7 +1054,7 @@ static void finish_unstopped(Emu *e, uint64_t pc, Type ret, Outcome *out)
         out->bits = read_result(e, ret);
     } else if (pc == EMU_SENTINEL_ADDR) {
         out->kind = OUT_TRAP; /* abi_broken gave the reason */
-        out->trap = TRAP_ILLEGAL;
+        out->trap = TRAP_ABI;
     } else if (uc_query(e->uc, UC_QUERY_TIMEOUT, &timed_out) == UC_ERR_OK && timed_out) {
         out->kind = OUT_TIMEOUT;
         wall_reason(e, out->reason, sizeof out->reason);
@@ -1001,6 +1108,7 @@ static bool setup_run(Emu *e, const Call *c, Outcome *out)
 {
     heap_fill_pattern(e->heap);
     memset(&e->run, 0, sizeof e->run);
+    harness_begin(&e->harness, harness_seed(c->func, c->types, c->nparams, c->args));
     e->run.budget = c->budget ? c->budget : EMU_DEFAULT_BLOCKS;
     e->run.deadline_ns = e->wall_us ? now_ns() + e->wall_us * 1000ull : 0;
     stack_reset(e);

@@ -14,8 +14,9 @@
  *                      by guest code; grown when a bigger blob is loaded
  *   HEAP_ADDR          the harness buffer, HEAP_SIZE bytes, R+W, refilled with
  *                      heap_fill_pattern() before every run
- *   EMU_STACK_ADDR     the stack, EMU_STACK_SIZE bytes, R+W, zeroed before every run
- *                      (all but its top is mapped when a run first touches it)
+ *   EMU_STACK_ADDR     the stack, EMU_STACK_SIZE bytes, R+W, filled with the run's
+ *                      pattern before every run (all but its top is mapped, and
+ *                      filled, when a run first touches it)
  * Everything else is unmapped: touching it is a fault (TRAP_FAULT); so is executing
  * the heap or the stack, or writing the code.
  *
@@ -30,16 +31,40 @@
  *   even, no flush-to-zero, default-NaN off (as Linux user code runs), so compiled
  *   code must canonicalize NaNs itself, as on real hardware.
  *   A value narrower than its register (or stack slot) occupies the low bits; the
- *   bits above are unspecified in both directions: by default the runner fills them
- *   with junk when passing arguments (emu_set_junk_args) so that code relying on
- *   them shows up, and masks results to the return type's width.  The high 64 bits
- *   of a vector register holding an argument are zero.
- *   Every other register is zero at entry (general, vector, flags).
- *   ABI check (emu_set_abi_check, default on): a return that leaves the stack
- *   pointer elsewhere than the call found it (x86: rsp 8 above its entry value) or
- *   changes a callee-saved register (x86 rbx rbp r12-r15; ARM64 x19-x29, d8-d15)
- *   is TRAP_ILLEGAL, the reason naming the register; so is a helper call with a
- *   misaligned stack (x86: rsp+8, ARM64: sp not a multiple of 16 at the stub).
+ *   bits above are unspecified in both directions (for i1, i8 and i16 too: the
+ *   compiled callee extends what it receives, compiler/x64/abi.c, compiler/a64/abi.c,
+ *   relying on nothing, as gcc does, not on clang's extension to 32 bits): by default
+ *   the runner fills them with junk when passing arguments (emu_set_junk_args) so
+ *   that code relying on them shows up, and masks results to the return type's
+ *   width.  The high 64 bits of a vector register holding an argument are junk too.
+ *
+ * The harness hides nothing: every run starts from a pattern drawn from the run's
+ * seed, a hash of the call (function index, argument types and bits), so the same
+ * call (a run line, replayed by `circ check FILE`) sees the same pattern and another
+ * call another one.  No pattern byte is zero.  It fills the stack (below the entry
+ * stack pointer: uninitialized memory a callee reads is never the zero ALLOCA
+ * promises), every general and vector register that carries no argument (x86:
+ * rax rbx rcx rdx rsi rdi rbp r8-r15 and xmm0-15; ARM64: x0-x29 and v0-v31), the
+ * bits above narrow arguments, and the arithmetic flags (x86 CF PF AF ZF SF OF;
+ * ARM64 NZCV).  FS/GS base and TPIDR_EL0 are zero.
+ *   ABI check (emu_set_abi_check, default on): after a return the runner reads the
+ *   stack pointer and the callee-saved registers (x86 rbx rbp r12-r15; ARM64
+ *   x19-x29 and the low 64 bits of v8-v15, d8-d15) in one batch and compares the
+ *   caller's part of the stack with the pattern.  The callee owns everything below
+ *   the entry stack pointer (its frame, x86's red zone) and its stack arguments'
+ *   slots (both ABIs let a callee write them); the rest above the entry stack
+ *   pointer (x86: the return address, which `ret` pops, then the stack arguments)
+ *   up to the stack's top is the caller's and must be untouched.  A violation ends
+ *   the run with OUT_TRAP TRAP_ABI, a finding that never equals another oracle's
+ *   outcome; its reason starts with a label, then ": " and the details:
+ *     abi-sp               the stack pointer is elsewhere than the call found it
+ *                          (x86: rsp 8 above its entry value)
+ *     abi-clobber-REG      callee-saved REG changed (rbx ... r15, x19 ... x29, d8 ... d15)
+ *     stack-write          the caller's stack changed (at entry sp+N)
+ *     abi-misaligned-call  a helper called with a misaligned stack (x86: rsp+8,
+ *                          ARM64: sp not a multiple of 16 at the stub)
+ *   outcome_abi_label (oracle/outcome.h) reads the label; the differential check
+ *   names the finding by it ("arm64-O2:return-vs-abi-clobber-x19").
  *
  * Helpers (compiler/blob.h): a call reaches the helper's stub with the helper's
  * arguments in the registers above and returns normally to its caller.

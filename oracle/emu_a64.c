@@ -43,7 +43,6 @@ static uint64_t a64_trap_site(uc_engine *uc, uint32_t intno, uint64_t pc)
 
 #define X(n) UC_ARM64_REG_X##n
 #define Q(n) UC_ARM64_REG_Q##n
-#define D(n) UC_ARM64_REG_D##n
 
 const EmuIsa emu_isa_a64 = {
     .name = "arm64",
@@ -69,8 +68,15 @@ const EmuIsa emu_isa_a64 = {
                    Q(21), Q(22), Q(23), Q(24), Q(25), Q(26), Q(27), Q(28), Q(29), Q(30),
                    Q(31)},
     .nzero_vregs = 32,
+    .pattern_regs = {X(0), X(1), X(2), X(3), X(4), X(5), X(6), X(7), X(8), X(9), X(10),
+                     X(11), X(12), X(13), X(14), X(15), X(16), X(17), X(18), X(19), X(20),
+                     X(21), X(22), X(23), X(24), X(25), X(26), X(27), X(28), X(29)},
+    .npattern_regs = 30,
+    .reg_flags = UC_ARM64_REG_NZCV,
+    .flags_mask = 0xF0000000,       /* N Z C V */
+    .flags_fixed = 0,
     .callee_saved = {X(19), X(20), X(21), X(22), X(23), X(24), X(25), X(26), X(27), X(28),
-                     X(29), D(8), D(9), D(10), D(11), D(12), D(13), D(14), D(15)},
+                     X(29), Q(8), Q(9), Q(10), Q(11), Q(12), Q(13), Q(14), Q(15)},
     .ncallee_saved = 19,
     .callee_saved_names = "x19 x20 x21 x22 x23 x24 x25 x26 x27 x28 x29 d8 d9 d10 d11 d12 d13 d14 d15",
     .filler = {0x00, 0x00, 0x00, 0x00},           /* udf #0 */

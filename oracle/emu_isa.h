@@ -23,11 +23,18 @@ typedef struct {
     int fp_args[EMU_MAX_ARG_REGS];        /* 128-bit vector argument registers */
     unsigned nfp_args;
     int reg_ret_int, reg_ret_fp;          /* result: 64-bit / 128-bit register */
-    int zero_regs[EMU_MAX_ZERO_REGS];     /* 64-bit registers cleared before a run */
+    int zero_regs[EMU_MAX_ZERO_REGS];     /* 64-bit registers cleared in the saved state */
     unsigned nzero_regs;
-    int zero_vregs[EMU_MAX_ZERO_REGS];    /* 128-bit registers cleared before a run */
+    int zero_vregs[EMU_MAX_ZERO_REGS];    /* 128-bit registers: cleared in the saved state,
+                                             a pattern at every run; fp_args first, in order */
     unsigned nzero_vregs;
-    int callee_saved[EMU_MAX_ZERO_REGS];  /* 64-bit registers a callee preserves */
+    int pattern_regs[EMU_MAX_ZERO_REGS];  /* 64-bit registers holding a pattern at every run
+                                             (all but sp and lr): int_args first, in order */
+    unsigned npattern_regs;
+    int reg_flags;                        /* the flags register: pattern bits in flags_mask */
+    uint64_t flags_mask, flags_fixed;     /* ... over the bits flags_fixed must have */
+    int callee_saved[EMU_MAX_ZERO_REGS];  /* registers a callee preserves: the low 64 bits
+                                             are compared (of a vector register: d8-d15) */
     unsigned ncallee_saved;
     const char *callee_saved_names;       /* their names, space-separated, same order */
     uint8_t filler[4];                    /* repeated over unused code bytes: traps */

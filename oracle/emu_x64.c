@@ -124,6 +124,14 @@ const EmuIsa emu_isa_x64 = {
                    UC_X86_REG_XMM8, UC_X86_REG_XMM9, UC_X86_REG_XMM10, UC_X86_REG_XMM11,
                    UC_X86_REG_XMM12, UC_X86_REG_XMM13, UC_X86_REG_XMM14, UC_X86_REG_XMM15},
     .nzero_vregs = 16,
+    .pattern_regs = {UC_X86_REG_RDI, UC_X86_REG_RSI, UC_X86_REG_RDX, UC_X86_REG_RCX,
+                     UC_X86_REG_R8, UC_X86_REG_R9, UC_X86_REG_RAX, UC_X86_REG_RBX,
+                     UC_X86_REG_RBP, UC_X86_REG_R10, UC_X86_REG_R11, UC_X86_REG_R12,
+                     UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15},
+    .npattern_regs = 15,
+    .reg_flags = UC_X86_REG_RFLAGS,
+    .flags_mask = 0x8D5,            /* CF PF AF ZF SF OF; never TF, IF, DF */
+    .flags_fixed = 0x2,             /* bit 1 always reads 1 */
     .callee_saved = {UC_X86_REG_RBX, UC_X86_REG_RBP, UC_X86_REG_R12, UC_X86_REG_R13,
                      UC_X86_REG_R14, UC_X86_REG_R15},
     .ncallee_saved = 6,

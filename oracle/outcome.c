@@ -36,6 +36,7 @@ static const char *trap_name(int t)
     case TRAP_OVERFLOW: return "overflow";
     case TRAP_FAULT: return "fault";
     case TRAP_ILLEGAL: return "illegal";
+    case TRAP_ABI: return "abi";
     default: return "unknown";
     }
 }
@@ -46,6 +47,15 @@ static void value_format(char *buf, size_t n, Type t, uint64_t bits)
         snprintf(buf, n, "void");
     else
         lit_format(buf, n, t, bits);
+}
+
+bool outcome_abi_label(const Outcome *o, char *buf, size_t n)
+{
+    if (o->kind != OUT_TRAP || o->trap != TRAP_ABI)
+        return false;
+    size_t len = strcspn(o->reason, ": ");
+    snprintf(buf, n, "%.*s", (int)(len ? len : 3), len ? o->reason : "abi");
+    return true;
 }
 
 void outcome_format(char *buf, size_t n, const Outcome *o)
@@ -61,7 +71,10 @@ void outcome_format(char *buf, size_t n, const Outcome *o)
         snprintf(buf, n, "throw %s", v);
         break;
     case OUT_TRAP:
-        snprintf(buf, n, "trap %s", trap_name(o->trap));
+        if (outcome_abi_label(o, v, sizeof v))
+            snprintf(buf, n, "trap %s", v);
+        else
+            snprintf(buf, n, "trap %s", trap_name(o->trap));
         break;
     case OUT_TIMEOUT:
         snprintf(buf, n, "timeout");
@@ -109,7 +122,7 @@ bool outcome_matches(const Outcome *o, const RunExpect *e)
     case EX_VOID:
         return o->kind == OUT_RETURN && o->type == TY_NONE;
     case EX_TRAP:
-        return o->kind == OUT_TRAP;
+        return o->kind == OUT_TRAP && o->trap != TRAP_ABI;
     case EX_TRAP_DIV0:
         return o->kind == OUT_TRAP && o->trap == TRAP_DIV0;
     case EX_TRAP_OVERFLOW:

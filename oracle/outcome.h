@@ -25,7 +25,12 @@ typedef struct {
 void heap_fill_pattern(uint8_t heap[HEAP_SIZE]);
 /* the same pattern, read-only (HEAP_SIZE bytes) */
 const uint8_t *heap_pattern(void);
-/* "return 42", "return 2.5", "trap div0", "throw -3", "timeout", "invalid: ..." */
+/* a calling-convention violation the emulator harness found (OUT_TRAP, TRAP_ABI): true
+ * and its label in buf, the word its reason starts with (oracle/emu.h: "abi-sp",
+ * "abi-clobber-rbx", "stack-write", "abi-misaligned-call"); false for any other outcome */
+bool outcome_abi_label(const Outcome *o, char *buf, size_t n);
+/* "return 42", "return 2.5", "trap div0", "trap abi-clobber-x19", "throw -3",
+ * "timeout", "invalid: ..." */
 void outcome_format(char *buf, size_t n, const Outcome *o);
 /* equal kind, trap kind, value bits (any NaN equals any NaN of the same type) and heap;
  * on a difference, a short description of it in why (may be NULL) */

@@ -185,6 +185,15 @@ static inline bool is_return(const Outcome *o, Type t, uint64_t bits)
     return o->kind == OUT_RETURN && o->type == t && o->bits == bits;
 }
 
+/* a harness pattern word (oracle/emu.h) has no zero byte */
+static inline bool no_zero_byte(uint64_t v)
+{
+    for (int k = 0; k < 64; k += 8)
+        if (((v >> k) & 0xFF) == 0)
+            return false;
+    return true;
+}
+
 static inline bool is_trap(const Outcome *o, TrapKind k)
 {
     return o->kind == OUT_TRAP && o->trap == k;

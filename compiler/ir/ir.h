@@ -244,6 +244,8 @@ typedef enum {
     TRAP_OVERFLOW, /* signed division or remainder of INT_MIN by -1 */
     TRAP_FAULT,    /* compiled code touched unmapped memory (never valid: a mismatch) */
     TRAP_ILLEGAL,  /* compiled code ran an instruction it should not have */
+    TRAP_ABI,      /* compiled code broke the calling convention (the emulator harness's
+                      finding, never valid: a mismatch; oracle/emu.h) */
 } TrapKind;
 
 /* ---- literals (shared by the parser, run lines and tools) -------------------- */
