@@ -417,12 +417,10 @@ static void gen_free_pools(Gen *g)
     for (int t = 0; t < TY_COUNT; t++)
         free(g->pool[t].v);
     free(g->marks);
+    free(g->xbytes);
 }
 
-enum {
-    GEN_HEADER = 3,          /* swarm mask (2 bytes), function count (1 byte) */
-    GEN_BYTES_PER_GATE = 24, /* region bytes per gate of a function's budget */
-};
+enum { GEN_BYTES_PER_GATE = 24 }; /* region bytes per gate of a function's budget */
 
 /* The bytes of each function: after the header, one region per function, sized by its
  * gate budget, the entry function's first (so a short input still makes a real entry
@@ -457,8 +455,12 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
     uint32_t most = g->size / 40 + 1; /* functions of at least ~40 gates */
     uint32_t nf = 1 + gen_rd_below(g, most < 4 ? most : 4);
     if (opt && opt->funcs)
-        nf = opt->funcs < GEN_MAX_FUNCS ? opt->funcs : GEN_MAX_FUNCS;
+        nf = opt->funcs < GEN_MAX_FUNCS - 1 ? opt->funcs : GEN_MAX_FUNCS - 1;
     g->nfuncs = nf;
+    gen_extreme_plan(g, bytes, len, opt); /* may put a function of its own first */
+    uint32_t first = g->nfuncs - nf;
+    if (first)
+        gen_deep_function(g, 0);
     /* the entry function gets a larger share: it is the one every run starts in */
     uint32_t share = g->size / (nf + 1);
     uint32_t entry_budget = g->size - share * (nf - 1);
@@ -469,7 +471,7 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
         function_bytes(g, bytes, len, offset, (uint64_t)budget * GEN_BYTES_PER_GATE);
         /* about a dozen gates per function come on top of the body: arguments, the last
          * statement running over the limit, the folded return value */
-        gen_function(g, i, budget > 16 ? budget - 12 : 4);
+        gen_function(g, first + i, budget > 16 ? budget - 12 : 4);
     }
     Module *m = g->m;
     gen_free_pools(g);
@@ -479,7 +481,7 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
 
 /* ---- seeds -------------------------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *x)
+uint64_t gen_splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -491,7 +493,7 @@ void gen_seed_bytes(uint64_t seed, uint8_t *buf, size_t n)
 {
     uint64_t x = seed;
     for (size_t i = 0; i < n; i += 8) {
-        uint64_t r = splitmix64(&x);
+        uint64_t r = gen_splitmix64(&x);
         for (size_t k = 0; k < 8 && i + k < n; k++)
             buf[i + k] = (uint8_t)(r >> (8 * k));
     }

@@ -16,6 +16,8 @@
  * statement and whole functions are in gen_func.c. */
 #include "fuzz/gen_internal.h"
 
+#include <stdlib.h>
+
 bool gen_path_ended(const Gen *g)
 {
     return g->state == NO_GATE;
@@ -40,7 +42,7 @@ uint32_t gen_room(const Gen *g, uint32_t limit)
 
 /* combine a few recent values into one of type t, so the result depends on much of
  * the computation (a checksum of the path) */
-static GateId fold_in(Gen *g, GateId acc, GateId v, Type t)
+GateId gen_fold_in(Gen *g, GateId acc, GateId v, Type t)
 {
     v = gen_convert_to(g, v, t);
     if (ty_is_float(t))
@@ -77,7 +79,7 @@ static GateId fold_value(Gen *g, Type t)
         Type from = gen_rand_value_type(g);
         GenIdVec *p = &g->pool[from];
         if (p->n)
-            acc = fold_in(g, acc, p->v[p->n - 1 - gen_rd_below(g, p->n < 4 ? p->n : 4)], t);
+            acc = gen_fold_in(g, acc, p->v[p->n - 1 - gen_rd_below(g, p->n < 4 ? p->n : 4)], t);
     }
     /* and some results nothing else demands, so less of the program is dead */
     uint32_t scanned = 0, extra = gen_rd_below(g, 6);
@@ -85,7 +87,7 @@ static GateId fold_value(Gen *g, Type t)
         GateId v = unused_value(g, &scanned);
         if (v == NO_GATE)
             break;
-        acc = fold_in(g, acc, v, t);
+        acc = gen_fold_in(g, acc, v, t);
     }
     return acc;
 }
@@ -100,6 +102,8 @@ void gen_end_path(Gen *g, bool is_throw)
         gen_add_gate(g, OP_RETURN, TY_NONE, 0, 0, &s, 1, &d, 1, NULL, 0);
     } else {
         GateId v = fold_value(g, g->f->ret);
+        if (g->ret_extra != NO_GATE)
+            v = gen_fold_in(g, v, g->ret_extra, g->f->ret);
         gen_add_gate(g, OP_RETURN, TY_NONE, 0, 0, &s, 1, &d, 1, &v, 1);
     }
     g->state = NO_GATE;
@@ -114,12 +118,7 @@ static bool may_exit(const Gen *g)
 
 /* ---- branches -------------------------------------------------------------------- */
 
-typedef struct {
-    uint32_t nsel;
-    Type type[3];
-} SelPlan;
-
-static void plan_selectors(Gen *g, SelPlan *p)
+static void plan_selectors(Gen *g, GenSelPlan *p)
 {
     p->nsel = gen_rd_below(g, 4);
     for (uint32_t i = 0; i < p->nsel; i++)
@@ -151,20 +150,20 @@ static GateId arm_summary(Gen *g, Type t)
         GateId v = gen_pending_take(g, TY_NONE);
         if (v == NO_GATE)
             break;
-        acc = fold_in(g, acc, v, t);
+        acc = gen_fold_in(g, acc, v, t);
     }
     return acc;
 }
 
 /* the surviving arms of a branch or switch, and what they hand to the join */
 typedef struct {
-    GateId ends[8], deps[8], vals[3][8], ptrs[8];
+    GateId *ends, *deps, *vals[3], *ptrs; /* one entry per arm */
     uint32_t live, ptr_size;
     bool ptr_sel; /* also join a pointer chosen by the path taken */
 } Join;
 
 /* an arm that goes on: its state, chain tip, selector inputs and pointer */
-static void join_add(Gen *g, Join *J, const SelPlan *plan)
+static void join_add(Gen *g, Join *J, const GenSelPlan *plan)
 {
     J->ends[J->live] = g->state;
     J->deps[J->live] = g->dep;
@@ -179,16 +178,18 @@ static void join_add(Gen *g, Join *J, const SelPlan *plan)
     J->live++;
 }
 
-/* MERGE the surviving arms with their selectors (one survivor: just go on in it) */
-static void join_finish(Gen *g, Join *J, const SelPlan *plan)
+/* MERGE the surviving arms with their selectors (one survivor: just go on in it);
+ * returns the first selector's value (NO_GATE if none) */
+static GateId join_finish(Gen *g, Join *J, const GenSelPlan *plan)
 {
     if (J->live == 1) { /* the only way on: its values dominate what follows */
         g->state = J->ends[0];
         g->dep = J->deps[0];
         for (uint32_t s = 0; s < plan->nsel; s++)
             gen_pool_add(g, J->vals[s][0]);
-        return;
+        return plan->nsel ? J->vals[0][0] : NO_GATE;
     }
+    GateId first = NO_GATE;
     GateId m = gen_add_gate(g, OP_MERGE, TY_NONE, 0, 0, J->ends, J->live, NULL, 0, NULL, 0);
     g->state = m;
     g->dep = gen_add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, J->deps, J->live, NULL, 0);
@@ -196,19 +197,28 @@ static void join_finish(Gen *g, Join *J, const SelPlan *plan)
         GateId v = gen_add_gate(g, OP_VALUE_SELECTOR, plan->type[s], 0, 0, &m, 1, NULL, 0, J->vals[s], J->live);
         gen_pool_add(g, v);
         gen_pending_add(g, v);
+        first = s ? first : v;
     }
     if (J->ptr_sel && g->nptrs < GEN_MAX_PTRS) {
         GateId sel = gen_add_gate(g, OP_VALUE_SELECTOR, TY_I64, 0, 0, &m, 1, NULL, 0, J->ptrs, J->live);
         g->ptrs[g->nptrs++] = (GenPtr){sel, J->ptr_size};
     }
+    return first;
 }
 
-/* generate each arm (a state with one output) and join the survivors; an arm may end
- * in an early THROW / RETURN, but never the last one, so the path always goes on */
-static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_budget, const SelPlan *plan)
+/* an arm may end in an early THROW / RETURN, but never the last one, so the path
+ * always goes on */
+GateId gen_join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_budget,
+                     const GenSelPlan *plan)
 {
     GateId dep0 = g->dep;
     Join J = {.live = 0, .ptr_size = UINT32_MAX};
+    GateId *slots = malloc(6 * (size_t)narms * sizeof *slots);
+    if (!slots)
+        abort();
+    J.ends = slots, J.deps = slots + narms, J.ptrs = slots + 2 * narms;
+    for (int s = 0; s < 3; s++)
+        J.vals[s] = slots + (3 + (size_t)s) * narms;
     J.ptr_sel = g->nptrs && gen_rd_chance(g, 20);
     g->nest++;
     for (uint32_t i = 0; i < narms; i++) {
@@ -228,13 +238,15 @@ static void join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_b
         gen_scope_pop(g);
     }
     g->nest--;
-    join_finish(g, &J, plan);
+    GateId first = join_finish(g, &J, plan);
+    free(slots);
+    return first;
 }
 
 void gen_stmt_if(Gen *g, uint32_t limit)
 {
     GateId c = gen_make_cond(g);
-    SelPlan plan;
+    GenSelPlan plan;
     plan_selectors(g, &plan);
     uint32_t arm_budget = gen_room(g, limit) * (1 + gen_rd_below(g, 3)) / 8;
     GateId br = gen_add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
@@ -246,7 +258,7 @@ void gen_stmt_if(Gen *g, uint32_t limit)
         arms[0] = arms[1];
         arms[1] = t;
     }
-    join_arms(g, arms, 2, arm_budget, &plan);
+    gen_join_arms(g, arms, 2, arm_budget, &plan);
 }
 
 /* Every helper that reads bytes or adds gates is called in its own statement (or as
@@ -293,7 +305,7 @@ void gen_stmt_switch(Gen *g, uint32_t limit)
     int64_t base = bases[gen_rd_below(g, 9)];
     int64_t stride = strides[gen_rd_below(g, 8)];
     uint32_t ncase = 1 + gen_rd_below(g, 5);
-    SelPlan plan;
+    GenSelPlan plan;
     plan_selectors(g, &plan);
     GateId v = switch_value(g, t, base);
     uint32_t arm_budget = gen_room(g, limit) / (2 + ncase) * (1 + gen_rd_below(g, 2));
@@ -317,7 +329,7 @@ void gen_stmt_switch(Gen *g, uint32_t limit)
     GateId d = arms[n];
     arms[n] = arms[pos];
     arms[pos] = d;
-    join_arms(g, arms, n + 1, arm_budget, &plan);
+    gen_join_arms(g, arms, n + 1, arm_budget, &plan);
 }
 
 /* IF (cond) { THROW | RETURN } and go on in the other arm */
@@ -483,7 +495,7 @@ static GateId carried_next(Gen *g, GateId sel, Type t, uint32_t *scanned)
         GateId u = unused_value(g, scanned);
         if (u == NO_GATE)
             break;
-        v = fold_in(g, v, u, t);
+        v = gen_fold_in(g, v, u, t);
     }
     if (t == TY_I1)
         return gen_bin(g, OP_XOR, t, sel, v);
@@ -496,7 +508,7 @@ static GateId carried_next(Gen *g, GateId sel, Type t, uint32_t *scanned)
 /* a loop being built: its header gates and what closing it needs */
 typedef struct {
     Counted k;
-    SelPlan plan;
+    GenSelPlan plan;
     uint64_t maxtrip;
     GateId init[3];  /* the carried values' values on entry */
     GateId lb, counter, dsel, sel[3];

@@ -41,10 +41,10 @@ static bool call_args(Gen *g, uint32_t fn, GateId *args, GateId depth)
     return true;
 }
 
-static GateId emit_call(Gen *g, uint32_t fn, const GateId *args)
+GateId gen_emit_call(Gen *g, uint32_t fn, const GateId *args)
 {
     const GenSig *s = &g->sigs[fn];
-    GateId in[GEN_MAX_PARAMS + 1];
+    GateId in[GEN_WIDE_PARAMS + 1];
     in[0] = symbol(g, fn);
     memcpy(in + 1, args, s->nparams * sizeof *args);
     GateId call = gen_add_gate(g, OP_CALL, s->ret, 0, 0, NULL, 0, &g->dep, 1, in, s->nparams + 1);
@@ -60,21 +60,26 @@ static void stmt_call(Gen *g)
             cand[n++] = j;
     if (!n)
         return;
-    uint32_t fn = cand[gen_rd_below(g, n)];
-    GateId args[GEN_MAX_PARAMS];
+    gen_call(g, cand[gen_rd_below(g, n)]);
+}
+
+GateId gen_call(Gen *g, uint32_t fn)
+{
+    GateId args[GEN_WIDE_PARAMS];
     if (!call_args(g, fn, args, NO_GATE))
-        return;
+        return NO_GATE;
     gen_charge(g, g->sigs[fn].cost);
-    GateId call = emit_call(g, fn, args);
+    GateId call = gen_emit_call(g, fn, args);
     if (g->sigs[fn].ret != TY_NONE)
         gen_pool_add(g, call);
+    return call;
 }
 
 /* IF (depth_left != 0) { CALL self(depth_left - 1) } joined by a MERGE */
 static void stmt_recurse(Gen *g)
 {
     GateId dl = g->depth_left;
-    GateId args[GEN_MAX_PARAMS];
+    GateId args[GEN_WIDE_PARAMS];
     if (!call_args(g, g->fidx, args, gen_bin(g, OP_SUB, TY_I32, dl, gen_cnst(g, TY_I32, 1))))
         return;
     g->self_called = true;
@@ -84,7 +89,7 @@ static void stmt_recurse(Gen *g)
     GateId dep0 = g->dep;
     GateId other = g->f->ret != TY_NONE ? gen_val_of(g, g->f->ret) : NO_GATE;
     g->dep = gen_relay(g, t, dep0);
-    GateId call = emit_call(g, g->fidx, args);
+    GateId call = gen_emit_call(g, g->fidx, args);
     GateId deps[2] = {call, gen_relay(g, f, dep0)};
     GateId ends[2] = {t, f};
     GateId m = gen_add_gate(g, OP_MERGE, TY_NONE, 0, 0, ends, 2, NULL, 0, NULL, 0);
@@ -223,6 +228,7 @@ static void reset_function(Gen *g)
     for (uint32_t i = 0; i < GEN_MAX_FUNCS; i++)
         g->sym[i] = NO_GATE;
     g->depth_left = NO_GATE;
+    g->ret_extra = NO_GATE;
     g->self_called = false;
     g->mult = 1;
     g->cost = 0;
@@ -251,6 +257,15 @@ static void make_args(Gen *g, const GenSig *s)
     }
 }
 
+void gen_begin_function(Gen *g, uint32_t idx, const char *name)
+{
+    const GenSig *s = &g->sigs[idx];
+    g->f = module_add_func(g->m, name, s->params, s->nparams, s->ret);
+    g->c = g->f->circ;
+    g->fidx = idx;
+    reset_function(g);
+}
+
 void gen_function(Gen *g, uint32_t idx, uint32_t budget)
 {
     bool entry = idx + 1 == g->nfuncs;
@@ -258,15 +273,18 @@ void gen_function(Gen *g, uint32_t idx, uint32_t budget)
     make_signature(g, idx, entry);
     gen_end_record(g, saved);
     GenSig *s = &g->sigs[idx];
+    if (idx == g->wide_fn)
+        gen_extreme_signature(g, s);
     char name[16];
     snprintf(name, sizeof name, entry ? "main" : "f%u", idx);
-    g->f = module_add_func(g->m, name, s->params, s->nparams, s->ret);
-    g->c = g->f->circ;
-    g->fidx = idx;
-    reset_function(g);
+    gen_begin_function(g, idx, name);
     make_args(g, s);
     gen_scope_push(g);
     gen_block(g, g->c->ngates + budget);
+    if (entry && !gen_path_ended(g))
+        gen_extreme_tail(g);
+    if (idx == g->wide_fn && !gen_path_ended(g)) /* every parameter reaches the return */
+        g->ret_extra = gen_args_checksum(g, s->ret);
     if (!gen_path_ended(g))
         /* a throw only from the entry: a callee that always threw would hide its callers */
         gen_end_path(g, entry && gen_feat(g, GF_EXIT) && gen_rd_chance(g, 5));

@@ -1,14 +1,16 @@
 /* gen_internal.h — the generator's context and the helpers its files share
  * (gen.c: bytes, values, constants, conversions; gen_expr.c: computations and memory;
- * gen_ctrl.c: branches, switches, loops; gen_func.c: calls, statements, functions). */
+ * gen_ctrl.c: branches, switches, loops; gen_func.c: calls, statements, functions;
+ * gen_extreme.c: the structural extremes). */
 #ifndef CIRC_GEN_INTERNAL_H
 #define CIRC_GEN_INTERNAL_H
 
 #include "fuzz/gen.h"
 
 enum {
-    GEN_MAX_FUNCS = 8,
-    GEN_MAX_PARAMS = 6,
+    GEN_MAX_FUNCS = 9,          /* 8 from the options, and the deep-calls extreme's */
+    GEN_MAX_PARAMS = 6,         /* of an ordinary signature */
+    GEN_WIDE_PARAMS = 128,      /* most parameters of the params extreme's function */
     GEN_MAX_PTRS = 16,
     GEN_MAX_NEST = 5,           /* nesting of branches / loops */
     GEN_LOOP_MULT_MAX = 64,     /* product of the trip bounds of nested loops */
@@ -29,11 +31,14 @@ typedef struct {
     bool active;
 } GenRecord;
 
-enum { GEN_RECORD = 32 }; /* bytes per statement record */
+enum {
+    GEN_RECORD = 32, /* bytes per statement record */
+    GEN_HEADER = 3,  /* the bytes' header: swarm mask (2 bytes), function count (1 byte) */
+};
 
 typedef struct {
-    Type params[GEN_MAX_PARAMS];
-    uint32_t ptr_size[GEN_MAX_PARAMS]; /* >0: a pointer to at least this many bytes */
+    Type params[GEN_WIDE_PARAMS];
+    uint32_t ptr_size[GEN_WIDE_PARAMS]; /* >0: a pointer to at least this many bytes */
     uint32_t nparams;
     int depth_param;                   /* index of the recursion depth (i32), -1 if none */
     Type ret;
@@ -87,6 +92,12 @@ typedef struct Gen {
     GenLoopInfo loops[GEN_MAX_NEST + 1];
     uint32_t nloops;
     uint32_t limit;          /* gate count at which the function body stops growing */
+    /* the structural extreme (gen_extreme.c) */
+    GenExtreme extreme;      /* NONE for most modules */
+    uint64_t xseed;          /* what the extreme's own bytes are made from */
+    uint8_t *xbytes;         /* those bytes (allocated when needed) */
+    uint32_t wide_fn, deep_fn; /* the params / calls extreme's function; UINT32_MAX if none */
+    GateId ret_extra;        /* folded into this function's return value, if not NO_GATE */
 } Gen;
 
 /* gen.c: bytes and choices */
@@ -99,6 +110,7 @@ int gen_rd_weighted(Gen *g, const uint8_t *w, int n); /* index with weight; -1 i
 GenRecord gen_begin_record(Gen *g, size_t n);
 void gen_end_record(Gen *g, GenRecord saved);
 bool gen_feat(const Gen *g, GenFeature f);
+uint64_t gen_splitmix64(uint64_t *x);      /* the next output; advances *x */
 
 /* gen.c: gates, values and scopes */
 GateId gen_add_gate(Gen *g, Opcode op, Type ty, int cond, uint64_t lit, const GateId *s, uint32_t ns,
@@ -150,9 +162,29 @@ void gen_stmt_block(Gen *g);
 void gen_stmt_guarded_div(Gen *g);
 void gen_stmt_guarded_access(Gen *g, bool is_load);
 void gen_stmt_loop(Gen *g, uint32_t limit);
+GateId gen_fold_in(Gen *g, GateId acc, GateId v, Type t); /* acc op v, v converted to t */
+/* generate each arm (a state with one output) and MERGE the survivors; plan->nsel
+ * values (types plan->type) flow through VALUE_SELECTORs; the first is returned */
+typedef struct {
+    uint32_t nsel;
+    Type type[3];
+} GenSelPlan;
+GateId gen_join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_budget,
+                     const GenSelPlan *plan);
 
 /* gen_func.c: calls, the statement choice, functions */
 void gen_block(Gen *g, uint32_t limit);       /* statements until the gate count reaches limit */
 void gen_function(Gen *g, uint32_t idx, uint32_t budget);
+void gen_begin_function(Gen *g, uint32_t idx, const char *name); /* sigs[idx] made */
+GateId gen_emit_call(Gen *g, uint32_t fn, const GateId *args); /* CALL on the chain */
+GateId gen_call(Gen *g, uint32_t fn); /* arguments from here, cost charged; NO_GATE if
+                                         a pointer argument cannot be supplied */
+
+/* gen_extreme.c: the structural extremes */
+void gen_extreme_plan(Gen *g, const uint8_t *bytes, size_t len, const GenOptions *opt);
+void gen_extreme_signature(Gen *g, GenSig *s);   /* the params extreme's wide one */
+void gen_deep_function(Gen *g, uint32_t idx);    /* the calls extreme's recursion */
+void gen_extreme_tail(Gen *g);   /* the entry's extreme statement, before its return */
+GateId gen_args_checksum(Gen *g, Type t);        /* all ARGs folded into one value */
 
 #endif
