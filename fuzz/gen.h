@@ -50,7 +50,7 @@ typedef enum {
     GEN_EXTREME_NONE,
     GEN_EXTREME_SWITCH,  /* a SWITCH_BRANCH with 100..400 cases (and a MERGE of them all) */
     GEN_EXTREME_MERGE,   /* an IF ladder of 100..400 rungs joined by one MERGE */
-    GEN_EXTREME_PARAMS,  /* a function with 65..128 parameters (a callee the entry calls, or
+    GEN_EXTREME_PARAMS,  /* a function with 65..255 parameters (a callee the entry calls, or
                             the entry itself when the module has one function) */
     GEN_EXTREME_CALLS,   /* a self-recursive function the entry calls 100..199 levels deep */
     GEN_EXTREME_COUNT

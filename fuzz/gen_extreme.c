@@ -3,10 +3,11 @@
  * fixed limit of the compiler, the oracles or the harness:
  *   switch  the entry ends with a SWITCH_BRANCH of 100..400 cases (and a MERGE of them);
  *   merge   the entry ends with an IF ladder of 100..400 rungs joined by one MERGE;
- *   params  a function of 65..128 parameters, all folded into its return value (a callee
+ *   params  a function of 65..255 parameters, all folded into its return value (a callee
  *           the entry calls, or the entry itself when the module has one function);
  *   calls   a function `deep` that recurses 0..199 levels (the entry asks for 100..199),
- *           each activation keeping a value in its own ALLOCA across the call.
+ *           each activation keeping a value in its own ALLOCA (8 bytes to 8 KiB, so the
+ *           frames may outgrow a harness stack) across the call.
  * The extreme's choices come from bytes made from that hash (splitmix64), not from the
  * functions' regions, so the rest of the program decodes as it would without it and a
  * seed reproduces its extreme.  Values still flow to the return and every effect is on
@@ -235,7 +236,11 @@ static GateId named_arg(Gen *g, Type t, uint32_t index, const char *name)
  * combine the callee's result with the slot's value read back after the call */
 static void deep_recurse(Gen *g, GateId m, GateId x)
 {
-    GateId slot = gen_add_gate(g, OP_ALLOCA, TY_I64, 0, 8, NULL, 0, NULL, 0, NULL, 0);
+    static const uint32_t sizes[] = {8, 8, 64, 512, 4096, 8192};
+    uint32_t size = sizes[gen_rd_below(g, 6)];
+    GateId base = gen_add_gate(g, OP_ALLOCA, TY_I64, 0, size, NULL, 0, NULL, 0, NULL, 0);
+    GateId off = gen_cnst(g, TY_I64, gen_rd_below(g, size - 7));
+    GateId slot = gen_bin(g, OP_ADD, TY_I64, base, off);
     GateId in[2] = {x, slot};
     g->dep = gen_add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &g->dep, 1, in, 2);
     GateId args[2];

@@ -10,7 +10,8 @@
 enum {
     GEN_MAX_FUNCS = 9,          /* 8 from the options, and the deep-calls extreme's */
     GEN_MAX_PARAMS = 6,         /* of an ordinary signature */
-    GEN_WIDE_PARAMS = 128,      /* most parameters of the params extreme's function */
+    GEN_WIDE_PARAMS = 255,      /* most parameters of the params extreme's function (a run
+                                   line takes at most 256 arguments) */
     GEN_MAX_PTRS = 16,
     GEN_MAX_NEST = 5,           /* nesting of branches / loops */
     GEN_LOOP_MULT_MAX = 64,     /* product of the trip bounds of nested loops */

@@ -45,7 +45,7 @@ static void check_runlines(Totals *t, uint64_t seed, const Module *m)
     Outcome *o = malloc(sizeof *o);
     for (uint32_t i = 0; i < back->nruns; i++) {
         const RunLine *r = &back->runs[i];
-        uint64_t *args = calloc(r->nargs + 1, sizeof *args); /* extremes: up to 128 */
+        uint64_t *args = calloc(r->nargs + 1, sizeof *args); /* extremes: up to 255 */
         runline_args(r, args);
         interp_call(in, r->func, args, o);
         free(args);
