@@ -12,7 +12,7 @@
  * first, so a short input still makes a real entry function), inside which every
  * statement reads its choices from its own 32-byte record in a stable order; a
  * function ends when its region is used up.  A hash of the header also picks, for
- * about 1 program in 150, a structural extreme (GenExtreme, gen_extreme.c) whose
+ * about 1 program in 250, a structural extreme (GenExtreme, gen_extreme.c) whose
  * choices come from bytes derived from that hash, not from the regions.
  *
  * What the programs are like: see the comments atop gen_ctrl.c (control flow,
@@ -46,7 +46,7 @@ typedef enum {
 /* structural extremes: a few programs get one shape far beyond the usual sizes, so a
  * campaign finds the next fixed limit of the compiler, the oracles or the harness */
 typedef enum {
-    GEN_EXTREME_AUTO,    /* chosen from the bytes' header: about 1 program in 150 gets one */
+    GEN_EXTREME_AUTO,    /* chosen from the bytes' header: about 1 program in 250 gets one */
     GEN_EXTREME_NONE,
     GEN_EXTREME_SWITCH,  /* a SWITCH_BRANCH with 100..400 cases (and a MERGE of them all) */
     GEN_EXTREME_MERGE,   /* an IF ladder of 100..400 rungs joined by one MERGE */

@@ -162,6 +162,18 @@ typedef struct {
     bool ptr_sel; /* also join a pointer chosen by the path taken */
 } Join;
 
+/* room for narms arms (one block, at J->ends; the caller frees it) */
+static void join_init(Join *J, uint32_t narms)
+{
+    GateId *slots = malloc(6 * (size_t)narms * sizeof *slots);
+    if (!slots)
+        abort();
+    *J = (Join){.ends = slots, .deps = slots + narms, .ptrs = slots + 2 * (size_t)narms,
+                .live = 0, .ptr_size = UINT32_MAX};
+    for (size_t s = 0; s < 3; s++)
+        J->vals[s] = slots + (3 + s) * narms;
+}
+
 /* an arm that goes on: its state, chain tip, selector inputs and pointer */
 static void join_add(Gen *g, Join *J, const GenSelPlan *plan)
 {
@@ -212,13 +224,8 @@ GateId gen_join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_bu
                      const GenSelPlan *plan)
 {
     GateId dep0 = g->dep;
-    Join J = {.live = 0, .ptr_size = UINT32_MAX};
-    GateId *slots = malloc(6 * (size_t)narms * sizeof *slots);
-    if (!slots)
-        abort();
-    J.ends = slots, J.deps = slots + narms, J.ptrs = slots + 2 * narms;
-    for (int s = 0; s < 3; s++)
-        J.vals[s] = slots + (3 + (size_t)s) * narms;
+    Join J;
+    join_init(&J, narms);
     J.ptr_sel = g->nptrs && gen_rd_chance(g, 20);
     g->nest++;
     for (uint32_t i = 0; i < narms; i++) {
@@ -239,7 +246,7 @@ GateId gen_join_arms(Gen *g, const GateId *arms, uint32_t narms, uint32_t arm_bu
     }
     g->nest--;
     GateId first = join_finish(g, &J, plan);
-    free(slots);
+    free(J.ends);
     return first;
 }
 

@@ -1,4 +1,4 @@
-/* gen_extreme.c — structural extremes: about 1 program in 150 (picked by a hash of the
+/* gen_extreme.c — structural extremes: about 1 program in 250 (picked by a hash of the
  * bytes' header) gets one shape far beyond the usual sizes, so a campaign finds the next
  * fixed limit of the compiler, the oracles or the harness:
  *   switch  the entry ends with a SWITCH_BRANCH of 100..400 cases (and a MERGE of them);
@@ -18,7 +18,7 @@
 #include <string.h>
 
 enum {
-    GEN_EXTREME_RATE = 150,    /* one program in this many gets an extreme */
+    GEN_EXTREME_RATE = 250,    /* one program in this many gets an extreme */
     GEN_EXTREME_BYTES = 24576, /* the extreme's own bytes (an arm reads about 40) */
     GEN_WIDE_MIN = 100,        /* cases of the switch, rungs of the ladder: 100..400 */
     GEN_WIDE_SPAN = 301,
@@ -163,6 +163,26 @@ static void shuffle(Gen *g, GateId *a, uint32_t n)
     }
 }
 
+/* the cases base + stride * i (i < n) of sw and its default, in an order of their own */
+static GateId *switch_arms(Gen *g, GateId sw, Type t, int64_t base, int64_t stride, uint32_t n)
+{
+    GateId *arms = malloc((n + 1) * sizeof *arms);
+    if (!arms)
+        abort();
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t c = ((uint64_t)base + (uint64_t)stride * i) & ty_mask(t);
+        arms[i] = gen_state1(g, OP_SWITCH_CASE, (uint64_t)ty_sext(t, c), sw);
+    }
+    if (gen_rd_chance(g, 50))
+        shuffle(g, arms, n);
+    arms[n] = gen_state1(g, OP_DEFAULT_CASE, 0, sw);
+    uint32_t pos = gen_rd_below(g, n + 1);
+    GateId d = arms[n];
+    arms[n] = arms[pos];
+    arms[pos] = d;
+    return arms;
+}
+
 /* SWITCH (base + stride * key) with cases base + stride * i, i < n (distinct: at most
  * 400 * 100 apart in at least 16 bits), in order or shuffled, the default anywhere */
 static GateId wide_switch(Gen *g)
@@ -179,20 +199,7 @@ static GateId wide_switch(Gen *g)
     GateId b = gen_cnst(g, t, (uint64_t)base);
     GateId v = gen_bin(g, OP_ADD, t, scaled, b);
     GateId sw = gen_add_gate(g, OP_SWITCH_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &v, 1);
-    GateId *arms = malloc((n + 1) * sizeof *arms);
-    if (!arms)
-        abort();
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t c = ((uint64_t)base + (uint64_t)stride * i) & ty_mask(t);
-        arms[i] = gen_state1(g, OP_SWITCH_CASE, (uint64_t)ty_sext(t, c), sw);
-    }
-    if (gen_rd_chance(g, 50))
-        shuffle(g, arms, n);
-    arms[n] = gen_state1(g, OP_DEFAULT_CASE, 0, sw);
-    uint32_t pos = gen_rd_below(g, n + 1);
-    GateId d = arms[n];
-    arms[n] = arms[pos];
-    arms[pos] = d;
+    GateId *arms = switch_arms(g, sw, t, base, stride, n);
     GateId first = gen_join_arms(g, arms, n + 1, GEN_ARM_BUDGET, &plan);
     free(arms);
     return first;

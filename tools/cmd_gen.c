@@ -26,7 +26,7 @@ static const char gen_usage[] =
     "  --extreme KIND  a structural extreme: switch (a SWITCH of 100..400 cases), merge\n"
     "                  (an IF ladder of 100..400 rungs into one MERGE), params (a function\n"
     "                  of 65..255 parameters), calls (a recursion 100..199 calls deep), none;\n"
-    "                  default auto: about 1 program in 150 gets one, chosen from the bytes\n"
+    "                  default auto: about 1 program in 250 gets one, chosen from the bytes\n"
     "  --runs R        run lines to add, default 3 (0: none)\n"
     "  -o FILE         write there instead of stdout\n"
     "  --stats         over K seeds (default 1000) from N: opcode/type/condition histogram,\n"
