@@ -51,9 +51,9 @@ args=$(head -1 "$tmp/merge-seed3swarm.circ" | sed 's/^; circ gen //')
 cmp -s "$tmp/merge-seed3swarm.circ" "$tmp/re.circ" || fail "the header's command ($args) did not make the file again"
 
 # the compiled stages on both ISAs.  Not yet the switch kind (the scheduler's block
-# order overflows at 64 successors of a block) nor the calls kind (the check's emulator budget does
-# not count the zero-filling of @deep's large ALLOCAs): once they are fixed this line
-# becomes `"$circ" check "$tmp"/*.circ`.
+# order overflows at 64 successors of a block) nor the calls kind (the check's
+# emulator budget does not count the zero-filling of @deep's large ALLOCAs): once
+# they are fixed this line becomes `"$circ" check "$tmp"/*.circ`.
 out=$("$circ" check "$tmp"/merge-*.circ "$tmp"/params-*.circ) || fail "circ check: $out"
 
 "$circ" gen --seed 1 --extreme none -o "$tmp/none.circ" || fail "--extreme none failed"
