@@ -9,7 +9,7 @@
 
 /* ---- bytes ---------------------------------------------------------------- */
 
-uint8_t rd_byte(Gen *g)
+uint8_t gen_rd_byte(Gen *g)
 {
     if (g->rec.active) {
         if (g->rec.pos >= g->rec.end)
@@ -21,9 +21,9 @@ uint8_t rd_byte(Gen *g)
     return g->src.p[g->src.pos++];
 }
 
-Record begin_record(Gen *g, size_t n)
+GenRecord gen_begin_record(Gen *g, size_t n)
 {
-    Record saved = g->rec;
+    GenRecord saved = g->rec;
     size_t start = g->src.pos < g->src.n ? g->src.pos : g->src.n;
     g->rec.pos = start;
     g->rec.end = g->src.n - start < n ? g->src.n : start + n;
@@ -32,50 +32,50 @@ Record begin_record(Gen *g, size_t n)
     return saved;
 }
 
-void end_record(Gen *g, Record saved)
+void gen_end_record(Gen *g, GenRecord saved)
 {
     g->rec = saved;
 }
 
 /* scaled rather than reduced modulo n, so every result gets an equal share of the
  * byte values (within one) and a zero byte gives 0 */
-uint32_t rd_below(Gen *g, uint32_t n)
+uint32_t gen_rd_below(Gen *g, uint32_t n)
 {
     if (n <= 1)
         return 0;
     if (n <= 256)
-        return (uint32_t)(((uint64_t)rd_byte(g) * n) >> 8);
-    uint64_t v = rd_byte(g);
-    v = v << 8 | rd_byte(g);
+        return (uint32_t)(((uint64_t)gen_rd_byte(g) * n) >> 8);
+    uint64_t v = gen_rd_byte(g);
+    v = v << 8 | gen_rd_byte(g);
     if (n <= 65536)
         return (uint32_t)((v * n) >> 16);
-    v = v << 8 | rd_byte(g);
+    v = v << 8 | gen_rd_byte(g);
     return (uint32_t)((v * n) >> 24);
 }
 
 /* true with the given probability; a zero byte (what missing input reads as) says no,
  * so an empty or short input gives the plainest program */
-bool rd_chance(Gen *g, uint32_t percent)
+bool gen_rd_chance(Gen *g, uint32_t percent)
 {
-    return rd_below(g, 100) >= 100 - percent;
+    return gen_rd_below(g, 100) >= 100 - percent;
 }
 
-uint64_t rd_u64(Gen *g)
+uint64_t gen_rd_u64(Gen *g)
 {
     uint64_t v = 0;
     for (int i = 0; i < 8; i++)
-        v |= (uint64_t)rd_byte(g) << (8 * i);
+        v |= (uint64_t)gen_rd_byte(g) << (8 * i);
     return v;
 }
 
-int rd_weighted(Gen *g, const uint8_t *w, int n)
+int gen_rd_weighted(Gen *g, const uint8_t *w, int n)
 {
     uint32_t total = 0;
     for (int i = 0; i < n; i++)
         total += w[i];
     if (!total)
         return -1;
-    uint32_t r = rd_below(g, total);
+    uint32_t r = gen_rd_below(g, total);
     for (int i = 0; i < n; i++) {
         if (r < w[i])
             return i;
@@ -84,7 +84,7 @@ int rd_weighted(Gen *g, const uint8_t *w, int n)
     return n - 1;
 }
 
-bool feat(const Gen *g, GenFeature f)
+bool gen_feat(const Gen *g, GenFeature f)
 {
     return g->weight[f] != 0;
 }
@@ -140,8 +140,8 @@ bool gen_parse_weights(const char *spec, uint8_t weight[GF_COUNT])
  * integer arithmetic always stays so every program has computations */
 static void apply_swarm(Gen *g, bool swarm)
 {
-    uint32_t mask = rd_byte(g);
-    mask = mask << 8 | rd_byte(g);
+    uint32_t mask = gen_rd_byte(g);
+    mask = mask << 8 | gen_rd_byte(g);
     for (int f = 0; swarm && f < GF_COUNT; f++)
         if (f != GF_INT && (mask >> f & 1))
             g->weight[f] = 0;
@@ -149,60 +149,60 @@ static void apply_swarm(Gen *g, bool swarm)
 
 /* ---- gates and values -------------------------------------------------------- */
 
-void charge(Gen *g, uint64_t evals)
+void gen_charge(Gen *g, uint64_t evals)
 {
     g->cost += evals * g->mult;
 }
 
-GateId add_gate(Gen *g, Opcode op, Type ty, int cond, uint64_t lit, const GateId *s, uint32_t ns,
+GateId gen_add_gate(Gen *g, Opcode op, Type ty, int cond, uint64_t lit, const GateId *s, uint32_t ns,
                 const GateId *d, uint32_t nd, const GateId *v, uint32_t nv)
 {
-    charge(g, 1);
+    gen_charge(g, 1);
     return circ_add(g->c, op, ty, cond, lit, s, ns, d, nd, v, nv);
 }
 
-GateId bin(Gen *g, Opcode op, Type ty, GateId a, GateId b)
+GateId gen_bin(Gen *g, Opcode op, Type ty, GateId a, GateId b)
 {
     GateId in[2] = {a, b};
-    return add_gate(g, op, ty, 0, 0, NULL, 0, NULL, 0, in, 2);
+    return gen_add_gate(g, op, ty, 0, 0, NULL, 0, NULL, 0, in, 2);
 }
 
-GateId cmp(Gen *g, Opcode op, int cond, GateId a, GateId b)
+GateId gen_cmp(Gen *g, Opcode op, int cond, GateId a, GateId b)
 {
     GateId in[2] = {a, b};
-    return add_gate(g, op, TY_I1, cond, 0, NULL, 0, NULL, 0, in, 2);
+    return gen_add_gate(g, op, TY_I1, cond, 0, NULL, 0, NULL, 0, in, 2);
 }
 
-GateId un(Gen *g, Opcode op, Type ty, GateId a)
+GateId gen_un(Gen *g, Opcode op, Type ty, GateId a)
 {
-    return add_gate(g, op, ty, 0, 0, NULL, 0, NULL, 0, &a, 1);
+    return gen_add_gate(g, op, ty, 0, 0, NULL, 0, NULL, 0, &a, 1);
 }
 
-GateId cnst(Gen *g, Type ty, uint64_t bits)
+GateId gen_cnst(Gen *g, Type ty, uint64_t bits)
 {
     if (ty_is_int(ty))
         bits &= ty_mask(ty);
     else if (ty == TY_F32)
         bits &= 0xffffffffu;
-    return add_gate(g, OP_CONSTANT, ty, 0, bits, NULL, 0, NULL, 0, NULL, 0);
+    return gen_add_gate(g, OP_CONSTANT, ty, 0, bits, NULL, 0, NULL, 0, NULL, 0);
 }
 
 static uint64_t interesting_int(Gen *g, Type ty)
 {
     int w = ty_bits(ty);
     uint64_t min = w == 1 ? 1 : (uint64_t)1 << (w - 1);
-    switch (rd_below(g, 12)) {
+    switch (gen_rd_below(g, 12)) {
     case 0: return 0;
     case 1: return 1;
     case 2: return ~0ull;                       /* -1 */
     case 3: return min;                         /* INT_MIN */
     case 4: return min - 1;                     /* INT_MAX */
-    case 5: return (uint64_t)1 << rd_below(g, (uint32_t)w);          /* power of two */
-    case 6: return ((uint64_t)1 << rd_below(g, (uint32_t)w)) - 1;    /* 2^k - 1 */
-    case 7: return ((uint64_t)1 << rd_below(g, (uint32_t)w)) + 1;    /* 2^k + 1 */
-    case 8: return (uint64_t)0 - (rd_below(g, 16) + 1);              /* small negative */
-    case 9: return rd_u64(g);                                         /* any bits */
-    default: return rd_below(g, 64);                                  /* small */
+    case 5: return (uint64_t)1 << gen_rd_below(g, (uint32_t)w);          /* power of two */
+    case 6: return ((uint64_t)1 << gen_rd_below(g, (uint32_t)w)) - 1;    /* 2^k - 1 */
+    case 7: return ((uint64_t)1 << gen_rd_below(g, (uint32_t)w)) + 1;    /* 2^k + 1 */
+    case 8: return (uint64_t)0 - (gen_rd_below(g, 16) + 1);              /* small negative */
+    case 9: return gen_rd_u64(g);                                         /* any bits */
+    default: return gen_rd_below(g, 64);                                  /* small */
     }
 }
 
@@ -218,17 +218,17 @@ static uint64_t interesting_f64(Gen *g)
         0x3fe0000000000000ull, 0x43e0000000000000ull, /* 0.5, 2^63 */
         0xc1e0000000000000ull, 0x41efffffffe00000ull, /* -2^31, 2^32-1 */
     };
-    uint32_t k = rd_below(g, 24);
+    uint32_t k = gen_rd_below(g, 24);
     if (k < sizeof special / sizeof special[0])
         return special[k];
     if (k < 20) {
-        int num = (int)rd_below(g, 201) - 100;
-        double d = (double)num / (double)(1 + rd_below(g, 8));
+        int num = (int)gen_rd_below(g, 201) - 100;
+        double d = (double)num / (double)(1 + gen_rd_below(g, 8));
         uint64_t b;
         memcpy(&b, &d, 8);
         return b;
     }
-    return rd_u64(g);
+    return gen_rd_u64(g);
 }
 
 static uint64_t interesting_f32(Gen *g)
@@ -238,47 +238,47 @@ static uint64_t interesting_f32(Gen *g)
         0xff800000u, 0x00000001u, 0x807fffffu, 0x7f7fffffu, 0x00800000u, 0x3f000000u,
         0x5f000000u, 0xcf000000u, 0x4f800000u,
     };
-    uint32_t k = rd_below(g, 24);
+    uint32_t k = gen_rd_below(g, 24);
     if (k < sizeof special / sizeof special[0])
         return special[k];
     if (k < 20) {
-        int num = (int)rd_below(g, 201) - 100;
-        float f = (float)num / (float)(1 + rd_below(g, 8));
+        int num = (int)gen_rd_below(g, 201) - 100;
+        float f = (float)num / (float)(1 + gen_rd_below(g, 8));
         uint32_t b;
         memcpy(&b, &f, 4);
         return b;
     }
-    return rd_u64(g) & 0xffffffffu;
+    return gen_rd_u64(g) & 0xffffffffu;
 }
 
-GateId interesting_const(Gen *g, Type ty)
+GateId gen_interesting_const(Gen *g, Type ty)
 {
     if (ty == TY_F64)
-        return cnst(g, ty, interesting_f64(g));
+        return gen_cnst(g, ty, interesting_f64(g));
     if (ty == TY_F32)
-        return cnst(g, ty, interesting_f32(g));
-    return cnst(g, ty, interesting_int(g, ty));
+        return gen_cnst(g, ty, interesting_f32(g));
+    return gen_cnst(g, ty, interesting_int(g, ty));
 }
 
-Type rand_int_type(Gen *g)
+Type gen_rand_int_type(Gen *g)
 {
     static const Type t[] = {TY_I32, TY_I64, TY_I8, TY_I16};
-    return t[rd_below(g, 4)];
+    return t[gen_rd_below(g, 4)];
 }
 
-Type rand_mem_type(Gen *g)
+Type gen_rand_mem_type(Gen *g)
 {
     static const Type t[] = {TY_I32, TY_I64, TY_I8, TY_I16, TY_F64, TY_F32};
-    return t[rd_below(g, 6)];
+    return t[gen_rd_below(g, 6)];
 }
 
-Type rand_value_type(Gen *g)
+Type gen_rand_value_type(Gen *g)
 {
     static const Type t[] = {TY_I32, TY_I64, TY_I8, TY_I16, TY_F64, TY_F32, TY_I1};
-    return t[rd_below(g, 7)];
+    return t[gen_rd_below(g, 7)];
 }
 
-static void vec_push(IdVec *v, GateId id)
+static void vec_push(GenIdVec *v, GateId id)
 {
     if (v->n == v->cap) {
         v->cap = v->cap ? v->cap * 2 : 16;
@@ -289,7 +289,7 @@ static void vec_push(IdVec *v, GateId id)
     v->v[v->n++] = id;
 }
 
-void pool_add(Gen *g, GateId v)
+void gen_pool_add(Gen *g, GateId v)
 {
     Type t = (Type)g->c->gates[v].type;
     if (t > TY_NONE && t < TY_COUNT)
@@ -299,7 +299,7 @@ void pool_add(Gen *g, GateId v)
 /* a scope remembers the pool lengths, the pointer count and the pending count */
 enum { SCOPE_SLOTS = TY_COUNT + 2 };
 
-void scope_push(Gen *g)
+void gen_scope_push(Gen *g)
 {
     if (g->nmarks + SCOPE_SLOTS > g->capmarks) {
         g->capmarks = g->capmarks ? g->capmarks * 2 : 64 * SCOPE_SLOTS;
@@ -313,7 +313,7 @@ void scope_push(Gen *g)
     g->marks[g->nmarks++] = g->npending;
 }
 
-void scope_pop(Gen *g)
+void gen_scope_pop(Gen *g)
 {
     g->nmarks -= SCOPE_SLOTS;
     for (int t = 0; t < TY_COUNT; t++)
@@ -322,7 +322,7 @@ void scope_pop(Gen *g)
     g->npending = g->marks[g->nmarks + TY_COUNT + 1];
 }
 
-void pending_add(Gen *g, GateId v)
+void gen_pending_add(Gen *g, GateId v)
 {
     if (g->npending < sizeof g->pending / sizeof g->pending[0]) {
         g->consumed[g->npending] = 0;
@@ -330,7 +330,7 @@ void pending_add(Gen *g, GateId v)
     }
 }
 
-GateId pending_take(Gen *g, Type t)
+GateId gen_pending_take(Gen *g, Type t)
 {
     for (uint32_t i = g->npending; i-- > 0;) {
         GateId v = g->pending[i];
@@ -342,28 +342,28 @@ GateId pending_take(Gen *g, Type t)
     return NO_GATE;
 }
 
-void scope_keep(Gen *g)
+void gen_scope_keep(Gen *g)
 {
     g->nmarks -= SCOPE_SLOTS;
 }
 
 /* a value of type ty: usually one already computed (recent ones preferred, so chains
  * grow deep), else a fresh constant or a conversion of another value */
-GateId val_of(Gen *g, Type ty)
+GateId gen_val_of(Gen *g, Type ty)
 {
-    IdVec *p = &g->pool[ty];
-    uint32_t r = rd_below(g, 16);
+    GenIdVec *p = &g->pool[ty];
+    uint32_t r = gen_rd_below(g, 16);
     if (p->n && r < 12) {
-        uint32_t back = r < 7 ? rd_below(g, p->n < 6 ? p->n : 6) : rd_below(g, p->n);
+        uint32_t back = r < 7 ? gen_rd_below(g, p->n < 6 ? p->n : 6) : gen_rd_below(g, p->n);
         return p->v[p->n - 1 - back];
     }
-    Type from = rand_value_type(g);
+    Type from = gen_rand_value_type(g);
     bool convert = p->n ? r >= 14 : r >= 6;
     if (!convert || from == ty || !g->pool[from].n)
-        return interesting_const(g, ty);
-    IdVec *q = &g->pool[from];
-    GateId v = convert_to(g, q->v[q->n - 1 - rd_below(g, q->n < 8 ? q->n : 8)], ty);
-    pool_add(g, v);
+        return gen_interesting_const(g, ty);
+    GenIdVec *q = &g->pool[from];
+    GateId v = gen_convert_to(g, q->v[q->n - 1 - gen_rd_below(g, q->n < 8 ? q->n : 8)], ty);
+    gen_pool_add(g, v);
     return v;
 }
 
@@ -374,19 +374,19 @@ static GateId int_to_int(Gen *g, GateId v, Type from, Type to)
     if (from == to)
         return v;
     if (ty_bits(to) < ty_bits(from))
-        return un(g, OP_TRUNC, to, v);
-    return un(g, rd_chance(g, 50) ? OP_SEXT : OP_ZEXT, to, v);
+        return gen_un(g, OP_TRUNC, to, v);
+    return gen_un(g, gen_rd_chance(g, 50) ? OP_SEXT : OP_ZEXT, to, v);
 }
 
 static GateId float_to_float(Gen *g, GateId v, Type from, Type to)
 {
     if (from == to)
         return v;
-    return un(g, to == TY_F64 ? OP_FPEXT : OP_FPTRUNC, to, v);
+    return gen_un(g, to == TY_F64 ? OP_FPEXT : OP_FPTRUNC, to, v);
 }
 
 /* any value type to any value type */
-GateId convert_to(Gen *g, GateId v, Type to)
+GateId gen_convert_to(Gen *g, GateId v, Type to)
 {
     Type from = (Type)g->c->gates[v].type;
     if (from == to)
@@ -397,17 +397,17 @@ GateId convert_to(Gen *g, GateId v, Type to)
         return float_to_float(g, v, from, to);
     if (ty_is_int(from)) { /* int -> float */
         if (from == TY_I1)
-            v = un(g, OP_ZEXT, TY_I8, v), from = TY_I8;
-        if (ty_bits(from) == ty_bits(to) && rd_chance(g, 30))
-            return un(g, OP_BITCAST, to, v);
-        return un(g, rd_chance(g, 50) ? OP_SITOFP : OP_UITOFP, to, v);
+            v = gen_un(g, OP_ZEXT, TY_I8, v), from = TY_I8;
+        if (ty_bits(from) == ty_bits(to) && gen_rd_chance(g, 30))
+            return gen_un(g, OP_BITCAST, to, v);
+        return gen_un(g, gen_rd_chance(g, 50) ? OP_SITOFP : OP_UITOFP, to, v);
     }
     /* float -> int */
     if (to == TY_I1)
-        return cmp(g, OP_FCMP, FCMP_une, v, cnst(g, from, 0));
-    if (ty_bits(from) == ty_bits(to) && rd_chance(g, 30))
-        return un(g, OP_BITCAST, to, v);
-    return un(g, rd_chance(g, 50) ? OP_FPTOSI : OP_FPTOUI, to, v);
+        return gen_cmp(g, OP_FCMP, FCMP_une, v, gen_cnst(g, from, 0));
+    if (ty_bits(from) == ty_bits(to) && gen_rd_chance(g, 30))
+        return gen_un(g, OP_BITCAST, to, v);
+    return gen_un(g, gen_rd_chance(g, 50) ? OP_FPTOSI : OP_FPTOUI, to, v);
 }
 
 /* ---- generate ----------------------------------------------------------------- */
@@ -417,12 +417,10 @@ static void gen_free_pools(Gen *g)
     for (int t = 0; t < TY_COUNT; t++)
         free(g->pool[t].v);
     free(g->marks);
+    free(g->xbytes);
 }
 
-enum {
-    GEN_HEADER = 3,          /* swarm mask (2 bytes), function count (1 byte) */
-    GEN_BYTES_PER_GATE = 24, /* region bytes per gate of a function's budget */
-};
+enum { GEN_BYTES_PER_GATE = 24 }; /* region bytes per gate of a function's budget */
 
 /* The bytes of each function: after the header, one region per function, sized by its
  * gate budget, the entry function's first (so a short input still makes a real entry
@@ -434,7 +432,7 @@ static void function_bytes(Gen *g, const uint8_t *bytes, size_t len, uint64_t of
     uint64_t start = GEN_HEADER + offset, end = start + n;
     start = start < len ? start : len;
     end = end < len ? end : len;
-    g->src = (ByteSrc){start < end ? bytes + start : NULL, (size_t)(end - start), 0};
+    g->src = (GenByteSrc){start < end ? bytes + start : NULL, (size_t)(end - start), 0};
 }
 
 Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
@@ -444,7 +442,7 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
         abort();
     if (!bytes)
         len = 0;
-    g->src = (ByteSrc){bytes, len < GEN_HEADER ? len : GEN_HEADER, 0};
+    g->src = (GenByteSrc){bytes, len < GEN_HEADER ? len : GEN_HEADER, 0};
     g->size = opt && opt->size ? opt->size : 100;
     if (g->size < 8)
         g->size = 8;
@@ -455,10 +453,14 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
     apply_swarm(g, opt && opt->swarm);
     g->m = module_new("<generated>");
     uint32_t most = g->size / 40 + 1; /* functions of at least ~40 gates */
-    uint32_t nf = 1 + rd_below(g, most < 4 ? most : 4);
+    uint32_t nf = 1 + gen_rd_below(g, most < 4 ? most : 4);
     if (opt && opt->funcs)
-        nf = opt->funcs < GEN_MAX_FUNCS ? opt->funcs : GEN_MAX_FUNCS;
+        nf = opt->funcs < GEN_MAX_FUNCS - 1 ? opt->funcs : GEN_MAX_FUNCS - 1;
     g->nfuncs = nf;
+    gen_extreme_plan(g, bytes, len, opt); /* may put a function of its own first */
+    uint32_t first = g->nfuncs - nf;
+    if (first)
+        gen_deep_function(g, 0);
     /* the entry function gets a larger share: it is the one every run starts in */
     uint32_t share = g->size / (nf + 1);
     uint32_t entry_budget = g->size - share * (nf - 1);
@@ -469,7 +471,7 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
         function_bytes(g, bytes, len, offset, (uint64_t)budget * GEN_BYTES_PER_GATE);
         /* about a dozen gates per function come on top of the body: arguments, the last
          * statement running over the limit, the folded return value */
-        gen_function(g, i, budget > 16 ? budget - 12 : 4);
+        gen_function(g, first + i, budget > 16 ? budget - 12 : 4);
     }
     Module *m = g->m;
     gen_free_pools(g);
@@ -479,7 +481,7 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
 
 /* ---- seeds -------------------------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *x)
+uint64_t gen_splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -491,7 +493,7 @@ void gen_seed_bytes(uint64_t seed, uint8_t *buf, size_t n)
 {
     uint64_t x = seed;
     for (size_t i = 0; i < n; i += 8) {
-        uint64_t r = splitmix64(&x);
+        uint64_t r = gen_splitmix64(&x);
         for (size_t k = 0; k < 8 && i + k < n; k++)
             buf[i + k] = (uint8_t)(r >> (8 * k));
     }

@@ -11,10 +11,13 @@
  * byte region per function (24 bytes per gate of its budget; the entry function's
  * first, so a short input still makes a real entry function), inside which every
  * statement reads its choices from its own 32-byte record in a stable order; a
- * function ends when its region is used up.
+ * function ends when its region is used up.  A hash of the header also picks, for
+ * about 1 program in 250, a structural extreme (GenExtreme, gen_extreme.c) whose
+ * choices come from bytes derived from that hash, not from the regions.
  *
  * What the programs are like: see the comments atop gen_ctrl.c (control flow,
- * effect chains, loops, calls) and gen_expr.c (computations, memory). */
+ * effect chains, loops, calls), gen_expr.c (computations, memory) and gen_extreme.c
+ * (the extremes). */
 #ifndef CIRC_GEN_H
 #define CIRC_GEN_H
 
@@ -40,6 +43,19 @@ typedef enum {
     GF_COUNT
 } GenFeature;
 
+/* structural extremes: a few programs get one shape far beyond the usual sizes, so a
+ * campaign finds the next fixed limit of the compiler, the oracles or the harness */
+typedef enum {
+    GEN_EXTREME_AUTO,    /* chosen from the bytes' header: about 1 program in 250 gets one */
+    GEN_EXTREME_NONE,
+    GEN_EXTREME_SWITCH,  /* a SWITCH_BRANCH with 100..400 cases (and a MERGE of them all) */
+    GEN_EXTREME_MERGE,   /* an IF ladder of 100..400 rungs joined by one MERGE */
+    GEN_EXTREME_PARAMS,  /* a function with 65..255 parameters (a callee the entry calls, or
+                            the entry itself when the module has one function) */
+    GEN_EXTREME_CALLS,   /* a self-recursive function the entry calls 100..199 levels deep */
+    GEN_EXTREME_COUNT
+} GenExtreme;
+
 typedef struct {
     uint32_t size;             /* target gate count for the whole module; 0: 100 */
     uint32_t funcs;            /* number of functions (at most 8); 0: chosen from the bytes,
@@ -47,6 +63,7 @@ typedef struct {
     bool swarm;                /* switch a random subset of features off per program */
     bool has_weights;          /* use weight[] instead of the default weights */
     uint8_t weight[GF_COUNT];
+    GenExtreme extreme;        /* AUTO (0): from the bytes; else that one (NONE: none) */
 } GenOptions;
 
 const char *gen_feature_name(GenFeature f);
@@ -54,6 +71,12 @@ void gen_default_weights(uint8_t weight[GF_COUNT]);
 /* "loop=0,call=20,...": change the named weights (0..255) of weight[]; false (and
  * weight[] unchanged) on an unknown name or a bad number */
 bool gen_parse_weights(const char *spec, uint8_t weight[GF_COUNT]);
+
+const char *gen_extreme_name(GenExtreme x);
+/* "none", "switch", "merge", "params", "calls" or "auto"; false on another name */
+bool gen_parse_extreme(const char *name, GenExtreme *x);
+/* the extreme generate() gives these bytes under opt (never AUTO; opt may be NULL) */
+GenExtreme gen_extreme_of(const uint8_t *bytes, size_t len, const GenOptions *opt);
 
 /* a valid module for any bytes; opt may be NULL (defaults).  The entry function is the
  * last one.  Never NULL. */
@@ -87,6 +110,9 @@ typedef struct {
     uint64_t icmp[16], fcmp[16];      /* by condition encoding */
     uint64_t merge_inputs[GEN_MERGE_MAX + 1]; /* MERGE gates by input count (last: more) */
     uint64_t switch_negative, switch_sparse; /* switches with a negative / gap-y case set */
+    uint64_t extremes[GEN_EXTREME_COUNT]; /* programs by structural extreme (gen_stats_extreme) */
+    uint64_t widest_switch, widest_merge, most_params; /* the largest seen: cases, inputs,
+                                                          parameters of one function */
     uint64_t *loops, *effects, *calls;/* per program (for medians): LOOP_BEGINs, LOADs and
                                          STOREs, CALLs; grown as needed */
     uint64_t cap;
@@ -101,6 +127,8 @@ void gen_stats_free(GenStats *s);
 /* count one generated module (verified here; failures counted) */
 void gen_stats_add(GenStats *s, const Module *m);
 void gen_stats_outcome(GenStats *s, const Outcome *o);
+/* count one program's structural extreme (from gen_extreme_of) */
+void gen_stats_extreme(GenStats *s, GenExtreme x);
 /* the table `circ gen --stats` prints */
 void gen_stats_print(FILE *out, const GenStats *s);
 /* opcodes / condition codes never seen (for tests): count of missing entries,

@@ -10,87 +10,87 @@ static const int icmp_codes[] = {
 
 /* ---- integers -------------------------------------------------------------------- */
 
-void stmt_int(Gen *g)
+void gen_stmt_int(Gen *g)
 {
     static const Opcode ops[] = {OP_ADD, OP_SUB, OP_MUL, OP_AND, OP_XOR, OP_OR,
                                  OP_SHL, OP_LSHR, OP_ASHR, OP_EXP};
     static const Opcode logic[] = {OP_AND, OP_XOR, OP_OR};
-    bool boolean = rd_chance(g, 10);
-    Type t = boolean ? TY_I1 : rand_int_type(g);
-    Opcode op = boolean ? logic[rd_below(g, 3)] : ops[rd_below(g, 10)];
-    GateId a = val_of(g, t);
-    GateId b = val_of(g, t);
-    pool_add(g, bin(g, op, t, a, b));
+    bool boolean = gen_rd_chance(g, 10);
+    Type t = boolean ? TY_I1 : gen_rand_int_type(g);
+    Opcode op = boolean ? logic[gen_rd_below(g, 3)] : ops[gen_rd_below(g, 10)];
+    GateId a = gen_val_of(g, t);
+    GateId b = gen_val_of(g, t);
+    gen_pool_add(g, gen_bin(g, op, t, a, b));
 }
 
 static GateId nonzero_const(Gen *g, Type t, bool avoid_minus_one)
 {
-    uint64_t k = rd_below(g, 4) ? rd_below(g, 30) + 2 : rd_u64(g);
+    uint64_t k = gen_rd_below(g, 4) ? gen_rd_below(g, 30) + 2 : gen_rd_u64(g);
     k &= ty_mask(t);
     if (k == 0 || (avoid_minus_one && k == ty_mask(t)))
         k = 3;
-    if (rd_chance(g, 30))
+    if (gen_rd_chance(g, 30))
         k = (0 - k) & ty_mask(t); /* negative divisor */
     if (avoid_minus_one && k == ty_mask(t))
         k = 5;
-    return cnst(g, t, k);
+    return gen_cnst(g, t, k);
 }
 
 /* a division whose divisor is never zero and, when signed, never INT_MIN / -1;
  * with may_trap, a raw divisor (the rare division that can trap) */
-void stmt_div(Gen *g, bool may_trap)
+void gen_stmt_div(Gen *g, bool may_trap)
 {
     static const Opcode ops[] = {OP_SDIV, OP_SREM, OP_UDIV, OP_UREM};
-    Type t = rand_int_type(g);
-    Opcode op = ops[rd_below(g, 4)];
+    Type t = gen_rand_int_type(g);
+    Opcode op = ops[gen_rd_below(g, 4)];
     bool is_signed = op == OP_SDIV || op == OP_SREM;
-    GateId a = val_of(g, t);
-    GateId b = val_of(g, t);
-    if (may_trap && is_signed && rd_chance(g, 30)) {
+    GateId a = gen_val_of(g, t);
+    GateId b = gen_val_of(g, t);
+    if (may_trap && is_signed && gen_rd_chance(g, 30)) {
         /* INT_MIN / (-1 or -2): the overflow trap, when b is odd */
         uint64_t min = (uint64_t)1 << (ty_bits(t) - 1);
-        a = rd_chance(g, 50) ? cnst(g, t, min) : bin(g, OP_OR, t, a, cnst(g, t, min));
-        b = bin(g, OP_OR, t, b, cnst(g, t, ~1ull));
+        a = gen_rd_chance(g, 50) ? gen_cnst(g, t, min) : gen_bin(g, OP_OR, t, a, gen_cnst(g, t, min));
+        b = gen_bin(g, OP_OR, t, b, gen_cnst(g, t, ~1ull));
     }
     if (!may_trap) {
-        GateId one = cnst(g, t, 1);
-        switch (rd_below(g, 3)) {
+        GateId one = gen_cnst(g, t, 1);
+        switch (gen_rd_below(g, 3)) {
         case 0: /* divisor | 1 is nonzero; dividend | 1 is never INT_MIN */
-            b = bin(g, OP_OR, t, b, one);
+            b = gen_bin(g, OP_OR, t, b, one);
             if (is_signed)
-                a = bin(g, OP_OR, t, a, one);
+                a = gen_bin(g, OP_OR, t, a, one);
             break;
         case 1: /* a nonnegative dividend cannot overflow */
-            b = bin(g, OP_OR, t, b, one);
+            b = gen_bin(g, OP_OR, t, b, one);
             if (is_signed)
-                a = bin(g, OP_LSHR, t, a, one);
+                a = gen_bin(g, OP_LSHR, t, a, one);
             break;
         default:
             b = nonzero_const(g, t, is_signed);
             break;
         }
     }
-    pool_add(g, bin(g, op, t, a, b));
+    gen_pool_add(g, gen_bin(g, op, t, a, b));
 }
 
 /* ---- floats, conversions, compares ---------------------------------------------- */
 
-void stmt_float(Gen *g)
+void gen_stmt_float(Gen *g)
 {
     static const Opcode ops[] = {OP_FADD, OP_FSUB, OP_FMUL, OP_FDIV, OP_FMOD, OP_FEXP, OP_FNEG};
-    Type t = rd_chance(g, 50) ? TY_F64 : TY_F32;
-    Opcode op = ops[rd_below(g, 7)];
-    GateId a = val_of(g, t);
+    Type t = gen_rd_chance(g, 50) ? TY_F64 : TY_F32;
+    Opcode op = ops[gen_rd_below(g, 7)];
+    GateId a = gen_val_of(g, t);
     if (op == OP_FNEG) {
-        pool_add(g, un(g, op, t, a));
+        gen_pool_add(g, gen_un(g, op, t, a));
         return;
     }
-    pool_add(g, bin(g, op, t, a, val_of(g, t)));
+    gen_pool_add(g, gen_bin(g, op, t, a, gen_val_of(g, t)));
 }
 
 static Type narrower_int(Gen *g, Type than) /* i1 .. than-1 */
 {
-    return (Type)(TY_I1 + rd_below(g, (uint32_t)(than - TY_I1)));
+    return (Type)(TY_I1 + gen_rd_below(g, (uint32_t)(than - TY_I1)));
 }
 
 static void convert_bitcast(Gen *g)
@@ -99,80 +99,80 @@ static void convert_bitcast(Gen *g)
         {TY_I32, TY_F32}, {TY_F32, TY_I32}, {TY_I64, TY_F64}, {TY_F64, TY_I64}, {TY_I8, TY_I8},
         {TY_I16, TY_I16}, {TY_I32, TY_I32}, {TY_I64, TY_I64}, {TY_F32, TY_F32}, {TY_F64, TY_F64},
     };
-    uint32_t k = rd_below(g, 10);
-    if (k >= 4 && rd_chance(g, 50))
-        k = rd_below(g, 4); /* mostly the interesting int <-> float ones */
-    pool_add(g, un(g, OP_BITCAST, pairs[k][1], val_of(g, pairs[k][0])));
+    uint32_t k = gen_rd_below(g, 10);
+    if (k >= 4 && gen_rd_chance(g, 50))
+        k = gen_rd_below(g, 4); /* mostly the interesting int <-> float ones */
+    gen_pool_add(g, gen_un(g, OP_BITCAST, pairs[k][1], gen_val_of(g, pairs[k][0])));
 }
 
-void stmt_convert(Gen *g)
+void gen_stmt_convert(Gen *g)
 {
-    switch (rd_below(g, 8)) {
+    switch (gen_rd_below(g, 8)) {
     case 0: { /* TRUNC */
         static const Type wide[] = {TY_I16, TY_I32, TY_I64};
-        Type from = wide[rd_below(g, 3)];
+        Type from = wide[gen_rd_below(g, 3)];
         Type to = narrower_int(g, from);
-        pool_add(g, un(g, OP_TRUNC, to, val_of(g, from)));
+        gen_pool_add(g, gen_un(g, OP_TRUNC, to, gen_val_of(g, from)));
         return;
     }
     case 1: { /* ZEXT / SEXT */
-        Type to = (Type)(TY_I8 + rd_below(g, 4));
+        Type to = (Type)(TY_I8 + gen_rd_below(g, 4));
         Type from = narrower_int(g, to);
-        Opcode op = rd_chance(g, 50) ? OP_SEXT : OP_ZEXT;
-        pool_add(g, un(g, op, to, val_of(g, from)));
+        Opcode op = gen_rd_chance(g, 50) ? OP_SEXT : OP_ZEXT;
+        gen_pool_add(g, gen_un(g, op, to, gen_val_of(g, from)));
         return;
     }
     case 2: case 3: { /* SITOFP / UITOFP */
-        Type from = rand_int_type(g);
-        Type to = rd_chance(g, 50) ? TY_F64 : TY_F32;
-        Opcode op = rd_chance(g, 50) ? OP_SITOFP : OP_UITOFP;
-        pool_add(g, un(g, op, to, val_of(g, from)));
+        Type from = gen_rand_int_type(g);
+        Type to = gen_rd_chance(g, 50) ? TY_F64 : TY_F32;
+        Opcode op = gen_rd_chance(g, 50) ? OP_SITOFP : OP_UITOFP;
+        gen_pool_add(g, gen_un(g, op, to, gen_val_of(g, from)));
         return;
     }
     case 4: case 5: { /* FPTOSI / FPTOUI (saturating) */
-        Type from = rd_chance(g, 50) ? TY_F64 : TY_F32;
-        Type to = rand_int_type(g);
-        Opcode op = rd_chance(g, 50) ? OP_FPTOSI : OP_FPTOUI;
-        pool_add(g, un(g, op, to, val_of(g, from)));
+        Type from = gen_rd_chance(g, 50) ? TY_F64 : TY_F32;
+        Type to = gen_rand_int_type(g);
+        Opcode op = gen_rd_chance(g, 50) ? OP_FPTOSI : OP_FPTOUI;
+        gen_pool_add(g, gen_un(g, op, to, gen_val_of(g, from)));
         return;
     }
     case 6:
         convert_bitcast(g);
         return;
     default:
-        if (rd_chance(g, 50))
-            pool_add(g, un(g, OP_FPEXT, TY_F64, val_of(g, TY_F32)));
+        if (gen_rd_chance(g, 50))
+            gen_pool_add(g, gen_un(g, OP_FPEXT, TY_F64, gen_val_of(g, TY_F32)));
         else
-            pool_add(g, un(g, OP_FPTRUNC, TY_F32, val_of(g, TY_F64)));
+            gen_pool_add(g, gen_un(g, OP_FPTRUNC, TY_F32, gen_val_of(g, TY_F64)));
         return;
     }
 }
 
 static GateId new_compare(Gen *g)
 {
-    if (rd_chance(g, 35)) {
-        Type t = rd_chance(g, 50) ? TY_F64 : TY_F32;
-        GateId a = val_of(g, t);
-        int cond = (int)rd_below(g, 16);
-        return cmp(g, OP_FCMP, cond, a, val_of(g, t));
+    if (gen_rd_chance(g, 35)) {
+        Type t = gen_rd_chance(g, 50) ? TY_F64 : TY_F32;
+        GateId a = gen_val_of(g, t);
+        int cond = (int)gen_rd_below(g, 16);
+        return gen_cmp(g, OP_FCMP, cond, a, gen_val_of(g, t));
     }
-    Type t = rd_chance(g, 10) ? TY_I1 : rand_int_type(g);
-    int cond = icmp_codes[rd_below(g, 10)];
-    GateId a = val_of(g, t);
-    return cmp(g, OP_ICMP, cond, a, val_of(g, t));
+    Type t = gen_rd_chance(g, 10) ? TY_I1 : gen_rand_int_type(g);
+    int cond = icmp_codes[gen_rd_below(g, 10)];
+    GateId a = gen_val_of(g, t);
+    return gen_cmp(g, OP_ICMP, cond, a, gen_val_of(g, t));
 }
 
-void stmt_compare(Gen *g)
+void gen_stmt_compare(Gen *g)
 {
-    pool_add(g, new_compare(g));
+    gen_pool_add(g, new_compare(g));
 }
 
-GateId make_cond(Gen *g)
+GateId gen_make_cond(Gen *g)
 {
-    if (g->pool[TY_I1].n && rd_chance(g, 30))
-        return val_of(g, TY_I1);
+    if (g->pool[TY_I1].n && gen_rd_chance(g, 30))
+        return gen_val_of(g, TY_I1);
     GateId c = new_compare(g);
-    pool_add(g, c);
+    gen_pool_add(g, c);
     return c;
 }
 
@@ -180,25 +180,25 @@ GateId make_cond(Gen *g)
 
 static const uint32_t alloca_sizes[] = {8, 16, 32, 64, 24, 100, 256, 4, 2, 1, 12};
 
-Ptr *pick_ptr(Gen *g, uint32_t min_size)
+GenPtr *gen_pick_ptr(Gen *g, uint32_t min_size)
 {
     uint32_t fits[GEN_MAX_PTRS], n = 0;
     for (uint32_t i = 0; i < g->nptrs; i++)
         if (g->ptrs[i].size >= min_size)
             fits[n++] = i;
-    bool fresh = g->nptrs < GEN_MAX_PTRS && (n == 0 || rd_chance(g, 10));
+    bool fresh = g->nptrs < GEN_MAX_PTRS && (n == 0 || gen_rd_chance(g, 10));
     if (!fresh)
-        return n ? &g->ptrs[fits[rd_below(g, n)]] : NULL;
-    uint32_t size = alloca_sizes[rd_below(g, sizeof alloca_sizes / sizeof alloca_sizes[0])];
+        return n ? &g->ptrs[fits[gen_rd_below(g, n)]] : NULL;
+    uint32_t size = alloca_sizes[gen_rd_below(g, sizeof alloca_sizes / sizeof alloca_sizes[0])];
     if (size < min_size)
         size = min_size;
-    Ptr *p = &g->ptrs[g->nptrs++];
-    p->base = add_gate(g, OP_ALLOCA, TY_I64, 0, size, NULL, 0, NULL, 0, NULL, 0);
+    GenPtr *p = &g->ptrs[g->nptrs++];
+    p->base = gen_add_gate(g, OP_ALLOCA, TY_I64, 0, size, NULL, 0, NULL, 0, NULL, 0);
     p->size = size;
     return p;
 }
 
-uint64_t mask_below(uint64_t n)
+uint64_t gen_mask_below(uint64_t n)
 {
     uint64_t m = 0;
     while (m * 2 + 1 <= n)
@@ -206,93 +206,93 @@ uint64_t mask_below(uint64_t n)
     return m;
 }
 
-GateId i64_value(Gen *g)
+GateId gen_i64_value(Gen *g)
 {
-    Type t = rand_int_type(g);
-    GateId v = val_of(g, t);
-    return t == TY_I64 ? v : un(g, rd_chance(g, 50) ? OP_ZEXT : OP_SEXT, TY_I64, v);
+    Type t = gen_rand_int_type(g);
+    GateId v = gen_val_of(g, t);
+    return t == TY_I64 ? v : gen_un(g, gen_rd_chance(g, 50) ? OP_ZEXT : OP_SEXT, TY_I64, v);
 }
 
 /* v & mask; the constant is made first (see gen_ctrl.c on evaluation order) */
 static GateId masked64(Gen *g, GateId v, uint64_t mask)
 {
-    GateId k = cnst(g, TY_I64, mask);
-    return bin(g, OP_AND, TY_I64, v, k);
+    GateId k = gen_cnst(g, TY_I64, mask);
+    return gen_bin(g, OP_AND, TY_I64, v, k);
 }
 
 /* offset in [0, span] (span = slot size - access width) */
 static GateId offset_in(Gen *g, uint64_t span)
 {
-    switch (rd_below(g, 6)) {
+    switch (gen_rd_below(g, 6)) {
     case 0: case 1:
-        return cnst(g, TY_I64, rd_below(g, (uint32_t)span + 1));
+        return gen_cnst(g, TY_I64, gen_rd_below(g, (uint32_t)span + 1));
     case 2: case 3:
-        return masked64(g, i64_value(g), mask_below(span));
+        return masked64(g, gen_i64_value(g), gen_mask_below(span));
     case 4: {
-        GateId v = i64_value(g);
-        return bin(g, OP_UREM, TY_I64, v, cnst(g, TY_I64, span + 1));
+        GateId v = gen_i64_value(g);
+        return gen_bin(g, OP_UREM, TY_I64, v, gen_cnst(g, TY_I64, span + 1));
     }
     default: {
         if (!g->nloops)
-            return masked64(g, i64_value(g), mask_below(span));
-        LoopInfo *l = &g->loops[g->nloops - 1 - rd_below(g, g->nloops)];
-        GateId i = l->type == TY_I64 ? l->counter : un(g, OP_ZEXT, TY_I64, l->counter);
-        GateId scaled = bin(g, OP_MUL, TY_I64, i, cnst(g, TY_I64, 1 + rd_below(g, 8)));
-        return bin(g, OP_AND, TY_I64, scaled, cnst(g, TY_I64, mask_below(span)));
+            return masked64(g, gen_i64_value(g), gen_mask_below(span));
+        GenLoopInfo *l = &g->loops[g->nloops - 1 - gen_rd_below(g, g->nloops)];
+        GateId i = l->type == TY_I64 ? l->counter : gen_un(g, OP_ZEXT, TY_I64, l->counter);
+        GateId scaled = gen_bin(g, OP_MUL, TY_I64, i, gen_cnst(g, TY_I64, 1 + gen_rd_below(g, 8)));
+        return gen_bin(g, OP_AND, TY_I64, scaled, gen_cnst(g, TY_I64, gen_mask_below(span)));
     }
     }
 }
 
 /* base + offset, in one of the forms provenance allows: ADD either way round, or SUB
  * of a negated constant */
-static GateId address(Gen *g, Ptr *p, Type t)
+static GateId address(Gen *g, GenPtr *p, Type t)
 {
     uint32_t width = (uint32_t)ty_bits(t) / 8;
-    uint32_t form = rd_below(g, 10);
+    uint32_t form = gen_rd_below(g, 10);
     if (form == 0)
         return p->base;
     if (form == 1) {
-        uint64_t k = rd_below(g, p->size - width + 1);
-        return bin(g, OP_SUB, TY_I64, p->base, cnst(g, TY_I64, 0 - k));
+        uint64_t k = gen_rd_below(g, p->size - width + 1);
+        return gen_bin(g, OP_SUB, TY_I64, p->base, gen_cnst(g, TY_I64, 0 - k));
     }
     GateId off = offset_in(g, p->size - width);
-    return form < 4 ? bin(g, OP_ADD, TY_I64, off, p->base) : bin(g, OP_ADD, TY_I64, p->base, off);
+    return form < 4 ? gen_bin(g, OP_ADD, TY_I64, off, p->base) : gen_bin(g, OP_ADD, TY_I64, p->base, off);
 }
 
-void stmt_load(Gen *g)
+void gen_stmt_load(Gen *g)
 {
-    Type t = rand_mem_type(g);
-    Ptr *p = pick_ptr(g, (uint32_t)ty_bits(t) / 8);
+    Type t = gen_rand_mem_type(g);
+    GenPtr *p = gen_pick_ptr(g, (uint32_t)ty_bits(t) / 8);
     if (!p)
         return;
     GateId a = address(g, p, t);
-    GateId ld = add_gate(g, OP_LOAD, t, 0, 0, NULL, 0, &g->dep, 1, &a, 1);
+    GateId ld = gen_add_gate(g, OP_LOAD, t, 0, 0, NULL, 0, &g->dep, 1, &a, 1);
     g->dep = ld;
-    pool_add(g, ld);
+    gen_pool_add(g, ld);
 }
 
-void stmt_store(Gen *g)
+void gen_stmt_store(Gen *g)
 {
-    Type t = rand_mem_type(g);
-    Ptr *p = pick_ptr(g, (uint32_t)ty_bits(t) / 8);
+    Type t = gen_rand_mem_type(g);
+    GenPtr *p = gen_pick_ptr(g, (uint32_t)ty_bits(t) / 8);
     if (!p)
         return;
-    GateId v = val_of(g, t);
+    GateId v = gen_val_of(g, t);
     GateId in[2] = {v, address(g, p, t)};
-    g->dep = add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &g->dep, 1, in, 2);
+    g->dep = gen_add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &g->dep, 1, in, 2);
 }
 
 /* SUB or ICMP of two addresses into the same object: plain values by the provenance
  * rules (docs/semantics.md 6.3), the offsets' difference and order */
-void stmt_ptr_measure(Gen *g)
+void gen_stmt_ptr_measure(Gen *g)
 {
-    Ptr *p = pick_ptr(g, 1);
+    GenPtr *p = gen_pick_ptr(g, 1);
     if (!p)
         return;
     GateId a = address(g, p, TY_I8);
     GateId b = address(g, p, TY_I8);
-    if (rd_chance(g, 50))
-        pool_add(g, bin(g, OP_SUB, TY_I64, a, b));
+    if (gen_rd_chance(g, 50))
+        gen_pool_add(g, gen_bin(g, OP_SUB, TY_I64, a, b));
     else
-        pool_add(g, cmp(g, OP_ICMP, icmp_codes[rd_below(g, 10)], a, b));
+        gen_pool_add(g, gen_cmp(g, OP_ICMP, icmp_codes[gen_rd_below(g, 10)], a, b));
 }

@@ -16,38 +16,38 @@
 static GateId symbol(Gen *g, uint32_t fn)
 {
     if (g->sym[fn] == NO_GATE)
-        g->sym[fn] = add_gate(g, OP_SYMBOL, TY_I64, 0, fn, NULL, 0, NULL, 0, NULL, 0);
+        g->sym[fn] = gen_add_gate(g, OP_SYMBOL, TY_I64, 0, fn, NULL, 0, NULL, 0, NULL, 0);
     return g->sym[fn];
 }
 
 /* arguments for a call of fn; false if a pointer argument cannot be supplied */
 static bool call_args(Gen *g, uint32_t fn, GateId *args, GateId depth)
 {
-    const Sig *s = &g->sigs[fn];
+    const GenSig *s = &g->sigs[fn];
     for (uint32_t p = 0; p < s->nparams; p++) {
         if (s->ptr_size[p]) {
-            Ptr *ptr = pick_ptr(g, s->ptr_size[p]);
+            GenPtr *ptr = gen_pick_ptr(g, s->ptr_size[p]);
             if (!ptr)
                 return false;
             args[p] = ptr->base;
         } else if ((int)p == s->depth_param) {
             args[p] = depth != NO_GATE ? depth
-                    : rd_chance(g, 50) ? cnst(g, TY_I32, rd_below(g, 4))
-                                       : masked(g, TY_I32, val_of(g, TY_I32), 3);
+                    : gen_rd_chance(g, 50) ? gen_cnst(g, TY_I32, gen_rd_below(g, 4))
+                                       : gen_masked(g, TY_I32, gen_val_of(g, TY_I32), 3);
         } else {
-            args[p] = val_of(g, s->params[p]);
+            args[p] = gen_val_of(g, s->params[p]);
         }
     }
     return true;
 }
 
-static GateId emit_call(Gen *g, uint32_t fn, const GateId *args)
+GateId gen_emit_call(Gen *g, uint32_t fn, const GateId *args)
 {
-    const Sig *s = &g->sigs[fn];
-    GateId in[GEN_MAX_PARAMS + 1];
+    const GenSig *s = &g->sigs[fn];
+    GateId in[GEN_WIDE_PARAMS + 1];
     in[0] = symbol(g, fn);
     memcpy(in + 1, args, s->nparams * sizeof *args);
-    GateId call = add_gate(g, OP_CALL, s->ret, 0, 0, NULL, 0, &g->dep, 1, in, s->nparams + 1);
+    GateId call = gen_add_gate(g, OP_CALL, s->ret, 0, 0, NULL, 0, &g->dep, 1, in, s->nparams + 1);
     g->dep = call;
     return call;
 }
@@ -60,39 +60,44 @@ static void stmt_call(Gen *g)
             cand[n++] = j;
     if (!n)
         return;
-    uint32_t fn = cand[rd_below(g, n)];
-    GateId args[GEN_MAX_PARAMS];
+    gen_call(g, cand[gen_rd_below(g, n)]);
+}
+
+GateId gen_call(Gen *g, uint32_t fn)
+{
+    GateId args[GEN_WIDE_PARAMS];
     if (!call_args(g, fn, args, NO_GATE))
-        return;
-    charge(g, g->sigs[fn].cost);
-    GateId call = emit_call(g, fn, args);
+        return NO_GATE;
+    gen_charge(g, g->sigs[fn].cost);
+    GateId call = gen_emit_call(g, fn, args);
     if (g->sigs[fn].ret != TY_NONE)
-        pool_add(g, call);
+        gen_pool_add(g, call);
+    return call;
 }
 
 /* IF (depth_left != 0) { CALL self(depth_left - 1) } joined by a MERGE */
 static void stmt_recurse(Gen *g)
 {
     GateId dl = g->depth_left;
-    GateId args[GEN_MAX_PARAMS];
-    if (!call_args(g, g->fidx, args, bin(g, OP_SUB, TY_I32, dl, cnst(g, TY_I32, 1))))
+    GateId args[GEN_WIDE_PARAMS];
+    if (!call_args(g, g->fidx, args, gen_bin(g, OP_SUB, TY_I32, dl, gen_cnst(g, TY_I32, 1))))
         return;
     g->self_called = true;
-    GateId c = cmp(g, OP_ICMP, ICMP_ne, dl, cnst(g, TY_I32, 0));
-    GateId br = add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
-    GateId t = state1(g, OP_IF_TRUE, 0, br), f = state1(g, OP_IF_FALSE, 0, br);
+    GateId c = gen_cmp(g, OP_ICMP, ICMP_ne, dl, gen_cnst(g, TY_I32, 0));
+    GateId br = gen_add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
+    GateId t = gen_state1(g, OP_IF_TRUE, 0, br), f = gen_state1(g, OP_IF_FALSE, 0, br);
     GateId dep0 = g->dep;
-    GateId other = g->f->ret != TY_NONE ? val_of(g, g->f->ret) : NO_GATE;
-    g->dep = relay(g, t, dep0);
-    GateId call = emit_call(g, g->fidx, args);
-    GateId deps[2] = {call, relay(g, f, dep0)};
+    GateId other = g->f->ret != TY_NONE ? gen_val_of(g, g->f->ret) : NO_GATE;
+    g->dep = gen_relay(g, t, dep0);
+    GateId call = gen_emit_call(g, g->fidx, args);
+    GateId deps[2] = {call, gen_relay(g, f, dep0)};
     GateId ends[2] = {t, f};
-    GateId m = add_gate(g, OP_MERGE, TY_NONE, 0, 0, ends, 2, NULL, 0, NULL, 0);
+    GateId m = gen_add_gate(g, OP_MERGE, TY_NONE, 0, 0, ends, 2, NULL, 0, NULL, 0);
     g->state = m;
-    g->dep = add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, deps, 2, NULL, 0);
+    g->dep = gen_add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, deps, 2, NULL, 0);
     if (other != NO_GATE) {
         GateId in[2] = {call, other};
-        pool_add(g, add_gate(g, OP_VALUE_SELECTOR, g->f->ret, 0, 0, &m, 1, NULL, 0, in, 2));
+        gen_pool_add(g, gen_add_gate(g, OP_VALUE_SELECTOR, g->f->ret, 0, 0, &m, 1, NULL, 0, in, 2));
     }
 }
 
@@ -102,9 +107,9 @@ static void stmt_in_record(Gen *g, uint32_t limit);
 
 static void stmt(Gen *g, uint32_t limit)
 {
-    Record saved = begin_record(g, GEN_RECORD);
+    GenRecord saved = gen_begin_record(g, GEN_RECORD);
     stmt_in_record(g, limit);
-    end_record(g, saved);
+    gen_end_record(g, saved);
 }
 
 /* the feature of the next statement: the weights, minus what cannot fit here */
@@ -120,53 +125,53 @@ static int choose_feature(Gen *g, uint32_t left, bool can_recurse)
         w[GF_EXIT] = (uint8_t)(w[GF_EXIT] * 2);
     if (!g->fidx && !can_recurse)
         w[GF_CALL] = 0;
-    return rd_weighted(g, w, GF_COUNT);
+    return gen_rd_weighted(g, w, GF_COUNT);
 }
 
 static void stmt_in_record(Gen *g, uint32_t limit)
 {
-    uint32_t left = room(g, limit);
+    uint32_t left = gen_room(g, limit);
     bool can_recurse = g->depth_left != NO_GATE && !g->self_called && g->mult == 1;
     int k = choose_feature(g, left, can_recurse);
     switch (k) {
     case GF_DIV:
-        if (left >= 16 && g->nest < GEN_MAX_NEST && rd_chance(g, 25))
-            stmt_guarded_div(g);
+        if (left >= 16 && g->nest < GEN_MAX_NEST && gen_rd_chance(g, 25))
+            gen_stmt_guarded_div(g);
         else
-            stmt_div(g, false);
+            gen_stmt_div(g, false);
         break;
     case GF_DIV0: /* the division that may trap: at most one per module */
-        stmt_div(g, g->unsafe_divs < 1);
+        gen_stmt_div(g, g->unsafe_divs < 1);
         g->unsafe_divs++;
         break;
-    case GF_FLOAT: stmt_float(g); break;
-    case GF_CONVERT: stmt_convert(g); break;
+    case GF_FLOAT: gen_stmt_float(g); break;
+    case GF_CONVERT: gen_stmt_convert(g); break;
     case GF_COMPARE:
-        if (g->nptrs && rd_chance(g, 12))
-            stmt_ptr_measure(g);
+        if (g->nptrs && gen_rd_chance(g, 12))
+            gen_stmt_ptr_measure(g);
         else
-            stmt_compare(g);
+            gen_stmt_compare(g);
         break;
     case GF_LOAD: case GF_STORE:
-        if (left >= 16 && rd_chance(g, 15))
-            stmt_guarded_access(g, k == GF_LOAD);
+        if (left >= 16 && gen_rd_chance(g, 15))
+            gen_stmt_guarded_access(g, k == GF_LOAD);
         else if (k == GF_LOAD)
-            stmt_load(g);
+            gen_stmt_load(g);
         else
-            stmt_store(g);
+            gen_stmt_store(g);
         break;
     case GF_CALL:
-        if (can_recurse && (!g->fidx || rd_chance(g, 30)))
+        if (can_recurse && (!g->fidx || gen_rd_chance(g, 30)))
             stmt_recurse(g);
         else
             stmt_call(g);
         break;
-    case GF_IF: stmt_if(g, limit); break;
-    case GF_SWITCH: stmt_switch(g, limit); break;
-    case GF_LOOP: stmt_loop(g, limit); break;
-    case GF_EXIT: stmt_exit(g); break;
-    case GF_BLOCK: stmt_block(g); break;
-    default: stmt_int(g); break;
+    case GF_IF: gen_stmt_if(g, limit); break;
+    case GF_SWITCH: gen_stmt_switch(g, limit); break;
+    case GF_LOOP: gen_stmt_loop(g, limit); break;
+    case GF_EXIT: gen_stmt_exit(g); break;
+    case GF_BLOCK: gen_stmt_block(g); break;
+    default: gen_stmt_int(g); break;
     }
 }
 
@@ -179,9 +184,9 @@ void gen_block(Gen *g, uint32_t limit)
         uint32_t before = g->c->ngates;
         stmt(g, limit);
         if (g->c->ngates == before) { /* the statement found nothing to do */
-            Record saved = begin_record(g, GEN_RECORD);
-            stmt_int(g);
-            end_record(g, saved);
+            GenRecord saved = gen_begin_record(g, GEN_RECORD);
+            gen_stmt_int(g);
+            gen_end_record(g, saved);
         }
     }
 }
@@ -191,26 +196,26 @@ void gen_block(Gen *g, uint32_t limit)
 static void make_signature(Gen *g, uint32_t idx, bool entry)
 {
     static const uint32_t ptr_sizes[] = {8, 16, 64, 256, 32};
-    Sig *s = &g->sigs[idx];
+    GenSig *s = &g->sigs[idx];
     memset(s, 0, sizeof *s);
     s->depth_param = -1;
-    uint32_t n = rd_below(g, GEN_MAX_PARAMS - 1);
-    if (entry && n == 0 && rd_chance(g, 75))
-        n = 1 + rd_below(g, 3); /* the run lines' arguments keep the entry from folding away */
+    uint32_t n = gen_rd_below(g, GEN_MAX_PARAMS - 1);
+    if (entry && n == 0 && gen_rd_chance(g, 75))
+        n = 1 + gen_rd_below(g, 3); /* the run lines' arguments keep the entry from folding away */
     for (uint32_t p = 0; p < n; p++) {
-        if (rd_chance(g, feat(g, GF_LOAD) || feat(g, GF_STORE) ? 20 : 0)) {
+        if (gen_rd_chance(g, gen_feat(g, GF_LOAD) || gen_feat(g, GF_STORE) ? 20 : 0)) {
             s->params[p] = TY_I64;
-            s->ptr_size[p] = entry ? HEAP_SIZE : ptr_sizes[rd_below(g, 5)];
+            s->ptr_size[p] = entry ? HEAP_SIZE : ptr_sizes[gen_rd_below(g, 5)];
         } else {
-            s->params[p] = rand_value_type(g);
+            s->params[p] = gen_rand_value_type(g);
         }
     }
-    if (feat(g, GF_CALL) && rd_chance(g, 25)) {
+    if (gen_feat(g, GF_CALL) && gen_rd_chance(g, 25)) {
         s->depth_param = (int)n;
         s->params[n++] = TY_I32;
     }
     s->nparams = n;
-    s->ret = rd_chance(g, entry ? 3 : 10) ? TY_NONE : rand_value_type(g);
+    s->ret = gen_rd_chance(g, entry ? 3 : 10) ? TY_NONE : gen_rand_value_type(g);
 }
 
 static void reset_function(Gen *g)
@@ -223,6 +228,7 @@ static void reset_function(Gen *g)
     for (uint32_t i = 0; i < GEN_MAX_FUNCS; i++)
         g->sym[i] = NO_GATE;
     g->depth_left = NO_GATE;
+    g->ret_extra = NO_GATE;
     g->self_called = false;
     g->mult = 1;
     g->cost = 0;
@@ -232,44 +238,56 @@ static void reset_function(Gen *g)
     g->dep = ROOT_DEPEND_ENTRY;
 }
 
-static void make_args(Gen *g, const Sig *s)
+static void make_args(Gen *g, const GenSig *s)
 {
     for (uint32_t p = 0; p < s->nparams; p++) {
-        GateId a = add_gate(g, OP_ARG, s->params[p], 0, p, NULL, 0, NULL, 0, NULL, 0);
+        GateId a = gen_add_gate(g, OP_ARG, s->params[p], 0, p, NULL, 0, NULL, 0, NULL, 0);
         char name[16];
         if (s->ptr_size[p]) {
             snprintf(name, sizeof name, "ptr%u", p);
-            g->ptrs[g->nptrs++] = (Ptr){a, s->ptr_size[p]};
+            g->ptrs[g->nptrs++] = (GenPtr){a, s->ptr_size[p]};
         } else if ((int)p == s->depth_param) {
             snprintf(name, sizeof name, "depth");
-            g->depth_left = bin(g, OP_AND, TY_I32, a, cnst(g, TY_I32, GEN_RECURSION));
+            g->depth_left = gen_bin(g, OP_AND, TY_I32, a, gen_cnst(g, TY_I32, GEN_RECURSION));
         } else {
             snprintf(name, sizeof name, "a%u", p);
-            pool_add(g, a);
+            gen_pool_add(g, a);
         }
         circ_set_name(g->c, a, name, strlen(name));
     }
 }
 
-void gen_function(Gen *g, uint32_t idx, uint32_t budget)
+void gen_begin_function(Gen *g, uint32_t idx, const char *name)
 {
-    bool entry = idx + 1 == g->nfuncs;
-    Record saved = begin_record(g, GEN_RECORD);
-    make_signature(g, idx, entry);
-    end_record(g, saved);
-    Sig *s = &g->sigs[idx];
-    char name[16];
-    snprintf(name, sizeof name, entry ? "main" : "f%u", idx);
+    const GenSig *s = &g->sigs[idx];
     g->f = module_add_func(g->m, name, s->params, s->nparams, s->ret);
     g->c = g->f->circ;
     g->fidx = idx;
     reset_function(g);
+}
+
+void gen_function(Gen *g, uint32_t idx, uint32_t budget)
+{
+    bool entry = idx + 1 == g->nfuncs;
+    GenRecord saved = gen_begin_record(g, GEN_RECORD);
+    make_signature(g, idx, entry);
+    gen_end_record(g, saved);
+    GenSig *s = &g->sigs[idx];
+    if (idx == g->wide_fn)
+        gen_extreme_signature(g, s);
+    char name[16];
+    snprintf(name, sizeof name, entry ? "main" : "f%u", idx);
+    gen_begin_function(g, idx, name);
     make_args(g, s);
-    scope_push(g);
+    gen_scope_push(g);
     gen_block(g, g->c->ngates + budget);
+    if (entry && !gen_path_ended(g))
+        gen_extreme_tail(g);
+    if (idx == g->wide_fn && !gen_path_ended(g)) /* every parameter reaches the return */
+        g->ret_extra = gen_args_checksum(g, s->ret);
     if (!gen_path_ended(g))
-        end_path(g, entry && feat(g, GF_EXIT) && rd_chance(g, 5)); /* a callee that always
-                                                                        threw would hide its callers */
-    scope_pop(g);
+        /* a throw only from the entry: a callee that always threw would hide its callers */
+        gen_end_path(g, entry && gen_feat(g, GF_EXIT) && gen_rd_chance(g, 5));
+    gen_scope_pop(g);
     s->cost = g->cost * (s->depth_param >= 0 ? GEN_RECURSION + 1 : 1) + 16;
 }

@@ -1,6 +1,6 @@
 /* gen_stats.c — what a batch of generated programs contains: gates per opcode and per
- * type, condition codes, merge widths, switch case shapes, loops and memory effects
- * per program, verifier failures and the outcome mix; printed as the table of
+ * type, condition codes, merge widths, switch case shapes, structural extremes, loops
+ * and memory effects per program, verifier failures and the outcome mix; printed as the table of
  * `circ gen --stats` and checked by the tests (gen_stats_missing). */
 #include "fuzz/gen.h"
 
@@ -37,15 +37,18 @@ static void count_switch(GenStats *s, const Circuit *c, GateId sw)
 {
     const Gate *g = &c->gates[sw];
     int64_t cases[64];
-    uint32_t n = 0;
+    uint32_t n = 0, all = 0;
     bool negative = false;
-    for (uint32_t u = 0; u < g->nuses && n < 64; u++) {
+    for (uint32_t u = 0; u < g->nuses; u++) {
         const Gate *k = &c->gates[g->uses[u].user];
         if (k->dead || k->op != OP_SWITCH_CASE)
             continue;
-        cases[n++] = (int64_t)k->lit;
+        all++;
         negative |= (int64_t)k->lit < 0;
+        if (n < 64) /* the shape of the first 64 */
+            cases[n++] = (int64_t)k->lit;
     }
+    s->widest_switch = all > s->widest_switch ? all : s->widest_switch;
     /* sparse: some case value v has no v + 1 although a larger case exists */
     bool sparse = false;
     for (uint32_t i = 0; i < n; i++) {
@@ -83,6 +86,8 @@ void gen_stats_add(GenStats *s, const Module *m)
     uint64_t loops = 0, effects = 0, calls = 0;
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
         const Circuit *c = m->funcs[fi]->circ;
+        uint32_t np = m->funcs[fi]->nparams;
+        s->most_params = np > s->most_params ? np : s->most_params;
         for (GateId i = NUM_ROOTS; i < c->ngates; i++) {
             const Gate *g = &c->gates[i];
             if (g->dead)
@@ -95,8 +100,10 @@ void gen_stats_add(GenStats *s, const Module *m)
                 s->icmp[g->cond & 15]++;
             if (g->op == OP_FCMP)
                 s->fcmp[g->cond & 15]++;
-            if (g->op == OP_MERGE)
+            if (g->op == OP_MERGE) {
                 s->merge_inputs[g->nstate < GEN_MERGE_MAX ? g->nstate : GEN_MERGE_MAX]++;
+                s->widest_merge = g->nstate > s->widest_merge ? g->nstate : s->widest_merge;
+            }
             if (g->op == OP_SWITCH_BRANCH)
                 count_switch(s, c, i);
             loops += g->op == OP_LOOP_BEGIN;
@@ -110,6 +117,12 @@ void gen_stats_add(GenStats *s, const Module *m)
     s->effects[s->programs] = effects;
     s->calls[s->programs] = calls;
     s->programs++;
+}
+
+void gen_stats_extreme(GenStats *s, GenExtreme x)
+{
+    if ((unsigned)x < GEN_EXTREME_COUNT)
+        s->extremes[x]++;
 }
 
 void gen_stats_outcome(GenStats *s, const Outcome *o)
@@ -287,6 +300,12 @@ void gen_stats_print(FILE *out, const GenStats *s)
         fprintf(out, " %d%s=%llu", n, n == GEN_MERGE_MAX ? "+" : "", (unsigned long long)s->merge_inputs[n]);
     fprintf(out, "\nSWITCH: %llu with a negative case, %llu with sparse cases\n",
             (unsigned long long)s->switch_negative, (unsigned long long)s->switch_sparse);
+    fprintf(out, "extremes (programs):");
+    for (int x = GEN_EXTREME_SWITCH; x < GEN_EXTREME_COUNT; x++)
+        fprintf(out, " %s=%llu", gen_extreme_name((GenExtreme)x), (unsigned long long)s->extremes[x]);
+    fprintf(out, "; widest SWITCH %llu cases, MERGE %llu inputs, most parameters %llu\n",
+            (unsigned long long)s->widest_switch, (unsigned long long)s->widest_merge,
+            (unsigned long long)s->most_params);
     print_per_program(out, "loops per program:", s->loops, s->programs);
     print_per_program(out, "memory effects per program:", s->effects, s->programs);
     print_per_program(out, "calls per program:", s->calls, s->programs);

@@ -11,21 +11,27 @@ static const char gen_usage[] =
     "usage: circ gen --seed N [--size S] [--swarm] [--funcs F] [--runs R] [-o FILE]\n"
     "       circ gen --from-bytes FILE [--size S] [--swarm] [--funcs F] [--runs R] [-o FILE]\n"
     "       circ gen --stats [--count K] [--seed N] [--size S] [--swarm] [--funcs F] [--runs R]\n"
-    "All forms also take --weights LIST.\n"
+    "All forms also take --weights LIST and --extreme KIND.\n"
     "Generate a random valid Circuit IR module whose entry function (the last one) carries\n"
     "`; run:` lines with the interpreter's outcomes, so the file checks itself (circ test).\n"
     "  --seed N        seed of the byte string (splitmix64), default 0\n"
     "  --from-bytes F  decode the bytes of file F instead (a fuzzer input)\n"
     "  --size S        target gate count of the module, default 100\n"
-    "  --funcs F       number of functions, 1..8 (default: chosen from the bytes, 1..4)\n"
+    "  --funcs F       number of functions, 1..8 (default: chosen from the bytes, 1..4);\n"
+    "                  the calls extreme adds one\n"
     "  --swarm         switch a random subset of features off (chosen from the bytes)\n"
     "  --weights LIST  feature weights, e.g. loop=0,call=20 (0 = never); features:\n"
     "                  int div div0 float convert compare load store call if switch loop\n"
     "                  exit block\n"
+    "  --extreme KIND  a structural extreme: switch (a SWITCH of 100..400 cases), merge\n"
+    "                  (an IF ladder of 100..400 rungs into one MERGE), params (a function\n"
+    "                  of 65..255 parameters), calls (a recursion 100..199 calls deep), none;\n"
+    "                  default auto: about 1 program in 250 gets one, chosen from the bytes\n"
     "  --runs R        run lines to add, default 3 (0: none)\n"
     "  -o FILE         write there instead of stdout\n"
     "  --stats         over K seeds (default 1000) from N: opcode/type/condition histogram,\n"
-    "                  state gate shapes, loops and memory effects per program, the outcome mix\n"
+    "                  state gate shapes, programs per extreme, loops and memory effects per\n"
+    "                  program, the outcome mix\n"
     "                  and verifier failures; exit 1 if any program fails to verify or runs invalid\n"
     "Exit: 0 success, 1 a generated program failed the check, 2 usage or I/O error.\n";
 
@@ -65,6 +71,13 @@ static int parse_gen_args(int argc, char **argv, GenArgs *a)
             a->from_bytes = argv[++i];
         else if (!strcmp(o, "-o") && has_value)
             a->out = argv[++i];
+        else if (!strcmp(o, "--extreme") && has_value) {
+            if (!gen_parse_extreme(argv[++i], &a->opt.extreme)) {
+                fprintf(stderr, "circ gen: bad --extreme '%s' (switch, merge, params, calls, "
+                                "none, auto)\n", argv[i]);
+                return EXIT_USAGE;
+            }
+        }
         else if (!strcmp(o, "--weights") && has_value) {
             if (!a->opt.has_weights)
                 gen_default_weights(a->opt.weight);
@@ -151,6 +164,8 @@ static void print_header(FILE *out, const GenArgs *a)
         fprintf(out, " --funcs %u", a->opt.funcs);
     if (a->runs != 3)
         fprintf(out, " --runs %u", a->runs);
+    if (a->opt.extreme != GEN_EXTREME_AUTO)
+        fprintf(out, " --extreme %s", gen_extreme_name(a->opt.extreme));
     if (a->opt.has_weights) {
         uint8_t def[GF_COUNT];
         gen_default_weights(def);
@@ -206,6 +221,7 @@ static int print_stats(const GenArgs *a)
         uint8_t *bytes = seed_bytes(a->seed + k, a->opt.size, &len);
         Module *m = generate(bytes, len, &a->opt);
         gen_stats_add(&s, m);
+        gen_stats_extreme(&s, gen_extreme_of(bytes, len, &a->opt));
         uint32_t n = gen_add_runlines(m, bytes, len, a->runs, NULL, outs);
         for (uint32_t r = 0; r < n; r++)
             gen_stats_outcome(&s, &outs[r]);
