@@ -901,7 +901,7 @@ static bool check_form(Checker *k, const LirForm *f)
 /* value rules: what the table must refuse */
 static bool check_refusals(void)
 {
-    const LirTarget *t = a64_target();
+    const Target *t = a64_target();
     struct { LirOp op; unsigned n; Arg a[3]; } bad[] = {
         { LIR_Add64, 3, { arg_tmp(tmp_gp(1)), arg_imm(4097), arg_tmp(tmp_gp(2)) } },
         { LIR_And32, 3, { arg_tmp(tmp_gp(1)), arg_imm(0), arg_tmp(tmp_gp(2)) } },
@@ -932,7 +932,7 @@ int main(void)
     k.arena = arena_new();
     k.code = lir_code_new(k.arena, a64_target(), "t", 0);
     give_frame(k.code);
-    const LirTarget *t = a64_target();
+    const Target *t = a64_target();
     bool ok = check_refusals();
     for (uint32_t i = 0; ok && i < t->nforms; i++)
         ok = check_form(&k, &t->forms[i]);

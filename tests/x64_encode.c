@@ -701,7 +701,7 @@ int main(void)
     k.code->slots[0].offset = FRAME_SLOT_OFFSET;
     lir_add_block(k.code, 1);
     x64_asm_init(&k.as);
-    const LirTarget *t = x64_target();
+    const Target *t = x64_target();
     bool ok = true;
     for (uint32_t i = 0; ok && i < t->nforms; i++)
         ok = check_form(&k, &t->forms[i]);

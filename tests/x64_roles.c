@@ -287,7 +287,7 @@ int main(void)
     }
     uc_mem_map(uc, DATA_ADDR, DATA_SIZE, UC_PROT_READ | UC_PROT_WRITE);
     uc_mem_map(uc, STACK_ADDR, STACK_SIZE, UC_PROT_READ | UC_PROT_WRITE);
-    const LirTarget *t = x64_target();
+    const Target *t = x64_target();
     uint64_t seed = 0x243f6a8885a308d3ull;
     unsigned forms = 0, runs = 0;
     Arena *arena = arena_new();

@@ -3,7 +3,7 @@
  * generated programs, fuzz/campaign.h). */
 #include "driver.h"
 #include "fuzz/campaign.h"
-#include "compiler/blob.h"
+#include "compiler/target.h"
 #include "fuzz/check.h"
 #include "fuzz/reduce.h"
 
@@ -31,22 +31,12 @@ static bool parse_level(const char *a, uint32_t *levels)
     return true;
 }
 
-/* "x86-64,arm64" -> bit per Isa */
+/* "x86-64,arm64" -> bit per Isa, the names from the registry */
 static bool parse_isas(const char *s, uint32_t *mask)
 {
-    *mask = 0;
-    while (*s) {
-        const char *e = strchr(s, ',');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        if (n == 6 && !strncmp(s, "x86-64", 6))
-            *mask |= 1u << ISA_X64;
-        else if (n == 5 && !strncmp(s, "arm64", 5))
-            *mask |= 1u << ISA_A64;
-        else if (n)
-            return false;
-        s += n + (e != NULL);
-    }
-    return *mask != 0;
+    const char *bad;
+    size_t badlen;
+    return target_parse_isa_list(s, mask, &bad, &badlen);
 }
 
 /* options both commands take; returns 1 if argv[*i] was one, 0 if not, -1 on error */
@@ -66,7 +56,9 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
     }
     if (!strcmp(a, "--isa") && has) {
         if (!parse_isas(argv[++*i], &co->isa_mask)) {
-            fprintf(stderr, "circ %s: bad --isa '%s' (x86-64, arm64 or both, comma-separated)\n", cmd, argv[*i]);
+            char names[128];
+            fprintf(stderr, "circ %s: bad --isa '%s' (%s, comma-separated)\n", cmd, argv[*i],
+                    target_names(names, sizeof names, ", ", " or "));
             return -1;
         }
         return 1;

@@ -71,7 +71,7 @@ typedef enum {
 } A64CvtKind;
 
 /* the ARM64 target: forms table (forms.def), register names, value rules, emit */
-const LirTarget *a64_target(void);
+const Target *a64_target(void);
 
 /* the register file for allocation: bit n = LIR register n of bank b */
 uint64_t a64_allocatable_regs(Bank b);   /* GP: x0-x15, x19-x28; FP: v0-v30 */
@@ -93,9 +93,8 @@ bool a64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
  * offsets, words, instructions, literal words, trap sites, relocations and source
  * marks (named through gate_name when given; NULL from it: "gate N").  false if the
  * blob is not ARM64 or has words Capstone cannot decode. */
-typedef const char *(*A64GateName)(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n);
 bool a64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
-                 A64GateName gate_name, void *ctx);
+                 GateNameFn gate_name, void *ctx);
 
 /* ---- the assembler underneath (exposed for tests and tools) ---------------------- */
 typedef enum {

@@ -1,6 +1,6 @@
 /* isel.c — ARM64 instruction selection: the IselHooks that turn each scheduled gate
  * and terminator into LIR with ARM64 forms (compiler/lir/lower.h walks the schedule
- * and calls them), and the ARM64 Backend of the compile pipeline.
+ * and calls them).
  *
  * Values follow lower.h's invariant: an integer narrower than 64 bits is kept
  * zero-extended in its register (i1 is 0 or 1), so 8- and 16-bit arithmetic is
@@ -769,14 +769,3 @@ const IselHooks a64_isel_hooks = {
     .gate = sel_gate,
     .term = sel_term,
 };
-
-static const Backend a64 = {
-    .name = "arm64",
-    .target = a64_target,
-    .isel = &a64_isel_hooks,
-    .frame_base = 1 + A64_FP,          /* tmp_gp(x29) */
-    .stack_pointer = 1 + A64_LIR_SP,   /* tmp_gp(sp) */
-    .finish_frame = a64_finish_frame,
-};
-
-const Backend *a64_backend(void) { return &a64; }

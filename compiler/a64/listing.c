@@ -60,7 +60,7 @@ static uint32_t print_one(FILE *out, csh cs, const CodeBlob *blob, uint32_t at)
 }
 
 bool a64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
-                 A64GateName gate_name, void *ctx)
+                 GateNameFn gate_name, void *ctx)
 {
     csh cs;
     if (blob->isa != ISA_A64 || cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &cs) != CS_ERR_OK)

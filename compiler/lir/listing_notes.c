@@ -3,7 +3,7 @@
 #include "compiler/lir/listing_notes.h"
 #include "compiler/lir/lir.h"
 
-void lir_list_marks(FILE *out, const CodeBlob *blob, uint64_t at, LirGateName gate_name, void *ctx)
+void lir_list_marks(FILE *out, const CodeBlob *blob, uint64_t at, GateNameFn gate_name, void *ctx)
 {
     char buf[128];
     for (uint32_t m = 0; m < blob->nmarks; m++) {

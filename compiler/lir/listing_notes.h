@@ -3,17 +3,14 @@
 #ifndef CIRC_LIR_LISTING_NOTES_H
 #define CIRC_LIR_LISTING_NOTES_H
 
-#include "compiler/blob.h"
+#include "compiler/lir/lir.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-/* a gate's name for a source mark, written to buf; NULL to show its number */
-typedef const char *(*LirGateName)(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n);
-
 /* one "        ; NAME" line per source mark at offset `at` (gate_name may be NULL) */
-void lir_list_marks(FILE *out, const CodeBlob *blob, uint64_t at, LirGateName gate_name, void *ctx);
+void lir_list_marks(FILE *out, const CodeBlob *blob, uint64_t at, GateNameFn gate_name, void *ctx);
 
 /* "  ; trap KIND" for each trap site at offset `at`, on the current line */
 void lir_list_traps(FILE *out, const CodeBlob *blob, uint64_t at);

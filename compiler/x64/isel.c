@@ -840,14 +840,3 @@ const IselHooks x64_isel_hooks = {
     .gate = sel_gate,
     .term = sel_term,
 };
-
-static const Backend x64 = {
-    .name = "x86-64",
-    .target = x64_target,
-    .isel = &x64_isel_hooks,
-    .frame_base = 1 + X64_RBP,    /* tmp_gp(X64_RBP) */
-    .stack_pointer = 1 + X64_RSP, /* tmp_gp(X64_RSP) */
-    .finish_frame = x64_finish_frame,
-};
-
-const Backend *x64_backend(void) { return &x64; }

@@ -34,7 +34,7 @@ static void print_insn(FILE *out, const cs_insn *in)
 }
 
 bool x64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
-                 X64GateName gate_name, void *ctx)
+                 GateNameFn gate_name, void *ctx)
 {
     csh cs;
     if (blob->isa != ISA_X64 || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)

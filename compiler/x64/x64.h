@@ -42,7 +42,7 @@ enum { X64_SSE_W = 1 << 16, X64_SSE_STORE = 1 << 17 };
 typedef enum { X64_CMP, X64_TEST, X64_UCOMISS, X64_UCOMISD } X64CompareKind;
 
 /* the x86-64 target: forms table (forms.def), register names, value rules, emit */
-const LirTarget *x64_target(void);
+const Target *x64_target(void);
 
 /* the condition-code nibble of a condition arg on x86-64 (-1 if it needs two tests) */
 int x64_cond_code(const Arg *cond);
@@ -57,9 +57,8 @@ bool x64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
  * offsets, bytes, instructions, trap sites, relocations and source marks, naming a
  * mark's gate through gate_name when given (NULL from it: "gate N").  false if the
  * blob is not x86-64 or has bytes Capstone cannot decode. */
-typedef const char *(*X64GateName)(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n);
 bool x64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
-                 X64GateName gate_name, void *ctx);
+                 GateNameFn gate_name, void *ctx);
 
 /* ---- the assembler underneath (exposed for tests and tools) ---------------------- */
 typedef struct {

@@ -37,7 +37,7 @@ static bool a64_map(const char *name, Bank *bank, unsigned *num)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const LirTarget *t = a64_target();
+    const Target *t = a64_target();
     ByteSrc s = {data, size, 0};
     Inst in;
     const LirForm *form;

@@ -34,7 +34,7 @@ static bool x64_map(const char *name, Bank *bank, unsigned *num)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const LirTarget *t = x64_target();
+    const Target *t = x64_target();
     ByteSrc s = {data, size, 0};
     Inst in;
     const LirForm *form;
