@@ -597,15 +597,15 @@ static void describe(Checker *k, const Inst *in)
 
 static bool check_straight(Checker *k, const LirForm *f, Inst *in)
 {
-    A64Asm as;
+    LirAsm as;
     Expect e = { .n = 0 };
     Decoded d;
-    a64_asm_init(&as);
+    lir_asm_init(&as);
     describe(k, in);
     bool ok = a64_encode_inst(&as, k->code, NULL, in);
     if (!ok) {
         fprintf(stderr, "a64_target_encode: %s refused: %s\n  LIR: %s\n", lir_op_name((LirOp)f->op), as.err, k->lir);
-        a64_asm_free(&as);
+        lir_asm_free(&as);
         return false;
     }
     build_expect(k->code, f, in, &e);
@@ -620,7 +620,7 @@ static bool check_straight(Checker *k, const LirForm *f, Inst *in)
         if (!ok)
             report(k, f, &e, &d, "relocation");
     }
-    a64_asm_free(&as);
+    lir_asm_free(&as);
     k->checked++;
     return ok;
 }

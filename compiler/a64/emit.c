@@ -1,122 +1,61 @@
 /* emit.c — ARM64 machine code for one LIR instruction, chosen by its form
- * (forms.def) and built from the encoders of encode.h.  Large immediates go through
+ * (forms.def) and built from the instruction words of insn.h.  Large immediates go through
  * a64_mov_imm, memory offsets that fit neither the scaled nor the unscaled form
  * through x17, symbols through an inline literal word (ldr; b over it; the word,
  * 8-byte aligned) that a RELOC_ABS64 fills.  Branches to blocks and calls become
- * fixups (layout.c resolves them; a conditional branch marked long becomes an
+ * fixups (the module layout resolves them; a conditional branch marked long becomes an
  * inverted branch over a b).  Ud2 is brk with a trap-table entry.  Needs every Tmp
  * to be a register and every stack slot assigned. */
 #include "a64.h"
-#include "compiler/lir/grow.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the buffer ------------------------------------------------------------------ */
-void a64_asm_init(A64Asm *as) { memset(as, 0, sizeof *as); }
-
-void a64_asm_free(A64Asm *as)
-{
-    free(as->code);
-    free(as->fixups);
-    free(as->relocs);
-    free(as->traps);
-    free(as->marks);
-    free(as->long_branch);
-    memset(as, 0, sizeof *as);
-}
-
-static bool fail(A64Asm *as, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool fail(A64Asm *as, const char *fmt, ...)
-{
-    if (!as->failed) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(as->err, sizeof as->err, fmt, ap);
-        va_end(ap);
-    }
-    as->failed = true;
-    return false;
-}
-
-/* make room for `need` elem-sized items in a malloc'd array */
-static bool reserve(A64Asm *as, void **p, uint32_t *cap, uint32_t need, size_t elem)
-{
-    return lir_grow_array(p, cap, need, elem) || fail(as, "out of memory");
-}
-
-void a64_asm_word(A64Asm *as, uint32_t w)
-{
-    if (!reserve(as, (void **)&as->code, &as->cap, as->size + 4, 1))
-        return;
-    for (unsigned i = 0; i < 4; i++)
-        as->code[as->size++] = (uint8_t)(w >> (8 * i));
-}
-
+/* ---- the buffer (compiler/lir/asm.h) ------------------------------------------ */
 /* an encoder's word: A64_BAD means the operands were not encodable */
-static bool word(A64Asm *as, uint32_t w)
+static bool word(LirAsm *as, uint32_t w)
 {
     if (w == A64_BAD)
-        return fail(as, "operands not encodable");
-    a64_asm_word(as, w);
+        return lir_asm_fail(as, "operands not encodable");
+    lir_asm_word(as, w);
     return !as->failed;
 }
 
-static void add_fixup(A64Asm *as, uint32_t target, A64FixupKind kind)
-{
-    if (reserve(as, (void **)&as->fixups, &as->capfixups, as->nfixups + 1, sizeof *as->fixups))
-        as->fixups[as->nfixups++] = (A64Fixup){ as->size, target, (uint8_t)kind };
-}
-
-static void add_trap(A64Asm *as, uint8_t kind)
-{
-    if (reserve(as, (void **)&as->traps, &as->captraps, as->ntraps + 1, sizeof *as->traps))
-        as->traps[as->ntraps++] = (TrapSite){ as->size, kind };
-}
-
 /* an 8-byte aligned literal word holding the symbol's address, loaded into rd */
-static bool load_symbol(A64Asm *as, int rd, const Arg *sym)
+static bool load_symbol(LirAsm *as, int rd, const Arg *sym)
 {
     if (as->size % 8 != 0)
         word(as, a64_nop());
     word(as, a64_ldr_literal(A64_LDR_X, rd, 8));
     word(as, a64_b(12));
-    if (reserve(as, (void **)&as->relocs, &as->caprelocs, as->nrelocs + 1, sizeof *as->relocs))
-        as->relocs[as->nrelocs++] = (Reloc){ as->size, RELOC_ABS64, sym->sym_kind, sym->slot, sym->value };
-    a64_asm_word(as, 0);
-    a64_asm_word(as, 0);
+    lir_asm_reloc(as, sym);
+    lir_asm_word(as, 0);
+    lir_asm_word(as, 0);
     return !as->failed;
 }
 
-static bool mov_imm(A64Asm *as, int sf, int rd, uint64_t v)
+static bool mov_imm(LirAsm *as, int sf, int rd, uint64_t v)
 {
     uint32_t w[A64_MOV_IMM_MAX];
     int n = a64_mov_imm(sf, rd, v, w);
     if (n == 0)
-        return fail(as, "cannot build a constant in register %d", rd);
+        return lir_asm_fail(as, "cannot build a constant in register %d", rd);
     for (int i = 0; i < n; i++)
         word(as, w[i]);
     return !as->failed;
 }
 
 /* ---- operands -------------------------------------------------------------------- */
-typedef struct {
-    A64Asm *as;
-    const Code *code;
-    const LirBlock *block;
-    const Inst *inst;
-    const LirForm *form;
-} Ctx;
+typedef LirEncode Ctx;
 
 static const Arg *arg(const Ctx *c, unsigned i) { return &c->inst->args[i]; }
 static int sf_of(const Ctx *c) { return c->form->width == 64; }
 
-static bool reg_num(A64Asm *as, Tmp t, int *r)
+static bool reg_num(LirAsm *as, Tmp t, int *r)
 {
     *r = 0;
     if (!tmp_is_reg(t) || tmp_reg_number(t) >= A64_LIR_NREGS)
-        return fail(as, "operand is not an ARM64 register (unallocated tmp?)");
+        return lir_asm_fail(as, "operand is not an ARM64 register (unallocated tmp?)");
     *r = (int)tmp_reg_number(t);
     return true;
 }
@@ -150,19 +89,19 @@ static bool mem_of(const Ctx *c, const Arg *a, Mem *m)
         return reg_num(c->as, a->base, &m->base) && reg_num(c->as, a->index, &m->index);
     case ARG_STACK:
         if (a->slot >= c->code->nslots || !c->code->slots[a->slot].assigned)
-            return fail(c->as, "stack slot %u has no frame offset", a->slot);
+            return lir_asm_fail(c->as, "stack slot %u has no frame offset", a->slot);
         m->offset += c->code->slots[a->slot].offset;
         return reg_num(c->as, c->code->frame_base, &m->base);
     case ARG_CALLARG:
         m->base = A64_SP;
         return true;
     default:
-        return fail(c->as, "a %s argument is not a memory operand", arg_kind_name((ArgKind)a->kind));
+        return lir_asm_fail(c->as, "a %s argument is not a memory operand", arg_kind_name((ArgKind)a->kind));
     }
 }
 
 /* rd := rn + (rm << shift); rn may be sp (then the extended form) */
-static bool add_shifted(A64Asm *as, int rd, int rn, int rm, unsigned shift)
+static bool add_shifted(LirAsm *as, int rd, int rn, int rm, unsigned shift)
 {
     if (rn == A64_SP || rd == A64_SP)
         return word(as, a64_add_ext(1, rd, rn, rm, A64_UXTX, (int)shift));
@@ -170,7 +109,7 @@ static bool add_shifted(A64Asm *as, int rd, int rn, int rm, unsigned shift)
 }
 
 /* rd := base + offset (large offsets through x17) */
-static bool add_offset(A64Asm *as, int rd, int base, int64_t off)
+static bool add_offset(LirAsm *as, int rd, int base, int64_t off)
 {
     if (a64_addsub_imm_ok((uint64_t)off))
         return word(as, a64_add_imm(1, rd, base, (uint32_t)(off >= 4096 ? off >> 12 : off), off >= 4096));
@@ -182,7 +121,7 @@ static bool add_offset(A64Asm *as, int rd, int base, int64_t off)
 }
 
 /* rd := the address of m (uses x17 for large offsets with an index) */
-static bool address(A64Asm *as, int rd, const Mem *m)
+static bool address(LirAsm *as, int rd, const Mem *m)
 {
     if (m->index < 0)
         return add_offset(as, rd, m->base, m->offset);
@@ -194,7 +133,7 @@ static bool address(A64Asm *as, int rd, const Mem *m)
 }
 
 /* one load or store of rt at m */
-static bool ldst(A64Asm *as, A64LdSt kind, int rt, const Mem *m)
+static bool ldst(LirAsm *as, A64LdSt kind, int rt, const Mem *m)
 {
     int size = a64_ldst_size(kind);
     if (m->index < 0) {
@@ -489,7 +428,7 @@ static bool emit_compare(const Ctx *c)
 static bool conds(const Ctx *c, A64Cond *c1, A64Cond *c2)
 {
     if (!a64_cond_codes(arg(c, 0), c1, c2))
-        return fail(c->as, "not a condition");
+        return lir_asm_fail(c->as, "not a condition");
     return true;
 }
 
@@ -511,29 +450,23 @@ static bool enc_csel(const Ctx *c)
     return c2 == A64_AL || word(c->as, a64_csel(1, rd, rs, rd, c2));
 }
 
-static bool is_long(const A64Asm *as)
-{
-    uint32_t k = as->nfixups - as->func_fixups;
-    return k < as->nlong && as->long_branch[k];
-}
-
 /* a conditional branch word to block target (offset patched later); a long one
  * becomes its inversion over a b */
-static bool cond_branch(A64Asm *as, uint32_t w, uint32_t inverted, uint32_t target)
+static bool cond_branch(LirAsm *as, uint32_t w, uint32_t inverted, uint32_t target)
 {
-    if (is_long(as)) {
+    if (lir_asm_next_is_long(as)) {
         if (!word(as, inverted))
             return false;
-        add_fixup(as, target, A64_FIX_JUMP);
+        lir_asm_fixup(as, target, LIR_FIX_JUMP);
         return word(as, a64_b(0));
     }
-    add_fixup(as, target, A64_FIX_COND);
+    lir_asm_fixup(as, target, LIR_FIX_COND);
     return word(as, w);
 }
 
-static bool jump(A64Asm *as, uint32_t target)
+static bool jump(LirAsm *as, uint32_t target)
 {
-    add_fixup(as, target, A64_FIX_JUMP);
+    lir_asm_fixup(as, target, LIR_FIX_JUMP);
     return word(as, a64_b(0));
 }
 
@@ -589,7 +522,7 @@ static bool enc_branch(const Ctx *c)
     A64Cond c1, c2;
     const LirBlock *b = c->block;
     if (!b || b->nsuccs != 2)
-        return fail(c->as, "a branch needs a block with two successors");
+        return lir_asm_fail(c->as, "a branch needs a block with two successors");
     if (!conds(c, &c1, &c2))
         return false;
     uint32_t next = b->index + 1, taken = b->succs[0], not_taken = b->succs[1];
@@ -604,7 +537,7 @@ static bool enc_jump(const Ctx *c)
 {
     const LirBlock *b = c->block;
     if (!b || b->nsuccs != 1)
-        return fail(c->as, "a jump needs a block with one successor");
+        return lir_asm_fail(c->as, "a jump needs a block with one successor");
     return b->succs[0] == b->index + 1 || jump(c->as, b->succs[0]);
 }
 
@@ -612,7 +545,7 @@ static bool enc_call(const Ctx *c)
 {
     const Arg *t = arg(c, 0);
     if (t->kind == ARG_SYMBOL && t->sym_kind == TARGET_FUNC && t->value == 0) {
-        add_fixup(c->as, t->slot, A64_FIX_CALL);
+        lir_asm_fixup(c->as, t->slot, LIR_FIX_CALL);
         return word(c->as, a64_bl(0));
     }
     if (t->kind == ARG_SYMBOL) {
@@ -629,7 +562,7 @@ static bool enc_call(const Ctx *c)
 static bool enc_brk(const Ctx *c)
 {
     uint8_t kind = c->inst->trap ? c->inst->trap : TRAP_ILLEGAL;
-    add_trap(c->as, kind);
+    lir_asm_trap(c->as, c->as->size, kind);
     return word(c->as, a64_brk(kind));
 }
 
@@ -732,17 +665,17 @@ static bool dispatch(const Ctx *c)
     case A64E_FALU: return enc_falu(c);
     case A64E_FLOGIC: return enc_flogic(c);
     case A64E_CVT: return enc_cvt(c);
-    default: return fail(c->as, "unknown encoding %u", c->form->enc);
+    default: return lir_asm_fail(c->as, "unknown encoding %u", c->form->enc);
     }
 }
 
-bool a64_encode_inst(A64Asm *as, const Code *code, const LirBlock *block, const Inst *inst)
+bool a64_encode_inst(LirAsm *as, const Code *code, const LirBlock *block, const Inst *inst)
 {
     const LirForm *form = code->target == a64_target() ? lir_code_find_form(code, inst) : NULL;
     if (!form)
         form = lir_find_form(a64_target(), inst);
     if (!form)
-        return fail(as, "%s with these arguments has no ARM64 form", lir_op_name((LirOp)inst->op));
+        return lir_asm_fail(as, "%s with these arguments has no ARM64 form", lir_op_name((LirOp)inst->op));
     uint32_t size = as->size, nfixups = as->nfixups, nrelocs = as->nrelocs, ntraps = as->ntraps;
     as->failed = false;
     Ctx c = { as, code, block, inst, form };

@@ -349,7 +349,7 @@ struct Target {
     /* ---- after allocation: prologue and epilogue (frame.c) ---- */
     bool (*finish_frame)(Code *code, char *err, size_t errlen);
     /* ---- machine code for a module's functions, all registers and slots assigned
-     * (layout.c over emit.c); memory from arena, false with a message in err ---- */
+     * (layout.c with encode.c); memory from arena, false with a message in err ---- */
     bool (*emit)(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
                  char *err, size_t errlen);
     /* ---- a Capstone listing of a blob of this target (listing.c): function labels

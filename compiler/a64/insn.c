@@ -1,8 +1,8 @@
-/* encode.c — the AArch64 instruction encoder (see encode.h for the conventions).
+/* insn.c — the AArch64 instruction words (see insn.h for the conventions).
  * Field layouts follow the Arm Architecture Reference Manual, section C4 (A64
  * instruction set encoding); each group of encoders starts from its class's fixed
  * bits and ORs in the checked fields. */
-#include "compiler/a64/encode.h"
+#include "compiler/a64/insn.h"
 
 /* ---- operand checks -------------------------------------------------------------- */
 static bool reg_ok(int r) { return r >= 0 && r < A64_NREGS; }
