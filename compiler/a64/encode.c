@@ -1,4 +1,4 @@
-/* emit.c — ARM64 machine code for one LIR instruction, chosen by its form
+/* encode.c — ARM64 machine code for one LIR instruction, chosen by its form
  * (forms.def) and built from the instruction words of insn.h.  Large immediates go through
  * a64_mov_imm, memory offsets that fit neither the scaled nor the unscaled form
  * through x17, symbols through an inline literal word (ldr; b over it; the word,
