@@ -1,7 +1,8 @@
 /* target_registry.c — the target registry (compiler/target.h): every target it lists
- * is complete (name, forms, register file, hooks) and found again by name and by
- * ISA, names are unique, name lists are formatted from it, and --isa style lists
- * are parsed against it (unknown names and empty lists refused). */
+ * is complete (name, forms, register file, hooks), its forms table agrees with the
+ * LIR overloads and its register file with itself, it is found again by name and by
+ * ISA, names are unique, name lists are formatted from it, and --isa style lists are
+ * parsed against it (unknown names and empty lists refused). */
 #include "compiler/lir/lower.h"
 #include "compiler/target.h"
 
@@ -22,6 +23,42 @@ static void check_complete(const Target *t)
     CHECK(t->isel && t->isel->entry && t->isel->gate && t->isel->term, "%s: selection hooks", t->name);
 }
 
+/* rows in opcode order, each an existing overload accepting something in every
+ * position, fixed registers that exist */
+static void check_forms(const Target *t)
+{
+    for (uint32_t i = 0; i < t->nforms; i++) {
+        const LirForm *f = &t->forms[i];
+        CHECK(i == 0 || t->forms[i - 1].op <= f->op, "%s: form row %u out of opcode order", t->name, i);
+        const LirOverload *o = lir_overload((LirOp)f->op, f->nargs);
+        CHECK(o != NULL, "%s: form row %u: %s has no %u-argument overload", t->name, i,
+              lir_op_name((LirOp)f->op), f->nargs);
+        for (unsigned a = 0; o && a < f->nargs; a++) {
+            CHECK(f->args[a].kinds != 0, "%s: form row %u arg %u accepts nothing", t->name, i, a);
+            CHECK(!f->args[a].fixed || f->args[a].fixed <= t->nregs[o->args[a].bank],
+                  "%s: form row %u arg %u is fixed to a register that does not exist", t->name, i, a);
+        }
+    }
+}
+
+/* the allocation order hands out allocatable registers that exist, each once */
+static void check_registers(const Target *t)
+{
+    for (int b = 0; b < BANK_COUNT; b++) {
+        uint64_t seen = 0;
+        CHECK(t->nregs[b] <= LIR_MAX_REGS, "%s: %u registers", t->name, t->nregs[b]);
+        uint64_t exists = t->nregs[b] >= 64 ? ~0ull : (1ull << t->nregs[b]) - 1;
+        CHECK(!(t->allocatable[b] & ~exists) && !(t->callee_saved[b] & ~exists),
+              "%s: allocatable or callee-saved registers that do not exist", t->name);
+        for (unsigned i = 0; t->alloc_order[b] && i < t->nalloc_order[b]; i++) {
+            unsigned r = t->alloc_order[b][i];
+            CHECK(r < t->nregs[b] && (t->allocatable[b] >> r & 1), "%s: order names register %u", t->name, r);
+            CHECK(!(seen >> r & 1), "%s: register %u twice in the order", t->name, r);
+            seen |= 1ull << (r & 63);
+        }
+    }
+}
+
 static void check_lookup(void)
 {
     unsigned n = target_count();
@@ -32,6 +69,8 @@ static void check_lookup(void)
     for (unsigned i = 0; i < n; i++) {
         const Target *t = target_at(i);
         check_complete(t);
+        check_forms(t);
+        check_registers(t);
         CHECK(target_find(t->name) == t, "%s is not found by its name", t->name);
         CHECK(target_for_isa(t->isa) == t, "%s is not found by its ISA", t->name);
         CHECK(target_find_n(t->name, strlen(t->name) - 1) != t, "%s found by a prefix", t->name);
