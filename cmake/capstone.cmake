@@ -9,7 +9,7 @@ if(CAPSTONE_INCLUDE_DIR AND CAPSTONE_LIBRARY)
 else()
   message(FATAL_ERROR "Capstone not found: install libcapstone-dev")
 endif()
-# the x86-64 backend's listings (x64_listing) read code back through Capstone
-if(TARGET circ_x64)
-  target_link_libraries(circ_x64 PUBLIC circ_capstone)
-endif()
+# every target's listing (listing.c in its folder) reads code back through Capstone
+foreach(_t ${CIRC_TARGET_DIRS})
+  target_link_libraries(circ_${_t} PUBLIC circ_capstone)
+endforeach()

@@ -2,9 +2,10 @@
  * against every stage of the compiler, stages tried in pipeline order, the first
  * disagreement reported with a signature.
  *
- * A stage is a row built from the options (build_stages): its kind says how it is
- * opened (optimize a copy of the module and interpret it, schedule it and run the
- * scheduled form, compile it for an ISA and emulate it).  Optimized copies are
+ * A stage is a row built from the options (check_build_stages): its kind, a row of
+ * check_stage_kinds (check_stages.c), says how it is added, opened (optimize a copy
+ * of the module and interpret it, schedule it and run the scheduled form, compile
+ * it for a target and emulate it), run and closed.  Optimized copies are
  * shared between the stages of one check (the -O2 module feeds both `O2` and
  * `sched-O2`). */
 #include "fuzz/check.h"
@@ -62,8 +63,10 @@ static void add_stage(StageList *l, const CheckOptions *o, const CheckStage *s)
         l->v[l->n++] = *s;
 }
 
-static void add_pass_stages(StageList *l, const CheckOptions *o)
+static void add_pass_stages(StageList *l, const CheckOptions *o, uint32_t levels)
 {
+    if (!(levels & (CHECK_O1 | CHECK_O2)))
+        return;
     static const char *const builtin[] = {
 #define PASS(name, fn, summary) #name,
 #include "compiler/opt/passes.def"
@@ -82,8 +85,9 @@ static void add_pass_stages(StageList *l, const CheckOptions *o)
     }
 }
 
-static void add_order_stages(StageList *l, const CheckOptions *o)
+static void add_order_stages(StageList *l, const CheckOptions *o, uint32_t levels)
 {
+    (void)levels;
     const char *p = o->pass_order;
     for (int k = 0; p && *p && l->n < MAX_STAGES; k++) {
         const char *e = strchr(p, ',');
@@ -104,18 +108,24 @@ void check_build_stages(const CheckOptions *o, StageList *l)
     l->v = malloc(MAX_STAGES * sizeof *l->v); /* add_stage writes whole entries */
     if (!l->v)
         abort();
-    if (lv & (CHECK_O1 | CHECK_O2))
-        add_pass_stages(l, o);
-    add_order_stages(l, o);
-    if (lv & CHECK_O1)
+    for (int k = 0; k < STAGE_KIND_COUNT; k++)
+        check_stage_kinds[k]->add(l, o, lv);
+}
+
+static void add_pipeline_stages(StageList *l, const CheckOptions *o, uint32_t levels)
+{
+    if (levels & CHECK_O1)
         add_stage(l, o, &(CheckStage){.name = "O1", .kind = STAGE_PIPELINE, .level = 1});
-    if (lv & CHECK_O2)
+    if (levels & CHECK_O2)
         add_stage(l, o, &(CheckStage){.name = "O2", .kind = STAGE_PIPELINE, .level = 2});
-    if (lv & CHECK_O0)
+}
+
+static void add_sched_stages(StageList *l, const CheckOptions *o, uint32_t levels)
+{
+    if (levels & CHECK_O0)
         add_stage(l, o, &(CheckStage){.name = "sched-O0", .kind = STAGE_SCHED, .level = 0});
-    if (lv & CHECK_O2)
+    if (levels & CHECK_O2)
         add_stage(l, o, &(CheckStage){.name = "sched-O2", .kind = STAGE_SCHED, .level = 2});
-    check_add_machine_stages(l, o, lv);
 }
 
 void check_add_stage(StageList *l, const CheckOptions *o, const CheckStage *s) { add_stage(l, o, s); }
@@ -350,41 +360,53 @@ static bool open_sched(CheckCtx *c, const CheckStage *s, StageRun *r)
     return r->cfg != NULL;
 }
 
+static bool open_pipeline(CheckCtx *c, const CheckStage *s, StageRun *r)
+{
+    Module *m = check_prepared(c, s->level, r->detail, sizeof r->detail);
+    if (!m) {
+        r->fail_kind = "verify";
+        return false;
+    }
+    return open_interp(c, r, m);
+}
+
+static void run_interp(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func, const uint64_t *args,
+                       Outcome *out)
+{
+    (void)c;
+    (void)s;
+    interp_call(r->interp, func, args, out);
+}
+
+static void run_sched(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func, const uint64_t *args,
+                      Outcome *out)
+{
+    (void)c;
+    (void)s;
+    cfg_interp_call(r->cfg, func, args, out);
+}
+
+static void close_interp(StageRun *r) { interp_free(r->interp); }
+static void close_sched(StageRun *r) { cfg_interp_free(r->cfg); }
+
+const StageOps check_pass_stages = {add_pass_stages, open_pass, run_interp, close_interp, NULL,
+                                    PHASE_OPTIMIZE, PHASE_INTERP};
+const StageOps check_order_stages = {add_order_stages, open_order, run_interp, close_interp, NULL,
+                                     PHASE_OPTIMIZE, PHASE_INTERP};
+const StageOps check_pipeline_stages = {add_pipeline_stages, open_pipeline, run_interp, close_interp, NULL,
+                                        PHASE_OPTIMIZE, PHASE_INTERP};
+const StageOps check_sched_stages = {add_sched_stages, open_sched, run_sched, close_sched, NULL,
+                                     PHASE_SCHEDULE, PHASE_INTERP};
+
 static bool open_stage(CheckCtx *c, const CheckStage *s, StageRun *r)
 {
     memset(r, 0, sizeof *r);
-    switch (s->kind) {
-    case STAGE_PASS: return open_pass(c, s, r);
-    case STAGE_ORDER: return open_order(c, s, r);
-    case STAGE_PIPELINE: {
-        Module *m = check_prepared(c, s->level, r->detail, sizeof r->detail);
-        if (!m) {
-            r->fail_kind = "verify";
-            return false;
-        }
-        return open_interp(c, r, m);
-    }
-    case STAGE_SCHED: return open_sched(c, s, r);
-    default: return check_open_machine(c, s, r);
-    }
+    return check_stage_kinds[s->kind]->open(c, s, r);
 }
 
-static void run_stage(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
-                      const uint64_t *args, Outcome *out)
+static void close_stage(const CheckStage *s, StageRun *r)
 {
-    if (r->interp)
-        interp_call(r->interp, func, args, out);
-    else if (r->cfg)
-        cfg_interp_call(r->cfg, func, args, out);
-    else
-        check_run_machine(c, s, r, func, args, out);
-}
-
-static void close_stage(StageRun *r)
-{
-    interp_free(r->interp);
-    cfg_interp_free(r->cfg);
-    check_close_machine(r);
+    check_stage_kinds[s->kind]->close(r);
     module_free(r->own);
     memset(r, 0, sizeof *r);
 }
@@ -467,7 +489,7 @@ static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outc
         runline_args(&c->m->runs[i], args);
         c->run_line = i;
         c->oracle_steps = oracle[i].steps;
-        run_stage(c, s, r, c->m->runs[i].func, args, got);
+        check_stage_kinds[s->kind]->run(c, s, r, c->m->runs[i].func, args, got);
         res->execs++;
         char why[200];
         if (outcome_equal(&oracle[i], got, why, sizeof why))
@@ -495,17 +517,6 @@ double check_now(void)
 }
 
 /* the phase that opening (or running) a stage of this kind is */
-static CheckPhase open_phase(const CheckStage *s)
-{
-    switch (s->kind) {
-    case STAGE_SCHED: return PHASE_SCHEDULE;
-    case STAGE_MACHINE: return PHASE_COMPILE;
-    default: return PHASE_OPTIMIZE;
-    }
-}
-
-static CheckPhase run_phase(const CheckStage *s) { return s->kind == STAGE_MACHINE ? PHASE_EMULATE : PHASE_INTERP; }
-
 static void reset_result(CheckResult *res)
 {
     res->mismatch = false;
@@ -526,7 +537,9 @@ static void free_ctx(CheckCtx *c)
     module_free(c->order_module);
     if (c->own_memory)
         mem_free(c->memory);
-    check_free_machine(c);
+    for (int k = 0; k < STAGE_KIND_COUNT; k++)
+        if (check_stage_kinds[k]->finish)
+            check_stage_kinds[k]->finish(c);
 }
 
 /* every stage against the oracle's outcomes, in pipeline order */
@@ -544,7 +557,7 @@ static bool check_stages(CheckCtx *c, const Outcome *oracle, CheckResult *res)
         double t = check_now();
         bool opened = open_stage(c, &l.v[i], &r);
         double t1 = check_now();
-        res->seconds[open_phase(&l.v[i])] += t1 - t;
+        res->seconds[check_stage_kinds[l.v[i].kind]->open_phase] += t1 - t;
         if (!opened) {
             set_signature(res, l.v[i].name, r.fail_kind ? r.fail_kind : "refused", NULL);
             res->run = UINT32_MAX; /* no run line: the stage could not be built */
@@ -552,9 +565,9 @@ static bool check_stages(CheckCtx *c, const Outcome *oracle, CheckResult *res)
             ok = false;
         } else {
             ok = check_runs(c, &l.v[i], &r, oracle, got, res);
-            res->seconds[run_phase(&l.v[i])] += check_now() - t1;
+            res->seconds[check_stage_kinds[l.v[i].kind]->run_phase] += check_now() - t1;
         }
-        close_stage(&r);
+        close_stage(&l.v[i], &r);
     }
     free(l.v);
     free(got);

@@ -1,5 +1,6 @@
 /* check_machine.c — the machine-code stages of the differential check: compile the
- * module for an ISA at an -O level (compiler/lir/pipeline.h: instruction selection,
+ * module for a target of the registry (compiler/target.h) at an -O level
+ * (compiler/compile.h: instruction selection,
  * register allocation, encoding of the optimized module and schedules the check made
  * once for the scheduled-form stages) and run each call under the Unicorn runner
  * (oracle/emu.h).  Engines are kept in a CheckEngines, one per ISA,
@@ -9,9 +10,8 @@
  * (a compiled call runs at most a few translated blocks per gate the interpreter
  * evaluates; EXP's loop, up to 17 blocks, is the most), so runaway compiled code
  * ends as a timeout quickly. */
-#include "compiler/lir/pipeline.h"
-#include "compiler/a64/backend.h"
-#include "compiler/x64/backend.h"
+#include "compiler/compile.h"
+#include "compiler/target.h"
 #include "fuzz/check_stage.h"
 #include "oracle/emu.h"
 
@@ -20,18 +20,6 @@
 
 enum { BUDGET_PER_STEP = 8, BUDGET_SLACK = 20000 };
 #define EMU_WALL_US 10000000ull
-
-typedef struct {
-    Isa isa;
-    const char *name;
-    const Backend *(*backend)(void);
-} MachineTarget;
-
-/* the backends of this build, per ISA */
-static const MachineTarget machine_targets[] = {
-    {ISA_X64, "x86-64", x64_backend},
-    {ISA_A64, "arm64", a64_backend},
-};
 
 struct CheckEngines {
     Emu *emu[ISA_COUNT];
@@ -72,27 +60,26 @@ static Emu *engine(CheckEngines *e, Isa isa)
     return e->emu[isa];
 }
 
-void check_add_machine_stages(StageList *l, const CheckOptions *o, uint32_t levels)
+static void add_machine_stages(StageList *l, const CheckOptions *o, uint32_t levels)
 {
     uint32_t isas = o->isa_mask ? o->isa_mask : (1u << ISA_COUNT) - 1;
     static const int order[] = {0, 2};
     for (int k = 0; k < 2; k++) {
         if (!(levels & (1u << order[k])))
             continue;
-        for (size_t t = 0; t < sizeof machine_targets / sizeof machine_targets[0]; t++) {
-            const MachineTarget *mt = &machine_targets[t];
-            if (!mt->backend || !(isas & (1u << mt->isa)))
+        for (unsigned t = 0; t < target_count(); t++) {
+            const Target *target = target_at(t);
+            if (!(isas & (1u << target->isa)))
                 continue;
-            CheckStage s = {.kind = STAGE_MACHINE, .level = order[k], .isa = mt->isa};
-            snprintf(s.name, sizeof s.name, "%s-O%d", mt->name, order[k]);
+            CheckStage s = {.kind = STAGE_MACHINE, .level = order[k], .target = target};
+            snprintf(s.name, sizeof s.name, "%s-O%d", target->name, order[k]);
             check_add_stage(l, o, &s);
         }
     }
 }
 
-bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
+static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
 {
-    const MachineTarget *mt = &machine_targets[s->isa == ISA_X64 ? 0 : 1];
     if (!c->machine)
         c->machine = c->opt->engines ? c->opt->engines : check_engines_new();
     MachineRun *mr = calloc(1, sizeof *mr);
@@ -111,13 +98,13 @@ bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
     diag_keep_first(&d, first, sizeof first);
     CompileOptions co = {.opt_level = s->level, .prepared = true, .schedules = sched,
                          .regalloc = c->opt->regalloc};
-    if (!compile_module(m, mt->backend(), &co, mr->arena, &mr->blob, NULL, &d)) {
+    if (!compile_module(m, s->target, &co, mr->arena, &mr->blob, NULL, &d)) {
         snprintf(r->detail, sizeof r->detail, "compile failed: %s", first);
         r->fail_kind = "compile";
         return false;
     }
     double t = check_now();
-    mr->emu = engine(c->machine, s->isa);
+    mr->emu = engine(c->machine, s->target->isa);
     bool loaded = mr->emu && emu_load(mr->emu, &mr->blob);
     double loading = check_now() - t; /* emulation, not compilation */
     c->seconds[PHASE_EMULATE] += loading;
@@ -131,7 +118,7 @@ bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
     return true;
 }
 
-void check_run_machine(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
+static void run_machine(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
                        const uint64_t *args, Outcome *out)
 {
     (void)s;
@@ -140,7 +127,7 @@ void check_run_machine(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t f
     emu_call_func(mr->emu, c->m->funcs[func], args, budget, out);
 }
 
-void check_close_machine(StageRun *r)
+static void close_machine(StageRun *r)
 {
     MachineRun *mr = r->machine;
     if (mr) {
@@ -150,9 +137,12 @@ void check_close_machine(StageRun *r)
     r->machine = NULL;
 }
 
-void check_free_machine(CheckCtx *c)
+static void free_machine(CheckCtx *c)
 {
     if (c->machine && c->machine != c->opt->engines)
         check_engines_free(c->machine);
     c->machine = NULL;
 }
+
+const StageOps check_machine_stages = {add_machine_stages, open_machine, run_machine, close_machine, free_machine,
+                                       PHASE_COMPILE, PHASE_EMULATE};

@@ -1,10 +1,12 @@
-/* check_stage.h — internals of the differential check shared by check.c (stage list,
- * interpreting stages) and check_machine.c (the machine-code stages): what a stage
- * is, what an opened stage holds, and the per-check context. */
+/* check_stage.h — internals of the differential check shared by check.c (the stage
+ * list, the check loop, the interpreting stages) and check_machine.c (the
+ * machine-code stages): what a stage is, what an opened stage holds, the per-check
+ * context, and the table of stage kinds (check_stages.c) through which check.c
+ * adds, opens, runs and closes every stage without knowing the kinds' files. */
 #ifndef CIRC_CHECK_STAGE_H
 #define CIRC_CHECK_STAGE_H
 
-#include "compiler/blob.h"
+#include "compiler/lir/lir.h"
 #include "compiler/sched/sched.h"
 #include "fuzz/check.h"
 #include "oracle/mem.h"
@@ -16,14 +18,15 @@ typedef enum {
     STAGE_ORDER,    /* the next pass of CheckOptions.pass_order, cumulatively */
     STAGE_PIPELINE, /* the -O1/-O2 pipeline (level), then the graph interpreter */
     STAGE_SCHED,    /* the scheduled form after -O(level) passes, no motion at -O0 */
-    STAGE_MACHINE,  /* compiled for isa at -O(level), run under the emulator */
+    STAGE_MACHINE,  /* compiled for target at -O(level), run under the emulator */
+    STAGE_KIND_COUNT
 } StageKind;
 
 typedef struct {
     char name[64];
     uint8_t kind;       /* StageKind */
     int level;          /* -O level (STAGE_ORDER: position in the order) */
-    Isa isa;            /* STAGE_MACHINE */
+    const Target *target; /* STAGE_MACHINE */
     const char *pass;   /* STAGE_PASS */
     char order_pass[32];/* STAGE_ORDER */
 } CheckStage;
@@ -78,12 +81,23 @@ Schedule *const *check_schedules(CheckCtx *c, int level, char *detail, size_t n,
 void check_add_stage(StageList *l, const CheckOptions *o, const CheckStage *s);
 PassManager *check_pass_manager(const CheckOptions *o);
 
-/* check_machine.c */
-void check_add_machine_stages(StageList *l, const CheckOptions *o, uint32_t levels);
-bool check_open_machine(CheckCtx *c, const CheckStage *s, StageRun *r);
-void check_run_machine(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
-                       const uint64_t *args, Outcome *out);
-void check_close_machine(StageRun *r);
-void check_free_machine(CheckCtx *c);
+/* ---- the kinds of stages ------------------------------------------------------ */
+typedef void (*StageRunFn)(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
+                           const uint64_t *args, Outcome *out);
+typedef struct {
+    /* append this kind's stages for the levels (CHECK_O* bits) wanted */
+    void (*add)(StageList *l, const CheckOptions *o, uint32_t levels);
+    /* build the stage for this check; false with r->detail and r->fail_kind */
+    bool (*open)(CheckCtx *c, const CheckStage *s, StageRun *r);
+    StageRunFn run;                 /* one call of an opened stage */
+    void (*close)(StageRun *r);     /* what open made (r->own is freed by the check) */
+    void (*finish)(CheckCtx *c);    /* at the end of the check (NULL: nothing) */
+    uint8_t open_phase, run_phase;  /* CheckPhase the time goes to */
+} StageOps;
+
+/* per StageKind, in the order stages are tried (check_stages.c) */
+extern const StageOps *const check_stage_kinds[STAGE_KIND_COUNT];
+extern const StageOps check_pass_stages, check_order_stages, check_pipeline_stages,
+    check_sched_stages, check_machine_stages;
 
 #endif

@@ -85,10 +85,13 @@ struct Emu {
     char error[256];
 };
 
-static const EmuIsa *isa_desc(Isa isa)
-{
-    return isa == ISA_X64 ? &emu_isa_x64 : isa == ISA_A64 ? &emu_isa_a64 : NULL;
-}
+/* the emulator binding of each Isa a Target names (emu_<isa>.c) */
+static const EmuIsa *const isa_descs[ISA_COUNT] = {
+    [ISA_X64] = &emu_isa_x64,
+    [ISA_A64] = &emu_isa_a64,
+};
+
+static const EmuIsa *isa_desc(Isa isa) { return (unsigned)isa < ISA_COUNT ? isa_descs[isa] : NULL; }
 
 const char *emu_isa_name(Isa isa)
 {
@@ -667,7 +670,7 @@ void emu_free(Emu *e)
 
 static bool blob_check(Emu *e, const CodeBlob *b)
 {
-    if (b->isa != (e->isa == &emu_isa_x64 ? ISA_X64 : ISA_A64))
+    if (isa_desc(b->isa) != e->isa)
         return fail(e, "blob is for %s, engine is %s", emu_isa_name(b->isa), e->isa->name);
     if ((b->size && !b->code) || (b->nfuncs && !b->entry) || (b->nrelocs && !b->relocs) ||
         (b->ntraps && !b->traps))

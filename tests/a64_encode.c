@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/a64/encode.h"
+#include "compiler/a64/insn.h"
 #include "a64_bitmask.h"
 
 /* ---- expectations ------------------------------------------------------------------ */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "a64_bitmask.h"
-#include "compiler/a64/encode.h"
+#include "compiler/a64/insn.h"
 
 typedef struct {
     uint64_t *table[2];

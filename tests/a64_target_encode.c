@@ -597,15 +597,15 @@ static void describe(Checker *k, const Inst *in)
 
 static bool check_straight(Checker *k, const LirForm *f, Inst *in)
 {
-    A64Asm as;
+    LirAsm as;
     Expect e = { .n = 0 };
     Decoded d;
-    a64_asm_init(&as);
+    lir_asm_init(&as);
     describe(k, in);
     bool ok = a64_encode_inst(&as, k->code, NULL, in);
     if (!ok) {
         fprintf(stderr, "a64_target_encode: %s refused: %s\n  LIR: %s\n", lir_op_name((LirOp)f->op), as.err, k->lir);
-        a64_asm_free(&as);
+        lir_asm_free(&as);
         return false;
     }
     build_expect(k->code, f, in, &e);
@@ -620,7 +620,7 @@ static bool check_straight(Checker *k, const LirForm *f, Inst *in)
         if (!ok)
             report(k, f, &e, &d, "relocation");
     }
-    a64_asm_free(&as);
+    lir_asm_free(&as);
     k->checked++;
     return ok;
 }
@@ -901,7 +901,7 @@ static bool check_form(Checker *k, const LirForm *f)
 /* value rules: what the table must refuse */
 static bool check_refusals(void)
 {
-    const LirTarget *t = a64_target();
+    const Target *t = a64_target();
     struct { LirOp op; unsigned n; Arg a[3]; } bad[] = {
         { LIR_Add64, 3, { arg_tmp(tmp_gp(1)), arg_imm(4097), arg_tmp(tmp_gp(2)) } },
         { LIR_And32, 3, { arg_tmp(tmp_gp(1)), arg_imm(0), arg_tmp(tmp_gp(2)) } },
@@ -932,7 +932,7 @@ int main(void)
     k.arena = arena_new();
     k.code = lir_code_new(k.arena, a64_target(), "t", 0);
     give_frame(k.code);
-    const LirTarget *t = a64_target();
+    const Target *t = a64_target();
     bool ok = check_refusals();
     for (uint32_t i = 0; ok && i < t->nforms; i++)
         ok = check_form(&k, &t->forms[i]);

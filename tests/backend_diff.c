@@ -14,21 +14,14 @@
  * list instead of -O2's pipeline), --weights SPEC (generator feature weights, as
  * `circ gen --weights`), --quiet.
  * Exit 0 if everything matched, 1 otherwise. */
-#include "compiler/a64/backend.h"
-#include "compiler/x64/backend.h"
+#include "compiler/compile.h"
+#include "compiler/target.h"
 #include "fuzz/gen.h"
 #include "oracle/emu.h"
 #include "oracle/interp.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* a target under test: its backend, its emulator ISA, its name */
-typedef struct {
-    const char *name;
-    const Backend *(*backend)(void);
-    Isa isa;
-} Target;
 
 typedef struct {
     const Target *target;
@@ -61,7 +54,7 @@ static bool compile_and_load(Ctx *c, const Module *m, int level, Arena *arena, c
     Diag d;
     diag_init(&d, m->file, stderr);
     CodeBlob blob;
-    if (!compile_module(m, c->target->backend(), &opt, arena, &blob, NULL, &d)) {
+    if (!compile_module(m, c->target, &opt, arena, &blob, NULL, &d)) {
         fprintf(stderr, "%s: -O%d: compile failed\n", what, level);
         c->compile_failures++;
         return false;
@@ -192,16 +185,9 @@ static void run_gen(Ctx *c, uint64_t n, uint64_t first, uint32_t size)
 /* the target named by `--target NAME` at argv[1..2], or NULL */
 static const Target *parse_target(int argc, char **argv)
 {
-    static const Target targets[] = {
-        {"x86-64", x64_backend, ISA_X64},
-        {"arm64", a64_backend, ISA_A64},
-    };
     if (argc < 3 || strcmp(argv[1], "--target"))
         return NULL;
-    for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++)
-        if (!strcmp(argv[2], targets[t].name))
-            return &targets[t];
-    return NULL;
+    return target_find(argv[2]);
 }
 
 int main(int argc, char **argv)

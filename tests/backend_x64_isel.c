@@ -14,7 +14,7 @@
  *     is not, nor is an FADD read by FADD; the FADD read by RETURN is;
  *   - every lowered function passes lir_verify. */
 #include "compiler/lir/lower.h"
-#include "compiler/x64/backend.h"
+#include "compiler/compile.h"
 #include "compiler/x64/x64.h"
 
 #include <string.h>
@@ -74,7 +74,7 @@ static bool lower_text(const char *src, Census *out)
     }
     Schedule *s = schedule_func(m->funcs[0], NULL, &d);
     Arena *arena = arena_new();
-    Code *c = s ? lower_func(s, x64_target(), x64_backend()->isel, NULL, arena, &d) : NULL;
+    Code *c = s ? lower_func(s, x64_target(), x64_target()->isel, NULL, arena, &d) : NULL;
     bool ok = c && lir_verify(c, stderr) == 0;
     if (ok)
         census(c, out);

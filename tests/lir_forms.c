@@ -161,7 +161,7 @@ static void test_for_each_tmp(void)
 /* ---- the overload table and the x86-64 forms table ------------------------------------ */
 static void test_tables(void)
 {
-    const LirTarget *t = x64_target();
+    const Target *t = x64_target();
     for (uint32_t i = 1; i < t->nforms; i++)
         CHECK(t->forms[i - 1].op <= t->forms[i].op, "forms row %u (%s) out of opcode order", i,
               lir_op_name((LirOp)t->forms[i].op));
@@ -302,7 +302,7 @@ static void test_valid_forms(void)
 
 static void test_moves_and_spills(void)
 {
-    const LirTarget *t = x64_target();
+    const Target *t = x64_target();
     Tmp v = tmp_virtual(BANK_GP, 0), w = tmp_virtual(BANK_GP, 1), f = tmp_virtual(BANK_FP, 0);
     Inst mov = lir_inst(LIR_Move, 2, (Arg[]){ arg_tmp(v), arg_tmp(w) });
     Inst movd = lir_inst(LIR_MoveDouble, 2, (Arg[]){ arg_tmp(f), arg_tmp(tmp_fp(3)) });
@@ -409,7 +409,7 @@ static char *print_module_text(const LirModule *m)
 
 static bool parse_text(Arena *a, const char *text, LirModule *m, char **errors)
 {
-    const LirTarget *targets[] = { x64_target() };
+    const Target *targets[] = { x64_target() };
     size_t len = 0;
     FILE *out = open_memstream(errors, &len);
     Diag d;
@@ -548,7 +548,7 @@ static const char encodable_text[] =
 
 static void test_parse_mutations(void)
 {
-    const LirTarget *targets[] = { x64_target() };
+    const Target *targets[] = { x64_target() };
     size_t len = strlen(encodable_text);
     char *text = malloc(len + 1);
     static const char alphabet[] = "%$(),:;#{}!-+0123456789abcxrstmpfBS@ \n\t.";
@@ -602,7 +602,7 @@ static void expect_verify(const char *what, const Code *c, int problems, const c
 static void test_verify(void)
 {
     Arena *a = arena_new();
-    const LirTarget *x64 = x64_target();
+    const Target *x64 = x64_target();
     Code *c = lir_code_new(a, x64, "v", 0);
     LirBlock *b0 = lir_add_block(c, 1), *b1 = lir_add_block(c, 1);
     Tmp t = lir_new_tmp(c, BANK_GP);

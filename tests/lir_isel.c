@@ -14,10 +14,8 @@
  *   - parameters from the AbiDesc: the first from %rdi / x0; of nine integer
  *     parameters three come from the stack on x86-64, one on ARM64;
  *   - every lowered function passes lir_verify. */
-#include "compiler/a64/a64.h"
-#include "compiler/a64/backend.h"
 #include "compiler/lir/lower.h"
-#include "compiler/x64/backend.h"
+#include "compiler/target.h"
 #include "compiler/x64/x64.h"
 
 #include <string.h>
@@ -69,7 +67,7 @@ static void census(const Code *c, Tmp frame_base, Census *out)
 }
 
 /* lower the only function of src for backend; census of its LIR */
-static bool lower_for(const Backend *be, const char *src, Census *out)
+static bool lower_for(const Target *be, const char *src, Census *out)
 {
     Diag d;
     diag_init(&d, "<test>", stderr);
@@ -80,7 +78,7 @@ static bool lower_for(const Backend *be, const char *src, Census *out)
     }
     Schedule *s = schedule_func(m->funcs[0], NULL, &d);
     Arena *arena = arena_new();
-    Code *c = s ? lower_func(s, be->target(), be->isel, NULL, arena, &d) : NULL;
+    Code *c = s ? lower_func(s, be, be->isel, NULL, arena, &d) : NULL;
     bool ok = c && lir_verify(c, stderr) == 0;
     if (ok)
         census(c, be->frame_base, out);
@@ -101,8 +99,8 @@ static const char alu_src[] =
 static void alu_and_abi(void)
 {
     Census x, a;
-    expect(lower_for(x64_backend(), alu_src, &x), "ALU function lowers", "x86-64");
-    expect(lower_for(a64_backend(), alu_src, &a), "ALU function lowers", "arm64");
+    expect(lower_for(target_find("x86-64"), alu_src, &x), "ALU function lowers", "x86-64");
+    expect(lower_for(target_find("arm64"), alu_src, &a), "ALU function lowers", "arm64");
     expect(x.add32_args == 2 && x.add32_imm, "ADD is two-operand, `Add32 $5, dst`", "x86-64");
     expect(a.add32_args == 3 && a.add32_imm, "ADD is three-operand, `Add32 s, $5, dst`", "arm64");
     expect(x.shift_count == tmp_gp(X64_RCX), "the shift count is %rcx", "x86-64");
@@ -129,8 +127,8 @@ static const char float_src[] =
 static void direct_forms(void)
 {
     Census x, a;
-    expect(lower_for(x64_backend(), float_src, &x), "float function lowers", "x86-64");
-    expect(lower_for(a64_backend(), float_src, &a), "float function lowers", "arm64");
+    expect(lower_for(target_find("x86-64"), float_src, &x), "float function lowers", "x86-64");
+    expect(lower_for(target_find("arm64"), float_src, &a), "float function lowers", "arm64");
     expect(x.count[LIR_ConvertUInt64ToDouble] == 0 && x.count[LIR_BranchTest64] == 1,
            "u64 -> f64 tests the sign and halves", "x86-64");
     expect(a.count[LIR_ConvertUInt64ToDouble] == 1 && a.count[LIR_BranchTest64] == 0,

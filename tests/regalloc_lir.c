@@ -157,7 +157,7 @@ static bool valid_forms(Code *c)
 static void run_config(Emu *emu, const TestFile *t, const Config *cfg, uint64_t *results, bool *ran)
 {
     Arena *arena = arena_new();
-    const LirTarget *targets[] = { x64_target() };
+    const Target *targets[] = { x64_target() };
     Diag d;
     diag_init(&d, t->path, stderr);
     LirModule m;

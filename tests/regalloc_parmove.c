@@ -5,7 +5,7 @@
  * step must be one machine move (never slot to slot, never GP to FP, swaps only of
  * GP registers), every destination must end with its source's original value and
  * every other location (but the free registers and scratch slots) keep its own. */
-#include "compiler/lir/regalloc.h"
+#include "compiler/lir/parmove.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -100,7 +100,7 @@ static bool no_virtual(const Code *c)
 static void try_mutant(const char *src, const char *path)
 {
     Arena *a = arena_new();
-    const LirTarget *targets[] = { x64_target() };
+    const Target *targets[] = { x64_target() };
     Diag d;
     diag_init(&d, path, NULL);
     LirModule m;

@@ -17,7 +17,7 @@
 
 static Code *parse_one(Arena *a, const char *src)
 {
-    const LirTarget *targets[] = { x64_target() };
+    const Target *targets[] = { x64_target() };
     Diag d;
     diag_init(&d, "<test>", stderr);
     LirModule m;

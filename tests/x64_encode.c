@@ -311,7 +311,7 @@ typedef struct {
     csh cs;
     Arena *arena;
     Code *code;          /* one block, frame base rbp, one assigned slot */
-    X64Asm as;
+    LirAsm as;
     uint64_t checked;
     char why[256];
 } Checker;
@@ -414,7 +414,7 @@ static bool compare_code(Checker *k, const LirForm *f, const Inst *in, const uin
 /* ---- one instruction ------------------------------------------------------------------ */
 static bool check_traps_relocs(Checker *k, const LirForm *f, const Inst *in)
 {
-    X64Asm *as = &k->as;
+    LirAsm *as = &k->as;
     bool traps = (lir_op_flags((LirOp)in->op) & LF_TRAP) != 0;
     if (traps) {
         uint8_t want = in->trap ? in->trap : in->op == LIR_Ud2 ? TRAP_ILLEGAL : TRAP_DIV0;
@@ -700,15 +700,15 @@ int main(void)
     k.code->slots[0].assigned = true;
     k.code->slots[0].offset = FRAME_SLOT_OFFSET;
     lir_add_block(k.code, 1);
-    x64_asm_init(&k.as);
-    const LirTarget *t = x64_target();
+    lir_asm_init(&k.as);
+    const Target *t = x64_target();
     bool ok = true;
     for (uint32_t i = 0; ok && i < t->nforms; i++)
         ok = check_form(&k, &t->forms[i]);
     printf("x86-64 encoder: %" PRIu64 " encodings of %u forms checked against Capstone\n",
            k.checked, t->nforms);
     printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
-    x64_asm_free(&k.as);
+    lir_asm_free(&k.as);
     arena_free(k.arena);
     cs_close(&k.cs);
     return ok ? 0 : 1;

@@ -236,7 +236,7 @@ static void compare_defs(const Inst *in, const Defs *d, const State *a, const St
               "%s/%u: the stored value depends on something it does not use", name, in->nargs);
 }
 
-static void run_state(uc_engine *uc, const X64Asm *as, const State *in, State *out, const char *name)
+static void run_state(uc_engine *uc, const LirAsm *as, const State *in, State *out, const char *name)
 {
     state_write(uc, in);
     uc_err err = uc_emu_start(uc, CODE_ADDR, CODE_ADDR + as->size, 0, 10);
@@ -252,8 +252,8 @@ static bool run_once(uc_engine *uc, const LirForm *f, unsigned round, uint64_t *
         return false;
     Code *code = lir_code_new(arena, x64_target(), "r", 0);
     LirBlock *b = lir_add_block(code, 1);
-    X64Asm as;
-    x64_asm_init(&as);
+    LirAsm as;
+    lir_asm_init(&as);
     bool ok = x64_encode_inst(&as, code, b, &in);
     CHECK(ok, "encode %s: %s", lir_op_name((LirOp)in.op), as.err);
     if (ok) {
@@ -274,7 +274,7 @@ static bool run_once(uc_engine *uc, const LirForm *f, unsigned round, uint64_t *
         run_state(uc, &as, &before2, &after2, lir_op_name((LirOp)in.op));
         compare_defs(&in, &d, &after, &after2, mem_lo);
     }
-    x64_asm_free(&as);
+    lir_asm_free(&as);
     return true;
 }
 
@@ -287,7 +287,7 @@ int main(void)
     }
     uc_mem_map(uc, DATA_ADDR, DATA_SIZE, UC_PROT_READ | UC_PROT_WRITE);
     uc_mem_map(uc, STACK_ADDR, STACK_SIZE, UC_PROT_READ | UC_PROT_WRITE);
-    const LirTarget *t = x64_target();
+    const Target *t = x64_target();
     uint64_t seed = 0x243f6a8885a308d3ull;
     unsigned forms = 0, runs = 0;
     Arena *arena = arena_new();

@@ -1,5 +1,6 @@
 /* circ.c — the command-line driver: dispatches to the subcommands of commands.def. */
 #include "driver.h"
+#include "compiler/target.h"
 
 #include <string.h>
 
@@ -18,6 +19,27 @@ static void usage(FILE *out)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n`circ COMMAND --help` describes one command.\n"
                  "Exit codes: 0 success, 1 the checked property failed, 2 usage or I/O error.\n");
+}
+
+const char *usage_text(const char *usage, char *buf, size_t n)
+{
+    char list[128], either[128];
+    target_names(list, sizeof list, ", ", ", ");
+    target_names(either, sizeof either, ", ", " or ");
+    size_t at = 0;
+    for (const char *p = usage; *p && at + 1 < n;) {
+        const char *name = !strncmp(p, "{TARGETS}", 9) ? list : !strncmp(p, "{TARGETS_OR}", 12) ? either : NULL;
+        if (name) {
+            int k = snprintf(buf + at, n - at, "%s", name);
+            at = k > 0 && (size_t)k < n - at ? at + (size_t)k : n - 1;
+            p += name == list ? 9 : 12;
+        } else {
+            buf[at++] = *p++;
+        }
+    }
+    if (n)
+        buf[at < n ? at : n - 1] = '\0';
+    return buf;
 }
 
 bool wants_help(int argc, char **argv, const char *text)

@@ -1,12 +1,9 @@
 /* cmd_compile.c — `circ compile`: compile a module for a target through the whole
- * pipeline (compiler/lir/pipeline.h) and print its LIR, an annotated listing, or
+ * pipeline (compiler/compile.h) and print its LIR, an annotated listing, or
  * write the code bytes. */
-#include "compiler/lir/pipeline.h"
+#include "compiler/compile.h"
 #include "compiler/opt/opt.h"
-#include "compiler/a64/a64.h"
-#include "compiler/a64/backend.h"
-#include "compiler/x64/backend.h"
-#include "compiler/x64/x64.h"
+#include "compiler/target.h"
 #include "driver.h"
 
 #include <stdlib.h>
@@ -15,7 +12,7 @@
 static const char compile_usage[] =
     "usage: circ compile FILE --target T [-O0|-O1|-O2] [--passes=LIST] [-S]\n"
     "                    [--emit=lir|lir-alloc] [--max-regs=GP,FP] [-o OUT]\n"
-    "Compile every function of FILE for target T (x86-64 or arm64): passes (-O\n"
+    "Compile every function of FILE for target T ({TARGETS_OR}): passes (-O\n"
     "level, default -O0, or a --passes= list), scheduling, instruction selection,\n"
     "register and stack allocation, encoding.\n"
     "  -S               print a Capstone listing, each gate's code headed by\n"
@@ -26,26 +23,7 @@ static const char compile_usage[] =
     "  -o OUT           write the raw code bytes to OUT\n"
     "Without -S, --emit or -o, print each function's offset and size.\n"
     "Exit 0 on success, 1 if the file is invalid or cannot be compiled, 2 on usage\n"
-    "or I/O errors (and for a target listed but not available yet).\n";
-
-typedef struct {
-    const char *name;
-    const Backend *(*backend)(void); /* NULL: not available yet */
-    bool (*listing)(FILE *out, const CodeBlob *blob, const char *const *names, X64GateName gn, void *ctx);
-} CompileTarget;
-
-static const CompileTarget compile_targets[] = {
-    {"x86-64", x64_backend, x64_listing},
-    {"arm64", a64_backend, a64_listing},
-};
-
-static const CompileTarget *find_compile_target(const char *name)
-{
-    for (size_t i = 0; i < sizeof compile_targets / sizeof compile_targets[0]; i++)
-        if (!strcmp(compile_targets[i].name, name))
-            return &compile_targets[i];
-    return NULL;
-}
+    "or I/O errors.\n";
 
 /* "%name = OPCODE" for a listing's source marks */
 static const char *gate_title(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n)
@@ -121,7 +99,7 @@ static int write_code(const char *path, const CodeBlob *blob)
     return ok ? EXIT_OK : EXIT_USAGE;
 }
 
-static int report(const CompileArgs *a, const CompileTarget *t, const CodeBlob *blob, const Module *compiled)
+static int report(const CompileArgs *a, const Target *t, const CodeBlob *blob, const Module *compiled)
 {
     int rc = EXIT_OK;
     if (a->listing) {
@@ -158,20 +136,20 @@ static bool passes_known(const char *list)
 
 int cmd_compile(int argc, char **argv)
 {
-    if (wants_help(argc, argv, compile_usage))
+    char usage[2048];
+    usage_text(compile_usage, usage, sizeof usage);
+    if (wants_help(argc, argv, usage))
         return EXIT_OK;
     CompileArgs a = {0};
     if (!parse_compile_args(argc, argv, &a)) {
-        fputs(compile_usage, stderr);
+        fputs(usage, stderr);
         return EXIT_USAGE;
     }
-    const CompileTarget *t = find_compile_target(a.target);
+    const Target *t = target_find(a.target);
     if (!t) {
-        fprintf(stderr, "circ compile: unknown target '%s' (x86-64, arm64)\n", a.target);
-        return EXIT_USAGE;
-    }
-    if (!t->backend) {
-        fprintf(stderr, "circ compile: target %s is not yet available\n", a.target);
+        char names[128];
+        fprintf(stderr, "circ compile: unknown target '%s' (%s)\n", a.target,
+                target_names(names, sizeof names, ", ", ", "));
         return EXIT_USAGE;
     }
     if (a.passes && !passes_known(a.passes))
@@ -191,7 +169,7 @@ int cmd_compile(int argc, char **argv)
     CodeBlob blob;
     Module *compiled = NULL;
     int rc = EXIT_FAIL;
-    if (compile_module(m, t->backend(), &opt, arena, &blob, &compiled, &d))
+    if (compile_module(m, t, &opt, arena, &blob, &compiled, &d))
         rc = report(&a, t, &blob, compiled);
     module_free(compiled);
     arena_free(arena);

@@ -3,7 +3,7 @@
  * generated programs, fuzz/campaign.h). */
 #include "driver.h"
 #include "fuzz/campaign.h"
-#include "compiler/blob.h"
+#include "compiler/target.h"
 #include "fuzz/check.h"
 #include "fuzz/reduce.h"
 
@@ -31,22 +31,12 @@ static bool parse_level(const char *a, uint32_t *levels)
     return true;
 }
 
-/* "x86-64,arm64" -> bit per Isa */
+/* "x86-64,arm64" -> bit per Isa, the names from the registry */
 static bool parse_isas(const char *s, uint32_t *mask)
 {
-    *mask = 0;
-    while (*s) {
-        const char *e = strchr(s, ',');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        if (n == 6 && !strncmp(s, "x86-64", 6))
-            *mask |= 1u << ISA_X64;
-        else if (n == 5 && !strncmp(s, "arm64", 5))
-            *mask |= 1u << ISA_A64;
-        else if (n)
-            return false;
-        s += n + (e != NULL);
-    }
-    return *mask != 0;
+    const char *bad;
+    size_t badlen;
+    return target_parse_isa_list(s, mask, &bad, &badlen);
 }
 
 /* options both commands take; returns 1 if argv[*i] was one, 0 if not, -1 on error */
@@ -66,7 +56,9 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
     }
     if (!strcmp(a, "--isa") && has) {
         if (!parse_isas(argv[++*i], &co->isa_mask)) {
-            fprintf(stderr, "circ %s: bad --isa '%s' (x86-64, arm64 or both, comma-separated)\n", cmd, argv[*i]);
+            char names[128];
+            fprintf(stderr, "circ %s: bad --isa '%s' (%s, comma-separated)\n", cmd, argv[*i],
+                    target_names(names, sizeof names, ", ", " or "));
             return -1;
         }
         return 1;
@@ -76,19 +68,19 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
 
 /* ---- circ check ------------------------------------------------------------------ */
 static const char check_usage[] =
-    "usage: circ check FILE... [-O0|-O1|-O2] [--targets LIST] [--isa x86-64,arm64]\n"
+    "usage: circ check FILE... [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
     "                  [--passes=a,b,c] [--list-stages] [-q]\n"
     "For every `; run:` line of each file, compare the reference interpreter's outcome\n"
     "(the oracle; it must also meet the line's expectation) with every stage of the\n"
     "compiler, in pipeline order: each pass alone (pass-NAME), -O1 and -O2 (O1, O2:\n"
     "the interpreter after the passes), the scheduled form with no motion (sched-O0)\n"
     "and after -O2 with global code motion (sched-O2), and machine code under the\n"
-    "emulator (x86-64-O0, arm64-O2, ...) where the build has a code generator.\n"
+    "emulator for each target ({TARGETS}: TARGET-O0 and TARGET-O2).\n"
     "The first stage that disagrees is reported with both outcomes and a signature\n"
     "STAGE:EXPECTED-vs-GOT (outcome kinds), e.g. sched-O2:return-vs-trap.\n"
     "  -O0|-O1|-O2      only the stages of that level (default: all)\n"
     "  --targets LIST   only stages whose names start with one of LIST (pass,O2,sched,...)\n"
-    "  --isa LIST       machine-code ISAs to check (default both)\n"
+    "  --isa LIST       targets whose machine code to check, comma-separated (default all)\n"
     "  --passes=a,b,c   also apply these passes one after another, checking after each\n"
     "  --list-stages    print the stages that would be checked and exit\n"
     "  -q               print mismatches and the summary only\n"
@@ -114,7 +106,9 @@ static int check_file(const char *path, const CheckOptions *co, bool quiet, Chec
 
 int cmd_check(int argc, char **argv)
 {
-    if (wants_help(argc, argv, check_usage))
+    char usage[4096];
+    usage_text(check_usage, usage, sizeof usage);
+    if (wants_help(argc, argv, usage))
         return EXIT_OK;
     CheckOptions co;
     check_options_default(&co);
@@ -132,7 +126,7 @@ int cmd_check(int argc, char **argv)
         else if (!strcmp(argv[i], "-q"))
             quiet = true;
         else if (argv[i][0] == '-') {
-            fprintf(stderr, "circ check: bad option '%s'\n%s", argv[i], check_usage);
+            fprintf(stderr, "circ check: bad option '%s'\n%s", argv[i], usage);
             return EXIT_USAGE;
         } else
             argv[++nfiles] = argv[i]; /* compact the file names to argv[1..nfiles] */
@@ -142,7 +136,7 @@ int cmd_check(int argc, char **argv)
         return EXIT_OK;
     }
     if (!nfiles) {
-        fputs(check_usage, stderr);
+        fputs(usage, stderr);
         return EXIT_USAGE;
     }
     CheckResult *res = malloc(sizeof *res);

@@ -1,7 +1,6 @@
 /* cmd_lir.c — `circ lir`: read LIR text (the syntax of LIR dumps), check it against
  * its target's forms table, print it back, or encode it and list the machine code. */
-#include "compiler/a64/a64.h"
-#include "compiler/x64/x64.h"
+#include "compiler/target.h"
 #include "driver.h"
 
 #include <stdlib.h>
@@ -14,7 +13,7 @@ static const char lir_usage[] =
     "Every instruction must have an overload and, for the code's target, a form;\n"
     "every block must end with its one terminator and have its successors.\n"
     "  --print  print the parsed code (parse -> print is stable)\n"
-    "  -S       encode the module for its target (x86-64 or arm64; registers and stack\n"
+    "  -S       encode the module for its target ({TARGETS_OR}; registers and stack\n"
     "           slots assigned)\n"
     "           and print a Capstone listing with traps, relocations and gate marks\n"
     "  --hex    encode and print the code bytes in hex, one function a line\n"
@@ -62,7 +61,11 @@ static void print_hex(const CodeBlob *blob, const LirModule *m)
 
 static int encode(const LirModule *m, const char *path, bool listing, Arena *arena)
 {
-    const LirTarget *t = m->ncodes ? m->codes[0]->target : x64_target();
+    const Target *t = m->ncodes ? m->codes[0]->target : target_at(0);
+    if (!t) {
+        fprintf(stderr, "%s: error: in @%s: the code names no target\n", path, m->codes[0]->name);
+        return EXIT_FAIL;
+    }
     for (uint32_t i = 0; i < m->ncodes; i++)
         if (m->codes[i]->target != t) {
             fprintf(stderr, "%s: error: in @%s: every code of a module must have one target\n", path,
@@ -82,9 +85,7 @@ static int encode(const LirModule *m, const char *path, bool listing, Arena *are
     const char **names = arena_alloc(arena, (m->ncodes + 1) * sizeof *names);
     for (uint32_t i = 0; i < m->ncodes; i++)
         names[i] = m->codes[i]->name;
-    bool ok = t->isa == ISA_A64 ? a64_listing(stdout, &blob, names, NULL, NULL)
-                                : x64_listing(stdout, &blob, names, NULL, NULL);
-    return ok ? EXIT_OK : EXIT_FAIL;
+    return t->listing(stdout, &blob, names, NULL, NULL) ? EXIT_OK : EXIT_FAIL;
 }
 
 /* lir_verify's problems as FILE: error: in @f: BB#b inst i: ... */
@@ -108,7 +109,9 @@ static int verify_code(const Code *c, const char *path)
 
 int cmd_lir(int argc, char **argv)
 {
-    if (wants_help(argc, argv, lir_usage))
+    char usage[2048];
+    usage_text(lir_usage, usage, sizeof usage);
+    if (wants_help(argc, argv, usage))
         return EXIT_OK;
     const char *path = NULL;
     bool print = false, listing = false, hex = false;
@@ -120,13 +123,13 @@ int cmd_lir(int argc, char **argv)
         else if (!strcmp(argv[i], "--hex"))
             hex = true;
         else if (argv[i][0] == '-' || path) {
-            fputs(lir_usage, stderr);
+            fputs(usage, stderr);
             return EXIT_USAGE;
         } else
             path = argv[i];
     }
     if (!path || (listing && hex)) {
-        fputs(lir_usage, stderr);
+        fputs(usage, stderr);
         return EXIT_USAGE;
     }
     size_t len = 0;
@@ -136,11 +139,12 @@ int cmd_lir(int argc, char **argv)
         return EXIT_USAGE;
     }
     Arena *arena = arena_new();
-    const LirTarget *targets[] = { x64_target(), a64_target() };
+    const Target *targets[TARGET_MAX];
+    unsigned ntargets = target_list(targets, TARGET_MAX);
     Diag d;
     diag_init(&d, path, stderr);
     LirModule m;
-    int status = lir_parse(arena, src, len, targets, 2, &d, &m) ? EXIT_OK : EXIT_FAIL;
+    int status = lir_parse(arena, src, len, targets, ntargets, &d, &m) ? EXIT_OK : EXIT_FAIL;
     for (uint32_t i = 0; status == EXIT_OK && i < m.ncodes; i++)
         status = verify_code(m.codes[i], path);
     for (uint32_t i = 0; status == EXIT_OK && print && i < m.ncodes; i++)

@@ -3,7 +3,7 @@
  * says the candidate is interesting), printing progress; writes the reduced module
  * with its run lines. */
 #include "driver.h"
-#include "compiler/blob.h"
+#include "compiler/target.h"
 #include "fuzz/reduce.h"
 
 #include <stdlib.h>
@@ -37,18 +37,9 @@ typedef struct {
 
 static bool parse_isa_list(const char *s, uint32_t *mask)
 {
-    *mask = 0;
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (!strcmp(t, "x86-64"))
-            *mask |= 1u << ISA_X64;
-        else if (!strcmp(t, "arm64"))
-            *mask |= 1u << ISA_A64;
-        else
-            return false;
-    }
-    return *mask != 0;
+    const char *bad;
+    size_t badlen;
+    return target_parse_isa_list(s, mask, &bad, &badlen);
 }
 
 static bool parse_number(const char *s, double lo, double *out)

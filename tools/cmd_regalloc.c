@@ -1,8 +1,7 @@
 /* cmd_regalloc.c — `circ regalloc`: register- and stack-allocate the codes of a LIR
  * text file (compiler/lir/regalloc.h) and print the result with its frame. */
 #include "compiler/lir/regalloc.h"
-#include "compiler/a64/a64.h"
-#include "compiler/x64/x64.h"
+#include "compiler/target.h"
 #include "driver.h"
 
 #include <stdlib.h>
@@ -133,11 +132,12 @@ int cmd_regalloc(int argc, char **argv)
         return EXIT_USAGE;
     }
     Arena *arena = arena_new();
-    const LirTarget *targets[] = { x64_target(), a64_target() };
+    const Target *targets[TARGET_MAX];
+    unsigned ntargets = target_list(targets, TARGET_MAX);
     Diag d;
     diag_init(&d, path, stderr);
     LirModule m;
-    int status = lir_parse(arena, src, len, targets, 2, &d, &m) ? EXIT_OK : EXIT_FAIL;
+    int status = lir_parse(arena, src, len, targets, ntargets, &d, &m) ? EXIT_OK : EXIT_FAIL;
     for (uint32_t i = 0; status == EXIT_OK && i < m.ncodes; i++) {
         char err[256] = "";
         if (!m.codes[i]->target) {

@@ -1,28 +1,32 @@
 /* cmd_run.c — `circ run` (interpret one call, print its outcome) and `circ test` (run
  * every `; run:` line of some files on a target and report failures).
  *
- * A target turns (module, function, arguments) into an Outcome.  Each target is a row
- * of the targets table: open (per module and -O level: optimize, compile...), run (one
- * call), close.  -O1/-O2 run the middle end's pipeline on a copy of the module first. */
+ * An executor turns (module, function, arguments) into an Outcome: open (per module
+ * and -O level: optimize, compile...), run (one call), close.  The interpreters are
+ * rows of a table; every target of the registry (compiler/target.h) is one more,
+ * its code run under Unicorn.  -O1/-O2 run the middle end's pipeline on a copy of
+ * the module first. */
 #include "driver.h"
 #include "compiler/opt/opt.h"
 #include "oracle/interp.h"
 #include "oracle/interp_cfg.h"
-#include "compiler/a64/backend.h"
-#include "compiler/x64/backend.h"
+#include "compiler/compile.h"
+#include "compiler/target.h"
 #include "oracle/emu.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- targets ----------------------------------------------------------------- */
+/* ---- executors ----------------------------------------------------------------- */
 typedef struct {
     const char *name;
     const char *summary;
-    void *(*open)(const Module *m, int opt_level); /* NULL on failure (reported on stderr) */
+    /* NULL on failure (reported on stderr); machine: the compiler target, if any */
+    void *(*open)(const Module *m, int opt_level, const Target *machine);
     void (*run)(void *ctx, uint32_t func, const uint64_t *args, Outcome *out);
     void (*close)(void *ctx);
-} Target;
+    const Target *machine;
+} Executor;
 
 /* what every target starts from: the module as written (-O0) or optimized by the
  * middle end's -O1/-O2 pipeline (a copy; the run lines stay with the original) */
@@ -62,8 +66,9 @@ static void release(TargetCtx *t)
     free(t);
 }
 
-static void *interp_open(const Module *m, int opt_level)
+static void *interp_open(const Module *m, int opt_level, const Target *machine)
 {
+    (void)machine;
     TargetCtx *t = prepare(m, opt_level);
     if (t)
         t->engine = interp_new(t->m, NULL);
@@ -81,8 +86,9 @@ static void interp_close(void *ctx)
     release(ctx);
 }
 
-static void *sched_open(const Module *m, int opt_level)
+static void *sched_open(const Module *m, int opt_level, const Target *machine)
 {
+    (void)machine;
     TargetCtx *t = prepare(m, opt_level);
     if (!t)
         return NULL;
@@ -107,10 +113,10 @@ static void sched_close(void *ctx)
 }
 
 /* compiled code under Unicorn: the module through the whole pipeline at -O0
- * (naive schedule) or the -O level (compiler/lir/pipeline.h) */
+ * (naive schedule) or the -O level (compiler/compile.h) */
 typedef struct { const Module *m; Emu *emu; } EmuCtx;
 
-static void *compiled_open(const Module *m, int opt_level, const Backend *backend, Isa isa)
+static void *compiled_open(const Module *m, int opt_level, const Target *machine)
 {
     EmuCtx *t = calloc(1, sizeof *t);
     Arena *arena = arena_new();
@@ -118,8 +124,8 @@ static void *compiled_open(const Module *m, int opt_level, const Backend *backen
     diag_init(&d, m->file, stderr);
     CodeBlob blob;
     CompileOptions opt = {.opt_level = opt_level};
-    bool ok = t && compile_module(m, backend, &opt, arena, &blob, NULL, &d) &&
-              (t->emu = emu_new(isa)) && emu_load(t->emu, &blob);
+    bool ok = t && compile_module(m, machine, &opt, arena, &blob, NULL, &d) &&
+              (t->emu = emu_new(machine->isa)) && emu_load(t->emu, &blob);
     if (t && t->emu && !ok)
         fprintf(stderr, "%s: %s\n", m->file, emu_error(t->emu));
     arena_free(arena);
@@ -133,48 +139,47 @@ static void *compiled_open(const Module *m, int opt_level, const Backend *backen
     return t;
 }
 
-static void *x64_open(const Module *m, int opt_level)
-{
-    return compiled_open(m, opt_level, x64_backend(), ISA_X64);
-}
-
-static void *a64_open(const Module *m, int opt_level)
-{
-    return compiled_open(m, opt_level, a64_backend(), ISA_A64);
-}
-
-static void x64_run(void *ctx, uint32_t func, const uint64_t *args, Outcome *out)
+static void compiled_run(void *ctx, uint32_t func, const uint64_t *args, Outcome *out)
 {
     EmuCtx *t = ctx;
     emu_call_func(t->emu, t->m->funcs[func], args, 0, out);
 }
 
-static void x64_close(void *ctx)
+static void compiled_close(void *ctx)
 {
     emu_free(((EmuCtx *)ctx)->emu);
     free(ctx);
 }
 
-static const Target targets[] = {
-    {"interp", "the reference interpreter on the circuit", interp_open, interp_target_run, interp_close},
+static const Executor interpreters[] = {
+    {"interp", "the reference interpreter on the circuit", interp_open, interp_target_run, interp_close, NULL},
     {"sched", "the interpreter of the scheduled form (global code motion)", sched_open, sched_target_run,
-     sched_close},
-    {"x86-64", "x86-64 code from the compile pipeline, run under Unicorn", x64_open, x64_run, x64_close},
-    {"arm64", "ARM64 code from the compile pipeline, run under Unicorn", a64_open, x64_run, x64_close},
+     sched_close, NULL},
 };
+enum { NINTERPRETERS = sizeof interpreters / sizeof interpreters[0] };
 
-static const Target *find_target(const char *name)
+/* the executor named name into *e: an interpreter or a target of the registry */
+static bool find_executor(const char *name, Executor *e)
 {
-    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
-        if (!strcmp(targets[i].name, name))
-            return &targets[i];
-    return NULL;
+    for (size_t i = 0; i < NINTERPRETERS; i++)
+        if (!strcmp(interpreters[i].name, name)) {
+            *e = interpreters[i];
+            return true;
+        }
+    const Target *t = target_find(name);
+    if (t)
+        *e = (Executor){t->name, "code from the compile pipeline, run under Unicorn", compiled_open,
+                        compiled_run, compiled_close, t};
+    return t != NULL;
 }
 
-static void list_targets(FILE *out)
+static void list_executors(FILE *out)
 {
-    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
-        fprintf(out, "  %-8s %s\n", targets[i].name, targets[i].summary);
+    for (size_t i = 0; i < NINTERPRETERS; i++)
+        fprintf(out, "  %-8s %s\n", interpreters[i].name, interpreters[i].summary);
+    for (unsigned i = 0; i < target_count(); i++)
+        fprintf(out, "  %-8s %s code from the compile pipeline, run under Unicorn\n", target_at(i)->name,
+                target_at(i)->name);
 }
 
 /* ---- formatting -------------------------------------------------------------- */
@@ -328,16 +333,15 @@ static const char test_usage[] =
     "  FILE:LINE: @f(args): expected X, got Y\n"
     "then `N passed, M failed`.  Floats compare bits exactly (`nan`: any NaN).\n"
     "-O1/-O2 optimize the module with the middle end's pipeline first (default -O0).\n"
-    "Targets:\n"
-    "  interp   the reference interpreter on the circuit\n"
-    "  sched    the interpreter of the scheduled form (global code motion)\n"
-    "  x86-64   x86-64 code from the compile pipeline, run under Unicorn\n"
+    "Targets: interp (the reference interpreter on the circuit), sched (the interpreter\n"
+    "of the scheduled form: global code motion), and {TARGETS} (code from the\n"
+    "compile pipeline, run under Unicorn).\n"
     "Exit 0 if every run line passed, 1 if any failed or a file is invalid, 2 on usage\n"
     "or I/O errors.\n";
 
 typedef struct { uint32_t passed, failed; int status; } TestTally;
 
-static void test_file(const char *path, const Target *t, int opt_level, Outcome *o, TestTally *tally)
+static void test_file(const char *path, const Executor *t, int opt_level, Outcome *o, TestTally *tally)
 {
     int status = EXIT_OK;
     Module *m = load_module(path, true, &status);
@@ -347,7 +351,7 @@ static void test_file(const char *path, const Target *t, int opt_level, Outcome 
             tally->status = status;
         return;
     }
-    void *ctx = t->open(m, opt_level);
+    void *ctx = t->open(m, opt_level, t->machine);
     if (!ctx) {
         printf("%s: cannot run on target %s at -O%d\n", path, t->name, opt_level);
         tally->failed += m->nruns ? m->nruns : 1;
@@ -381,28 +385,31 @@ static void test_file(const char *path, const Target *t, int opt_level, Outcome 
 
 int cmd_test(int argc, char **argv)
 {
-    if (wants_help(argc, argv, test_usage))
+    char usage[2048];
+    usage_text(test_usage, usage, sizeof usage);
+    if (wants_help(argc, argv, usage))
         return EXIT_OK;
-    const Target *t = find_target("interp");
+    Executor exec = interpreters[0];
+    const Executor *t = &exec;
     int opt_level = 0, nfiles = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--target") && i + 1 < argc) {
-            if (!(t = find_target(argv[++i]))) {
+            if (!find_executor(argv[++i], &exec)) {
                 fprintf(stderr, "circ test: unknown target '%s'; available:\n", argv[i]);
-                list_targets(stderr);
+                list_executors(stderr);
                 return EXIT_USAGE;
             }
         } else if (argv[i][0] == '-' && argv[i][1] == 'O' && argv[i][2] >= '0' && argv[i][2] <= '2' && !argv[i][3]) {
             opt_level = argv[i][2] - '0';
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "circ test: unknown option '%s'\n%s", argv[i], test_usage);
+            fprintf(stderr, "circ test: unknown option '%s'\n%s", argv[i], usage);
             return EXIT_USAGE;
         } else {
             nfiles++;
         }
     }
     if (!nfiles) {
-        fputs(test_usage, stderr);
+        fputs(usage, stderr);
         return EXIT_USAGE;
     }
     Outcome *o = malloc(sizeof *o);

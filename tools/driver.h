@@ -10,6 +10,11 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 #include "commands.def"
 #undef CMD
 
+/* usage with "{TARGETS}" replaced by the registry's target names ("x86-64,
+ * arm64") and "{TARGETS_OR}" by them joined with "or" ("x86-64 or arm64"),
+ * written to buf (truncated to n); buf */
+const char *usage_text(const char *usage, char *buf, size_t n);
+
 /* true if argv has -h or --help; prints usage to stdout */
 bool wants_help(int argc, char **argv, const char *usage);
 /* parse and verify one file; reports errors on stderr; *status gets 1 (invalid) or

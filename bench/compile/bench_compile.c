@@ -1,9 +1,9 @@
-/* bench_compile.c — compile time per gate for x86-64 and ARM64 at -O0 and -O2 (median
+/* bench_compile.c — compile time per gate for every target of the registry at -O0 and -O2 (median
  * over generated programs, CPU time) and emulated run time of the compiled code beside
  * the interpreter's (median per run line).
  * usage: bench_compile [--count N] [--size S]   (defaults 300 programs of size 200) */
-#include "compiler/a64/backend.h"
-#include "compiler/x64/backend.h"
+#include "compiler/compile.h"
+#include "compiler/target.h"
 #include "fuzz/gen.h"
 #include "oracle/emu.h"
 #include "oracle/interp.h"
@@ -47,7 +47,7 @@ typedef struct {
     uint64_t failures;
 } Series;
 
-static void measure(const Module *m, const Backend *be, int level, Emu *emu, Interp *in, Series *s, Outcome *o)
+static void measure(const Module *m, const Target *t, int level, Emu *emu, Interp *in, Series *s, Outcome *o)
 {
     Arena *arena = arena_new();
     CompileOptions opt = {.opt_level = level};
@@ -55,7 +55,7 @@ static void measure(const Module *m, const Backend *be, int level, Emu *emu, Int
     diag_init(&d, "<gen>", stderr);
     CodeBlob blob;
     double t0 = cpu_ns();
-    bool ok = compile_module(m, be, &opt, arena, &blob, NULL, &d);
+    bool ok = compile_module(m, t, &opt, arena, &blob, NULL, &d);
     double t1 = cpu_ns();
     uint64_t gates = module_gates(m);
     if (!ok || !emu_load(emu, &blob)) {
@@ -79,6 +79,26 @@ static void measure(const Module *m, const Backend *be, int level, Emu *emu, Int
     arena_free(arena);
 }
 
+static void series_alloc(Series *s, uint32_t count)
+{
+    *s = (Series){0};
+    s->per_gate = calloc(count + 1, sizeof(double));
+    s->bytes_per_gate = calloc(count + 1, sizeof(double));
+    s->run_emu = calloc(4 * (count + 1), sizeof(double));
+    s->run_interp = calloc(4 * (count + 1), sizeof(double));
+}
+
+static void series_report(const Series *s, const char *target, int level)
+{
+    printf("%-7s -O%-2d %16.0f %14.1f %16.1f %18.1f %9llu\n", target, level, median(s->per_gate, s->nprog),
+           median(s->bytes_per_gate, s->nprog), median(s->run_emu, s->nruns), median(s->run_interp, s->nruns),
+           (unsigned long long)s->failures);
+    free(s->per_gate);
+    free(s->bytes_per_gate);
+    free(s->run_emu);
+    free(s->run_interp);
+}
+
 int main(int argc, char **argv)
 {
     uint32_t count = 300, size = 200;
@@ -88,19 +108,16 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--size"))
             size = (uint32_t)strtoul(argv[i + 1], NULL, 0);
     }
-    /* series k: target k / 2 (x86-64, arm64), level 0 or 2 */
-    const Backend *backends[2] = {x64_backend(), a64_backend()};
-    const char *names[2] = {"x86-64", "arm64"};
-    Emu *emus[2] = {emu_new(ISA_X64), emu_new(ISA_A64)};
+    /* series k: target k / 2 of the registry, level 0 or 2 */
+    const Target *targets[TARGET_MAX];
+    unsigned ntargets = target_list(targets, TARGET_MAX), nseries = 2 * ntargets;
+    Emu *emus[TARGET_MAX];
+    Series s[2 * TARGET_MAX];
+    for (unsigned t = 0; t < ntargets; t++)
+        emus[t] = emu_new(targets[t]->isa);
+    for (unsigned k = 0; k < nseries; k++)
+        series_alloc(&s[k], count);
     Outcome *o = malloc(sizeof *o);
-    Series s[4];
-    for (int k = 0; k < 4; k++) {
-        s[k] = (Series){0};
-        s[k].per_gate = calloc(count + 1, sizeof(double));
-        s[k].bytes_per_gate = calloc(count + 1, sizeof(double));
-        s[k].run_emu = calloc(4 * (count + 1), sizeof(double));
-        s[k].run_interp = calloc(4 * (count + 1), sizeof(double));
-    }
     GenOptions gopt = {.size = size};
     size_t len = gen_bytes_for_size(size);
     uint8_t *bytes = malloc(len);
@@ -111,27 +128,19 @@ int main(int argc, char **argv)
         gen_add_runlines(m, bytes, len, 3, NULL, NULL);
         gates_total += (double)module_gates(m);
         Interp *in = interp_new(m, NULL);
-        for (int k = 0; k < 4; k++)
-            measure(m, backends[k / 2], k % 2 ? 2 : 0, emus[k / 2], in, &s[k], o);
+        for (unsigned k = 0; k < nseries; k++)
+            measure(m, targets[k / 2], k % 2 ? 2 : 0, emus[k / 2], in, &s[k], o);
         interp_free(in);
         module_free(m);
     }
     printf("%u programs of size %u (%.1f gates each on average)\n", count, size, gates_total / count);
     printf("%-7s %-4s %16s %14s %16s %18s %9s\n", "target", "", "compile ns/gate", "bytes/gate", "run us (emu)",
            "run us (interp)", "failures");
-    for (int k = 0; k < 4; k++) {
-        printf("%-7s -O%-2d %16.0f %14.1f %16.1f %18.1f %9llu\n", names[k / 2], k % 2 ? 2 : 0,
-               median(s[k].per_gate, s[k].nprog), median(s[k].bytes_per_gate, s[k].nprog),
-               median(s[k].run_emu, s[k].nruns), median(s[k].run_interp, s[k].nruns),
-               (unsigned long long)s[k].failures);
-        free(s[k].per_gate);
-        free(s[k].bytes_per_gate);
-        free(s[k].run_emu);
-        free(s[k].run_interp);
-    }
+    for (unsigned k = 0; k < nseries; k++)
+        series_report(&s[k], targets[k / 2]->name, k % 2 ? 2 : 0);
+    for (unsigned t = 0; t < ntargets; t++)
+        emu_free(emus[t]);
     free(bytes);
     free(o);
-    emu_free(emus[0]);
-    emu_free(emus[1]);
     return 0;
 }

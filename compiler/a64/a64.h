@@ -1,7 +1,7 @@
 /* a64.h — the ARM64 target: register numbering as LIR sees it, the forms table's
  * encoder kinds, the target description (forms, register names, value rules,
  * register file) and the emitter that turns register-allocated LIR into a
- * CodeBlob.  The instruction words come from encode.h.
+ * CodeBlob.  The instruction words come from insn.h.
  *
  * LIR register numbers (GP bank): 0..30 are x0..x30, 31 is sp.  The zero register
  * has no number: the emitter uses it for immediates 0 and in aliases.  x16 and x17
@@ -13,8 +13,8 @@
 #ifndef CIRC_A64_H
 #define CIRC_A64_H
 
-#include "compiler/a64/encode.h"
-#include "compiler/lir/lir.h"
+#include "compiler/a64/insn.h"
+#include "compiler/lir/asm.h"
 
 enum {
     A64_LIR_SP = 31,       /* sp as a LIR register number */
@@ -71,7 +71,7 @@ typedef enum {
 } A64CvtKind;
 
 /* the ARM64 target: forms table (forms.def), register names, value rules, emit */
-const LirTarget *a64_target(void);
+const Target *a64_target(void);
 
 /* the register file for allocation: bit n = LIR register n of bank b */
 uint64_t a64_allocatable_regs(Bank b);   /* GP: x0-x15, x19-x28; FP: v0-v30 */
@@ -93,53 +93,12 @@ bool a64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
  * offsets, words, instructions, literal words, trap sites, relocations and source
  * marks (named through gate_name when given; NULL from it: "gate N").  false if the
  * blob is not ARM64 or has words Capstone cannot decode. */
-typedef const char *(*A64GateName)(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n);
 bool a64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
-                 A64GateName gate_name, void *ctx);
+                 GateNameFn gate_name, void *ctx);
 
-/* ---- the assembler underneath (exposed for tests and tools) ---------------------- */
-typedef enum {
-    A64_FIX_JUMP,   /* b to a block */
-    A64_FIX_COND,   /* b.cond/cbz/cbnz/tbz/tbnz to a block: may need a veneer */
-    A64_FIX_CALL,   /* bl to a function */
-} A64FixupKind;
-
-typedef struct {
-    uint32_t at;        /* offset of the branch word */
-    uint32_t target;    /* block index (jumps) or function index (calls) */
-    uint8_t kind;       /* A64FixupKind */
-} A64Fixup;
-
-typedef struct A64Asm {
-    uint8_t *code;
-    uint32_t size, cap;
-    A64Fixup *fixups;
-    uint32_t nfixups, capfixups;
-    Reloc *relocs;
-    uint32_t nrelocs, caprelocs;
-    TrapSite *traps;
-    uint32_t ntraps, captraps;
-    SourceMark *marks;
-    uint32_t nmarks, capmarks;
-    /* conditional branches of the function being laid out that need a veneer
-     * (indexed by fixup number from func_fixups) */
-    uint32_t func_fixups;
-    uint8_t *long_branch;
-    uint32_t nlong;
-    bool failed;        /* out of memory or an encoding error */
-    char err[256];
-} A64Asm;
-
-void a64_asm_init(A64Asm *as);
-void a64_asm_free(A64Asm *as);
-void a64_asm_word(A64Asm *as, uint32_t word);
+/* ---- the encoder underneath (exposed for tests and tools) ----------------------- */
 /* append the code of one instruction of block (its successors and the block after
  * it in layout decide branch targets; branches to blocks become fixups): false with
  * as->err set if the instruction is not encodable (and nothing appended) */
-bool a64_encode_inst(A64Asm *as, const Code *code, const LirBlock *block, const Inst *inst);
-/* resolve the block fixups made since the function's first (block offsets in
- * block_at): false if a conditional branch is out of range (then it is marked in
- * long_branch and the function must be laid out again) or a jump cannot reach */
-bool a64_resolve_blocks(A64Asm *as, const uint32_t *block_at, uint32_t nblocks, bool *relayout);
-
+bool a64_encode_inst(LirAsm *as, const Code *code, const LirBlock *block, const Inst *inst);
 #endif

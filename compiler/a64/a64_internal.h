@@ -3,7 +3,6 @@
 #ifndef CIRC_A64_INTERNAL_H
 #define CIRC_A64_INTERNAL_H
 
-#include "compiler/a64/backend.h"
 #include "compiler/lir/lower.h"
 
 extern const IselHooks a64_isel_hooks;

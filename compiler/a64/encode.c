@@ -1,723 +1,691 @@
-/* encode.c — the AArch64 instruction encoder (see encode.h for the conventions).
- * Field layouts follow the Arm Architecture Reference Manual, section C4 (A64
- * instruction set encoding); each group of encoders starts from its class's fixed
- * bits and ORs in the checked fields. */
-#include "compiler/a64/encode.h"
+/* encode.c — ARM64 machine code for one LIR instruction, chosen by its form
+ * (forms.def) and built from the instruction words of insn.h.  Large immediates go through
+ * a64_mov_imm, memory offsets that fit neither the scaled nor the unscaled form
+ * through x17, symbols through an inline literal word (ldr; b over it; the word,
+ * 8-byte aligned) that a RELOC_ABS64 fills.  Branches to blocks and calls become
+ * fixups (the module layout resolves them; a conditional branch marked long becomes an
+ * inverted branch over a b).  Ud2 is brk with a trap-table entry.  Needs every Tmp
+ * to be a register and every stack slot assigned. */
+#include "a64.h"
 
-/* ---- operand checks -------------------------------------------------------------- */
-static bool reg_ok(int r) { return r >= 0 && r < A64_NREGS; }
-static bool regs2_ok(int a, int b) { return reg_ok(a) && reg_ok(b); }
-static bool regs3_ok(int a, int b, int c) { return regs2_ok(a, b) && reg_ok(c); }
-static bool bit_ok(int b) { return b == 0 || b == 1; }
-static bool cond_ok(A64Cond c) { return (int)c >= 0 && (int)c <= A64_NV; }
-static int reg_bits(int sf) { return sf ? 64 : 32; }
+#include <stdlib.h>
+#include <string.h>
 
-/* offset/scale fits a signed field of `bits` bits and is a multiple of scale */
-static bool scaled_fits(int64_t offset, int scale, int bits, uint32_t *field)
+/* ---- the buffer (compiler/lir/asm.h) ------------------------------------------ */
+/* an encoder's word: A64_BAD means the operands were not encodable */
+static bool word(LirAsm *as, uint32_t w)
 {
-    if (offset % scale != 0)
-        return false;
-    int64_t q = offset / scale, lim = (int64_t)1 << (bits - 1);
-    if (q < -lim || q >= lim)
-        return false;
-    *field = (uint32_t)q & (uint32_t)((1ull << bits) - 1);
-    return true;
+    if (w == A64_BAD)
+        return lir_asm_fail(as, "operands not encodable");
+    lir_asm_word(as, w);
+    return !as->failed;
 }
 
-static uint32_t rd_rn(int rd, int rn) { return (uint32_t)rd | (uint32_t)rn << 5; }
-
-/* ---- add / subtract ------------------------------------------------------------ */
-static uint32_t addsub_imm(int op, int s, int sf, int rd, int rn, uint32_t imm12, int lsl12)
+/* an 8-byte aligned literal word holding the symbol's address, loaded into rd */
+static bool load_symbol(LirAsm *as, int rd, const Arg *sym)
 {
-    if (!bit_ok(sf) || !regs2_ok(rd, rn) || imm12 > 4095 || !bit_ok(lsl12))
-        return A64_BAD;
-    return 0x11000000u | (uint32_t)sf << 31 | (uint32_t)op << 30 | (uint32_t)s << 29 |
-           (uint32_t)lsl12 << 22 | imm12 << 10 | rd_rn(rd, rn);
-}
-uint32_t a64_add_imm(int sf, int rd, int rn, uint32_t imm, int lsl12) { return addsub_imm(0, 0, sf, rd, rn, imm, lsl12); }
-uint32_t a64_adds_imm(int sf, int rd, int rn, uint32_t imm, int lsl12) { return addsub_imm(0, 1, sf, rd, rn, imm, lsl12); }
-uint32_t a64_sub_imm(int sf, int rd, int rn, uint32_t imm, int lsl12) { return addsub_imm(1, 0, sf, rd, rn, imm, lsl12); }
-uint32_t a64_subs_imm(int sf, int rd, int rn, uint32_t imm, int lsl12) { return addsub_imm(1, 1, sf, rd, rn, imm, lsl12); }
-uint32_t a64_cmp_imm(int sf, int rn, uint32_t imm, int lsl12) { return addsub_imm(1, 1, sf, A64_ZR, rn, imm, lsl12); }
-uint32_t a64_cmn_imm(int sf, int rn, uint32_t imm, int lsl12) { return addsub_imm(0, 1, sf, A64_ZR, rn, imm, lsl12); }
-uint32_t a64_mov_sp(int sf, int rd, int rn) { return addsub_imm(0, 0, sf, rd, rn, 0, 0); }
-
-bool a64_addsub_imm_ok(uint64_t value)
-{
-    return value < 4096 || ((value & 0xfff) == 0 && value >> 12 < 4096);
+    if (as->size % 8 != 0)
+        word(as, a64_nop());
+    word(as, a64_ldr_literal(A64_LDR_X, rd, 8));
+    word(as, a64_b(12));
+    lir_asm_reloc(as, sym);
+    lir_asm_word(as, 0);
+    lir_asm_word(as, 0);
+    return !as->failed;
 }
 
-static bool shift_ok(int sf, A64Shift shift, bool ror_ok, int amount)
+static bool mov_imm(LirAsm *as, int sf, int rd, uint64_t v)
 {
-    if ((int)shift < 0 || (int)shift > A64_ROR || (shift == A64_ROR && !ror_ok))
-        return false;
-    return amount >= 0 && amount < reg_bits(sf);
-}
-
-static uint32_t addsub_reg(int op, int s, int sf, int rd, int rn, int rm, A64Shift shift, int amount)
-{
-    if (!bit_ok(sf) || !regs3_ok(rd, rn, rm) || !shift_ok(sf, shift, false, amount))
-        return A64_BAD;
-    return 0x0B000000u | (uint32_t)sf << 31 | (uint32_t)op << 30 | (uint32_t)s << 29 |
-           (uint32_t)shift << 22 | (uint32_t)rm << 16 | (uint32_t)amount << 10 | rd_rn(rd, rn);
-}
-uint32_t a64_add_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return addsub_reg(0, 0, sf, rd, rn, rm, sh, a); }
-uint32_t a64_adds_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return addsub_reg(0, 1, sf, rd, rn, rm, sh, a); }
-uint32_t a64_sub_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return addsub_reg(1, 0, sf, rd, rn, rm, sh, a); }
-uint32_t a64_subs_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return addsub_reg(1, 1, sf, rd, rn, rm, sh, a); }
-uint32_t a64_cmp_reg(int sf, int rn, int rm, A64Shift sh, int a) { return addsub_reg(1, 1, sf, A64_ZR, rn, rm, sh, a); }
-uint32_t a64_cmn_reg(int sf, int rn, int rm, A64Shift sh, int a) { return addsub_reg(0, 1, sf, A64_ZR, rn, rm, sh, a); }
-uint32_t a64_neg(int sf, int rd, int rm, A64Shift sh, int a) { return addsub_reg(1, 0, sf, rd, A64_ZR, rm, sh, a); }
-uint32_t a64_negs(int sf, int rd, int rm, A64Shift sh, int a) { return addsub_reg(1, 1, sf, rd, A64_ZR, rm, sh, a); }
-
-static uint32_t addsub_ext(int op, int s, int sf, int rd, int rn, int rm, A64Extend ext, int amount)
-{
-    if (!bit_ok(sf) || !regs3_ok(rd, rn, rm) || (int)ext < 0 || (int)ext > A64_SXTX ||
-        amount < 0 || amount > 4)
-        return A64_BAD;
-    return 0x0B200000u | (uint32_t)sf << 31 | (uint32_t)op << 30 | (uint32_t)s << 29 |
-           (uint32_t)rm << 16 | (uint32_t)ext << 13 | (uint32_t)amount << 10 | rd_rn(rd, rn);
-}
-uint32_t a64_add_ext(int sf, int rd, int rn, int rm, A64Extend e, int a) { return addsub_ext(0, 0, sf, rd, rn, rm, e, a); }
-uint32_t a64_adds_ext(int sf, int rd, int rn, int rm, A64Extend e, int a) { return addsub_ext(0, 1, sf, rd, rn, rm, e, a); }
-uint32_t a64_sub_ext(int sf, int rd, int rn, int rm, A64Extend e, int a) { return addsub_ext(1, 0, sf, rd, rn, rm, e, a); }
-uint32_t a64_subs_ext(int sf, int rd, int rn, int rm, A64Extend e, int a) { return addsub_ext(1, 1, sf, rd, rn, rm, e, a); }
-uint32_t a64_cmp_ext(int sf, int rn, int rm, A64Extend e, int a) { return addsub_ext(1, 1, sf, A64_ZR, rn, rm, e, a); }
-uint32_t a64_cmn_ext(int sf, int rn, int rm, A64Extend e, int a) { return addsub_ext(0, 1, sf, A64_ZR, rn, rm, e, a); }
-
-/* ---- logical --------------------------------------------------------------------- */
-static uint32_t logical_reg(int opc, int n, int sf, int rd, int rn, int rm, A64Shift shift, int amount)
-{
-    if (!bit_ok(sf) || !regs3_ok(rd, rn, rm) || !shift_ok(sf, shift, true, amount))
-        return A64_BAD;
-    return 0x0A000000u | (uint32_t)sf << 31 | (uint32_t)opc << 29 | (uint32_t)shift << 22 |
-           (uint32_t)n << 21 | (uint32_t)rm << 16 | (uint32_t)amount << 10 | rd_rn(rd, rn);
-}
-uint32_t a64_and_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return logical_reg(0, 0, sf, rd, rn, rm, sh, a); }
-uint32_t a64_bic_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return logical_reg(0, 1, sf, rd, rn, rm, sh, a); }
-uint32_t a64_orr_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return logical_reg(1, 0, sf, rd, rn, rm, sh, a); }
-uint32_t a64_orn_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return logical_reg(1, 1, sf, rd, rn, rm, sh, a); }
-uint32_t a64_eor_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return logical_reg(2, 0, sf, rd, rn, rm, sh, a); }
-uint32_t a64_eon_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return logical_reg(2, 1, sf, rd, rn, rm, sh, a); }
-uint32_t a64_ands_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return logical_reg(3, 0, sf, rd, rn, rm, sh, a); }
-uint32_t a64_bics_reg(int sf, int rd, int rn, int rm, A64Shift sh, int a) { return logical_reg(3, 1, sf, rd, rn, rm, sh, a); }
-uint32_t a64_tst_reg(int sf, int rn, int rm, A64Shift sh, int a) { return logical_reg(3, 0, sf, A64_ZR, rn, rm, sh, a); }
-uint32_t a64_mov_reg(int sf, int rd, int rm) { return logical_reg(1, 0, sf, rd, A64_ZR, rm, A64_LSL, 0); }
-uint32_t a64_mvn(int sf, int rd, int rm, A64Shift sh, int a) { return logical_reg(1, 1, sf, rd, A64_ZR, rm, sh, a); }
-
-static uint64_t low_ones(unsigned n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
-
-/* rotate the low e bits of x left by s (0 <= s < e) */
-static uint64_t rotl_elt(uint64_t x, unsigned s, unsigned e)
-{
-    uint64_t mask = low_ones(e);
-    x &= mask;
-    return s == 0 ? x : ((x << s) | (x >> (e - s))) & mask;
-}
-
-/* A bitmask immediate is an element of e = 2..64 bits, replicated, whose value is a
- * run of ones rotated; all-zero and all-ones are not encodable. */
-bool a64_logical_imm(uint64_t value, int sf, uint32_t *n_immr_imms)
-{
-    if (!bit_ok(sf) || (!sf && value >> 32))
-        return false;
-    if (!sf)
-        value |= value << 32;
-    if (value == 0 || value == ~0ull)
-        return false;
-    unsigned e = 64;
-    while (e > 2 && (value & low_ones(e / 2)) == ((value >> e / 2) & low_ones(e / 2)))
-        e /= 2;
-    uint64_t elt = value & low_ones(e);
-    uint64_t starts = elt & ~rotl_elt(elt, 1, e);   /* a one whose lower neighbour is zero */
-    if (__builtin_popcountll(starts) != 1)
-        return false;                                /* more than one run */
-    unsigned ones = (unsigned)__builtin_popcountll(elt), r = (unsigned)__builtin_ctzll(starts);
-    uint32_t immr = (e - r) & (e - 1);
-    uint32_t imms = ((~(2 * e - 1)) & 0x3f) | (ones - 1);
-    uint32_t n = e == 64;
-    if (n_immr_imms)
-        *n_immr_imms = n << 12 | immr << 6 | imms;
-    return true;
-}
-
-static uint32_t logical_imm(int opc, int sf, int rd, int rn, uint64_t value)
-{
-    uint32_t bits;
-    if (!bit_ok(sf) || !regs2_ok(rd, rn) || !a64_logical_imm(value, sf, &bits))
-        return A64_BAD;
-    return 0x12000000u | (uint32_t)sf << 31 | (uint32_t)opc << 29 | bits << 10 | rd_rn(rd, rn);
-}
-uint32_t a64_and_imm(int sf, int rd, int rn, uint64_t v) { return logical_imm(0, sf, rd, rn, v); }
-uint32_t a64_orr_imm(int sf, int rd, int rn, uint64_t v) { return logical_imm(1, sf, rd, rn, v); }
-uint32_t a64_eor_imm(int sf, int rd, int rn, uint64_t v) { return logical_imm(2, sf, rd, rn, v); }
-uint32_t a64_ands_imm(int sf, int rd, int rn, uint64_t v) { return logical_imm(3, sf, rd, rn, v); }
-uint32_t a64_tst_imm(int sf, int rn, uint64_t v) { return logical_imm(3, sf, A64_ZR, rn, v); }
-
-/* ---- move wide ------------------------------------------------------------------- */
-static uint32_t move_wide(int opc, int sf, int rd, uint32_t imm16, int hw)
-{
-    if (!bit_ok(sf) || !reg_ok(rd) || imm16 > 0xffff || hw < 0 || hw >= (sf ? 4 : 2))
-        return A64_BAD;
-    return 0x12800000u | (uint32_t)sf << 31 | (uint32_t)opc << 29 | (uint32_t)hw << 21 |
-           imm16 << 5 | (uint32_t)rd;
-}
-uint32_t a64_movn(int sf, int rd, uint32_t imm16, int hw) { return move_wide(0, sf, rd, imm16, hw); }
-uint32_t a64_movz(int sf, int rd, uint32_t imm16, int hw) { return move_wide(2, sf, rd, imm16, hw); }
-uint32_t a64_movk(int sf, int rd, uint32_t imm16, int hw) { return move_wide(3, sf, rd, imm16, hw); }
-
-/* ---- constants: the shortest known sequence ---------------------------------------- */
-typedef struct {
     uint32_t w[A64_MOV_IMM_MAX];
-    int n;
-} MovSeq;
-
-static uint32_t chunk16(uint64_t v, int hw) { return (uint32_t)(v >> 16 * hw) & 0xffff; }
-
-/* MOVZ (or MOVN when inverted) of the first chunk that differs from the background,
- * then a MOVK per further such chunk */
-static MovSeq seq_move_wide(int sf, int rd, uint64_t v, bool inverted)
-{
-    MovSeq s = {{0}, 0};
-    uint32_t background = inverted ? 0xffff : 0;
-    for (int hw = 0; hw < (sf ? 4 : 2); hw++) {
-        uint32_t c = chunk16(v, hw);
-        if (c == background)
-            continue;
-        if (s.n == 0)
-            s.w[s.n++] = inverted ? a64_movn(sf, rd, ~c & 0xffff, hw) : a64_movz(sf, rd, c, hw);
-        else
-            s.w[s.n++] = a64_movk(sf, rd, c, hw);
-    }
-    if (s.n == 0)
-        s.w[s.n++] = inverted ? a64_movn(sf, rd, 0, 0) : a64_movz(sf, rd, 0, 0);
-    return s;
+    int n = a64_mov_imm(sf, rd, v, w);
+    if (n == 0)
+        return lir_asm_fail(as, "cannot build a constant in register %d", rd);
+    for (int i = 0; i < n; i++)
+        word(as, w[i]);
+    return !as->failed;
 }
 
-static MovSeq seq_orr(int sf, int rd, uint64_t v)
+/* ---- operands -------------------------------------------------------------------- */
+typedef LirEncode Ctx;
+
+static const Arg *arg(const Ctx *c, unsigned i) { return &c->inst->args[i]; }
+static int sf_of(const Ctx *c) { return c->form->width == 64; }
+
+static bool reg_num(LirAsm *as, Tmp t, int *r)
 {
-    MovSeq s = {{0}, 0};
-    uint32_t w = a64_orr_imm(sf, rd, A64_ZR, v);
-    if (w != A64_BAD)
-        s.w[s.n++] = w;
-    return s;
+    *r = 0;
+    if (!tmp_is_reg(t) || tmp_reg_number(t) >= A64_LIR_NREGS)
+        return lir_asm_fail(as, "operand is not an ARM64 register (unallocated tmp?)");
+    *r = (int)tmp_reg_number(t);
+    return true;
 }
 
-/* ORR of a bitmask immediate t, then MOVK of the halfword where t differs from v.  Only
- * three values of that halfword in t need trying: the chunk a replicated element puts
- * there (elements up to 32 bits), or all zeros or all ones (a 64-bit element is one run
- * of ones; if the other 48 bits hold its only edge, ending the run at the halfword's
- * border keeps it one run; if they hold no edge, v takes one MOVZ or MOVN anyway). */
-static MovSeq seq_orr_movk(int rd, uint64_t v)
+static int reg(const Ctx *c, unsigned i)
 {
-    MovSeq s = {{0}, 0};
-    for (int hw = 0; hw < 4; hw++) {
-        const uint32_t cands[3] = {chunk16(v, hw ^ 2), 0, 0xffff};
-        for (int i = 0; i < 3; i++) {
-            uint64_t t = (v & ~(0xffffull << 16 * hw)) | (uint64_t)cands[i] << 16 * hw;
-            uint32_t orr = a64_orr_imm(1, rd, A64_ZR, t);
-            if (orr != A64_BAD && t != v) {
-                s.w[0] = orr;
-                s.w[1] = a64_movk(1, rd, chunk16(v, hw), hw);
-                s.n = 2;
-                return s;
-            }
-        }
-    }
-    return s;
+    int r;
+    reg_num(c->as, arg(c, i)->base, &r);
+    return r;
 }
 
-static void keep_shorter(MovSeq *best, MovSeq cand)
-{
-    if (cand.n > 0 && (best->n == 0 || cand.n < best->n))
-        *best = cand;
-}
-
-int a64_mov_imm(int sf, int rd, uint64_t value, uint32_t out[A64_MOV_IMM_MAX])
-{
-    if (!bit_ok(sf) || rd < 0 || rd > 30)
-        return 0;
-    MovSeq best = {{0}, 0};
-    if (!sf)
-        value &= 0xffffffffu;
-    if (value >> 32 == 0) {           /* a W register write zeroes the upper half */
-        keep_shorter(&best, seq_move_wide(0, rd, value, false));
-        keep_shorter(&best, seq_move_wide(0, rd, value, true));
-        keep_shorter(&best, seq_orr(0, rd, value));
-    }
-    if (sf) {
-        keep_shorter(&best, seq_move_wide(1, rd, value, false));
-        keep_shorter(&best, seq_move_wide(1, rd, value, true));
-        keep_shorter(&best, seq_orr(1, rd, value));
-        if (best.n > 2)
-            keep_shorter(&best, seq_orr_movk(rd, value));
-    }
-    for (int i = 0; i < best.n; i++)
-        out[i] = best.w[i];
-    return best.n;
-}
-
-/* ---- multiply, divide, shifts, bit counts ------------------------------------------ */
-static uint32_t dp3(uint32_t base, int sf, int rd, int rn, int rm, int ra)
-{
-    if (!bit_ok(sf) || !regs3_ok(rd, rn, rm) || !reg_ok(ra))
-        return A64_BAD;
-    return base | (uint32_t)sf << 31 | (uint32_t)rm << 16 | (uint32_t)ra << 10 | rd_rn(rd, rn);
-}
-uint32_t a64_madd(int sf, int rd, int rn, int rm, int ra) { return dp3(0x1B000000u, sf, rd, rn, rm, ra); }
-uint32_t a64_msub(int sf, int rd, int rn, int rm, int ra) { return dp3(0x1B008000u, sf, rd, rn, rm, ra); }
-uint32_t a64_mul(int sf, int rd, int rn, int rm) { return dp3(0x1B000000u, sf, rd, rn, rm, A64_ZR); }
-uint32_t a64_mneg(int sf, int rd, int rn, int rm) { return dp3(0x1B008000u, sf, rd, rn, rm, A64_ZR); }
-uint32_t a64_smaddl(int rd, int rn, int rm, int ra) { return dp3(0x1B200000u, 1, rd, rn, rm, ra); }
-uint32_t a64_umaddl(int rd, int rn, int rm, int ra) { return dp3(0x1BA00000u, 1, rd, rn, rm, ra); }
-uint32_t a64_smull(int rd, int rn, int rm) { return dp3(0x1B200000u, 1, rd, rn, rm, A64_ZR); }
-uint32_t a64_umull(int rd, int rn, int rm) { return dp3(0x1BA00000u, 1, rd, rn, rm, A64_ZR); }
-uint32_t a64_smulh(int rd, int rn, int rm) { return dp3(0x1B400000u, 1, rd, rn, rm, A64_ZR); }
-uint32_t a64_umulh(int rd, int rn, int rm) { return dp3(0x1BC00000u, 1, rd, rn, rm, A64_ZR); }
-
-static uint32_t dp2(uint32_t opcode, int sf, int rd, int rn, int rm)
-{
-    if (!bit_ok(sf) || !regs3_ok(rd, rn, rm))
-        return A64_BAD;
-    return 0x1AC00000u | (uint32_t)sf << 31 | (uint32_t)rm << 16 | opcode << 10 | rd_rn(rd, rn);
-}
-uint32_t a64_udiv(int sf, int rd, int rn, int rm) { return dp2(2, sf, rd, rn, rm); }
-uint32_t a64_sdiv(int sf, int rd, int rn, int rm) { return dp2(3, sf, rd, rn, rm); }
-uint32_t a64_lslv(int sf, int rd, int rn, int rm) { return dp2(8, sf, rd, rn, rm); }
-uint32_t a64_lsrv(int sf, int rd, int rn, int rm) { return dp2(9, sf, rd, rn, rm); }
-uint32_t a64_asrv(int sf, int rd, int rn, int rm) { return dp2(10, sf, rd, rn, rm); }
-uint32_t a64_rorv(int sf, int rd, int rn, int rm) { return dp2(11, sf, rd, rn, rm); }
-
-static uint32_t dp1(uint32_t opcode, int sf, int rd, int rn)
-{
-    if (!bit_ok(sf) || !regs2_ok(rd, rn))
-        return A64_BAD;
-    return 0x5AC00000u | (uint32_t)sf << 31 | opcode << 10 | rd_rn(rd, rn);
-}
-uint32_t a64_rbit(int sf, int rd, int rn) { return dp1(0, sf, rd, rn); }
-uint32_t a64_rev(int sf, int rd, int rn) { return dp1(sf == 1 ? 3 : 2, sf, rd, rn); }
-uint32_t a64_clz(int sf, int rd, int rn) { return dp1(4, sf, rd, rn); }
-uint32_t a64_cls(int sf, int rd, int rn) { return dp1(5, sf, rd, rn); }
-
-/* ---- bitfield moves ---------------------------------------------------------------- */
-static uint32_t bitfield(int opc, int sf, int rd, int rn, int immr, int imms)
-{
-    if (!bit_ok(sf) || !regs2_ok(rd, rn) || immr < 0 || immr >= reg_bits(sf) ||
-        imms < 0 || imms >= reg_bits(sf))
-        return A64_BAD;
-    return 0x13000000u | (uint32_t)sf << 31 | (uint32_t)opc << 29 | (uint32_t)sf << 22 |
-           (uint32_t)immr << 16 | (uint32_t)imms << 10 | rd_rn(rd, rn);
-}
-uint32_t a64_sbfm(int sf, int rd, int rn, int immr, int imms) { return bitfield(0, sf, rd, rn, immr, imms); }
-uint32_t a64_bfm(int sf, int rd, int rn, int immr, int imms) { return bitfield(1, sf, rd, rn, immr, imms); }
-uint32_t a64_ubfm(int sf, int rd, int rn, int immr, int imms) { return bitfield(2, sf, rd, rn, immr, imms); }
-
-uint32_t a64_extr(int sf, int rd, int rn, int rm, int lsb)
-{
-    if (!bit_ok(sf) || !regs3_ok(rd, rn, rm) || lsb < 0 || lsb >= reg_bits(sf))
-        return A64_BAD;
-    return 0x13800000u | (uint32_t)sf << 31 | (uint32_t)sf << 22 | (uint32_t)rm << 16 |
-           (uint32_t)lsb << 10 | rd_rn(rd, rn);
-}
-
-static bool amount_ok(int sf, int amount) { return bit_ok(sf) && amount >= 0 && amount < reg_bits(sf); }
-
-uint32_t a64_lsl_imm(int sf, int rd, int rn, int amount)
-{
-    if (!amount_ok(sf, amount))
-        return A64_BAD;
-    int w = reg_bits(sf);
-    return a64_ubfm(sf, rd, rn, (w - amount) % w, w - 1 - amount);
-}
-uint32_t a64_lsr_imm(int sf, int rd, int rn, int amount)
-{
-    return amount_ok(sf, amount) ? a64_ubfm(sf, rd, rn, amount, reg_bits(sf) - 1) : A64_BAD;
-}
-uint32_t a64_asr_imm(int sf, int rd, int rn, int amount)
-{
-    return amount_ok(sf, amount) ? a64_sbfm(sf, rd, rn, amount, reg_bits(sf) - 1) : A64_BAD;
-}
-uint32_t a64_ror_imm(int sf, int rd, int rn, int amount) { return a64_extr(sf, rd, rn, rn, amount); }
-
-static bool field_ok(int sf, int lsb, int width)
-{
-    return bit_ok(sf) && lsb >= 0 && width >= 1 && lsb + width <= reg_bits(sf);
-}
-/* extract: immr = lsb, imms = lsb + width - 1; insert: immr = -lsb mod w, imms = width - 1 */
-uint32_t a64_sbfx(int sf, int rd, int rn, int lsb, int width)
-{
-    return field_ok(sf, lsb, width) ? a64_sbfm(sf, rd, rn, lsb, lsb + width - 1) : A64_BAD;
-}
-uint32_t a64_ubfx(int sf, int rd, int rn, int lsb, int width)
-{
-    return field_ok(sf, lsb, width) ? a64_ubfm(sf, rd, rn, lsb, lsb + width - 1) : A64_BAD;
-}
-uint32_t a64_bfxil(int sf, int rd, int rn, int lsb, int width)
-{
-    return field_ok(sf, lsb, width) ? a64_bfm(sf, rd, rn, lsb, lsb + width - 1) : A64_BAD;
-}
-static int insert_immr(int sf, int lsb) { return (reg_bits(sf) - lsb) % reg_bits(sf); }
-uint32_t a64_sbfiz(int sf, int rd, int rn, int lsb, int width)
-{
-    return field_ok(sf, lsb, width) ? a64_sbfm(sf, rd, rn, insert_immr(sf, lsb), width - 1) : A64_BAD;
-}
-uint32_t a64_ubfiz(int sf, int rd, int rn, int lsb, int width)
-{
-    return field_ok(sf, lsb, width) ? a64_ubfm(sf, rd, rn, insert_immr(sf, lsb), width - 1) : A64_BAD;
-}
-uint32_t a64_bfi(int sf, int rd, int rn, int lsb, int width)
-{
-    return field_ok(sf, lsb, width) ? a64_bfm(sf, rd, rn, insert_immr(sf, lsb), width - 1) : A64_BAD;
-}
-uint32_t a64_uxtb(int rd, int rn) { return a64_ubfm(0, rd, rn, 0, 7); }
-uint32_t a64_uxth(int rd, int rn) { return a64_ubfm(0, rd, rn, 0, 15); }
-uint32_t a64_sxtb(int sf, int rd, int rn) { return a64_sbfm(sf, rd, rn, 0, 7); }
-uint32_t a64_sxth(int sf, int rd, int rn) { return a64_sbfm(sf, rd, rn, 0, 15); }
-uint32_t a64_sxtw(int rd, int rn) { return a64_sbfm(1, rd, rn, 0, 31); }
-
-/* ---- conditional select and compare -------------------------------------------------- */
-static uint32_t cond_select(int op, int o2, int sf, int rd, int rn, int rm, A64Cond cond)
-{
-    if (!bit_ok(sf) || !regs3_ok(rd, rn, rm) || !cond_ok(cond))
-        return A64_BAD;
-    return 0x1A800000u | (uint32_t)sf << 31 | (uint32_t)op << 30 | (uint32_t)rm << 16 |
-           (uint32_t)cond << 12 | (uint32_t)o2 << 10 | rd_rn(rd, rn);
-}
-uint32_t a64_csel(int sf, int rd, int rn, int rm, A64Cond c) { return cond_select(0, 0, sf, rd, rn, rm, c); }
-uint32_t a64_csinc(int sf, int rd, int rn, int rm, A64Cond c) { return cond_select(0, 1, sf, rd, rn, rm, c); }
-uint32_t a64_csinv(int sf, int rd, int rn, int rm, A64Cond c) { return cond_select(1, 0, sf, rd, rn, rm, c); }
-uint32_t a64_csneg(int sf, int rd, int rn, int rm, A64Cond c) { return cond_select(1, 1, sf, rd, rn, rm, c); }
-
-static bool alias_cond_ok(A64Cond c) { return cond_ok(c) && c != A64_AL && c != A64_NV; }
-uint32_t a64_cset(int sf, int rd, A64Cond c)
-{
-    return alias_cond_ok(c) ? a64_csinc(sf, rd, A64_ZR, A64_ZR, a64_invert_cond(c)) : A64_BAD;
-}
-uint32_t a64_csetm(int sf, int rd, A64Cond c)
-{
-    return alias_cond_ok(c) ? a64_csinv(sf, rd, A64_ZR, A64_ZR, a64_invert_cond(c)) : A64_BAD;
-}
-uint32_t a64_cinc(int sf, int rd, int rn, A64Cond c)
-{
-    return alias_cond_ok(c) ? a64_csinc(sf, rd, rn, rn, a64_invert_cond(c)) : A64_BAD;
-}
-uint32_t a64_cneg(int sf, int rd, int rn, A64Cond c)
-{
-    return alias_cond_ok(c) ? a64_csneg(sf, rd, rn, rn, a64_invert_cond(c)) : A64_BAD;
-}
-
-static uint32_t cond_compare(int op, int is_imm, int sf, int rn, int rm_imm, int nzcv, A64Cond cond)
-{
-    if (!bit_ok(sf) || !reg_ok(rn) || !reg_ok(rm_imm) || nzcv < 0 || nzcv > 15 || !cond_ok(cond))
-        return A64_BAD;
-    return 0x3A400000u | (uint32_t)sf << 31 | (uint32_t)op << 30 | (uint32_t)rm_imm << 16 |
-           (uint32_t)cond << 12 | (uint32_t)is_imm << 11 | (uint32_t)rn << 5 | (uint32_t)nzcv;
-}
-uint32_t a64_ccmn_reg(int sf, int rn, int rm, int nzcv, A64Cond c) { return cond_compare(0, 0, sf, rn, rm, nzcv, c); }
-uint32_t a64_ccmp_reg(int sf, int rn, int rm, int nzcv, A64Cond c) { return cond_compare(1, 0, sf, rn, rm, nzcv, c); }
-uint32_t a64_ccmn_imm(int sf, int rn, int imm, int nzcv, A64Cond c) { return cond_compare(0, 1, sf, rn, imm, nzcv, c); }
-uint32_t a64_ccmp_imm(int sf, int rn, int imm, int nzcv, A64Cond c) { return cond_compare(1, 1, sf, rn, imm, nzcv, c); }
-
-/* ---- loads and stores ------------------------------------------------------------------ */
+/* a memory operand: base (31 = sp) + (index << shift) + offset */
 typedef struct {
-    uint8_t size; /* log2 of the access size: the size field */
-    uint8_t v;    /* 1: FP/SIMD register */
-    uint8_t opc;  /* 0 store, 1 load, 2 load signed to X, 3 load signed to W */
-} LdStRow;
+    int base, index;   /* index -1 if none */
+    unsigned shift;
+    int64_t offset;
+} Mem;
 
-static const LdStRow ldst_rows[A64_LDST_COUNT] = {
-    [A64_STRB] = {0, 0, 0}, [A64_LDRB] = {0, 0, 1}, [A64_LDRSB_X] = {0, 0, 2}, [A64_LDRSB_W] = {0, 0, 3},
-    [A64_STRH] = {1, 0, 0}, [A64_LDRH] = {1, 0, 1}, [A64_LDRSH_X] = {1, 0, 2}, [A64_LDRSH_W] = {1, 0, 3},
-    [A64_STR_W] = {2, 0, 0}, [A64_LDR_W] = {2, 0, 1}, [A64_LDRSW] = {2, 0, 2},
-    [A64_STR_X] = {3, 0, 0}, [A64_LDR_X] = {3, 0, 1},
-    [A64_STR_S] = {2, 1, 0}, [A64_LDR_S] = {2, 1, 1},
-    [A64_STR_D] = {3, 1, 0}, [A64_LDR_D] = {3, 1, 1},
-};
+static unsigned log2_of(unsigned s) { return s == 8 ? 3 : s == 4 ? 2 : s == 2 ? 1 : 0; }
 
-static bool ldst_kind_ok(A64LdSt k) { return (int)k >= 0 && k < A64_LDST_COUNT; }
-int a64_ldst_size(A64LdSt k) { return ldst_kind_ok(k) ? 1 << ldst_rows[k].size : 0; }
-bool a64_ldst_is_load(A64LdSt k) { return ldst_kind_ok(k) && ldst_rows[k].opc != 0; }
-bool a64_ldst_is_fp(A64LdSt k) { return ldst_kind_ok(k) && ldst_rows[k].v; }
-
-static uint32_t ldst_base(A64LdSt k, int rt, int rn)
+static bool mem_of(const Ctx *c, const Arg *a, Mem *m)
 {
-    const LdStRow *r = &ldst_rows[k];
-    return (uint32_t)r->size << 30 | (uint32_t)r->v << 26 | (uint32_t)r->opc << 22 | rd_rn(rt, rn);
+    memset(m, 0, sizeof *m);
+    m->index = -1;
+    m->offset = a->value;
+    switch ((ArgKind)a->kind) {
+    case ARG_ADDR:
+        return reg_num(c->as, a->base, &m->base);
+    case ARG_INDEX:
+        m->shift = log2_of(a->scale);
+        return reg_num(c->as, a->base, &m->base) && reg_num(c->as, a->index, &m->index);
+    case ARG_STACK:
+        if (a->slot >= c->code->nslots || !c->code->slots[a->slot].assigned)
+            return lir_asm_fail(c->as, "stack slot %u has no frame offset", a->slot);
+        m->offset += c->code->slots[a->slot].offset;
+        return reg_num(c->as, c->code->frame_base, &m->base);
+    case ARG_CALLARG:
+        m->base = A64_SP;
+        return true;
+    default:
+        return lir_asm_fail(c->as, "a %s argument is not a memory operand", arg_kind_name((ArgKind)a->kind));
+    }
 }
 
-uint32_t a64_ldst_uimm(A64LdSt k, int rt, int rn, int64_t offset)
+/* rd := rn + (rm << shift); rn may be sp (then the extended form) */
+static bool add_shifted(LirAsm *as, int rd, int rn, int rm, unsigned shift)
 {
-    if (!ldst_kind_ok(k) || !regs2_ok(rt, rn) || offset < 0)
-        return A64_BAD;
-    int size = a64_ldst_size(k);
-    if (offset % size != 0 || offset / size > 4095)
-        return A64_BAD;
-    return 0x39000000u | ldst_base(k, rt, rn) | (uint32_t)(offset / size) << 10;
+    if (rn == A64_SP || rd == A64_SP)
+        return word(as, a64_add_ext(1, rd, rn, rm, A64_UXTX, (int)shift));
+    return word(as, a64_add_reg(1, rd, rn, rm, A64_LSL, (int)shift));
 }
 
-/* the imm9 forms; mode is bits 11:10 (0 unscaled, 1 post-index, 3 pre-index) */
-static uint32_t ldst_imm9(A64LdSt k, int mode, int rt, int rn, int64_t offset)
+/* rd := base + offset (large offsets through x17) */
+static bool add_offset(LirAsm *as, int rd, int base, int64_t off)
 {
-    uint32_t imm9;
-    if (!ldst_kind_ok(k) || !regs2_ok(rt, rn) || !scaled_fits(offset, 1, 9, &imm9))
-        return A64_BAD;
-    if (mode != 0 && !ldst_rows[k].v && rt == rn && rn != A64_SP)
-        return A64_BAD;                 /* writeback into the transfer register */
-    return 0x38000000u | ldst_base(k, rt, rn) | imm9 << 12 | (uint32_t)mode << 10;
-}
-uint32_t a64_ldst_unscaled(A64LdSt k, int rt, int rn, int64_t off) { return ldst_imm9(k, 0, rt, rn, off); }
-uint32_t a64_ldst_post(A64LdSt k, int rt, int rn, int64_t off) { return ldst_imm9(k, 1, rt, rn, off); }
-uint32_t a64_ldst_pre(A64LdSt k, int rt, int rn, int64_t off) { return ldst_imm9(k, 3, rt, rn, off); }
-
-uint32_t a64_ldst_reg(A64LdSt k, int rt, int rn, int rm, A64Extend ext, int shifted)
-{
-    if (!ldst_kind_ok(k) || !regs3_ok(rt, rn, rm) || !bit_ok(shifted))
-        return A64_BAD;
-    if (ext != A64_UXTW && ext != A64_UXTX && ext != A64_SXTW && ext != A64_SXTX)
-        return A64_BAD;
-    return 0x38200800u | ldst_base(k, rt, rn) | (uint32_t)rm << 16 | (uint32_t)ext << 13 |
-           (uint32_t)shifted << 12;
+    if (a64_addsub_imm_ok((uint64_t)off))
+        return word(as, a64_add_imm(1, rd, base, (uint32_t)(off >= 4096 ? off >> 12 : off), off >= 4096));
+    if (off < 0 && a64_addsub_imm_ok(-(uint64_t)off)) {
+        uint64_t n = -(uint64_t)off;
+        return word(as, a64_sub_imm(1, rd, base, (uint32_t)(n >= 4096 ? n >> 12 : n), n >= 4096));
+    }
+    return mov_imm(as, 1, A64_SCRATCH1, (uint64_t)off) && add_shifted(as, rd, base, A64_SCRATCH1, 0);
 }
 
-uint32_t a64_ldst_offset(A64LdSt k, int rt, int rn, int64_t offset)
+/* rd := the address of m (uses x17 for large offsets with an index) */
+static bool address(LirAsm *as, int rd, const Mem *m)
 {
-    uint32_t w = a64_ldst_uimm(k, rt, rn, offset);
-    return w != A64_BAD ? w : a64_ldst_unscaled(k, rt, rn, offset);
+    if (m->index < 0)
+        return add_offset(as, rd, m->base, m->offset);
+    if (m->offset == 0)
+        return add_shifted(as, rd, m->base, m->index, m->shift);
+    return mov_imm(as, 1, A64_SCRATCH1, (uint64_t)m->offset) &&
+           add_shifted(as, A64_SCRATCH1, m->base, A64_SCRATCH1, 0) &&
+           add_shifted(as, rd, A64_SCRATCH1, m->index, m->shift);
 }
 
-bool a64_ldst_offset_ok(A64LdSt k, int64_t offset) { return a64_ldst_offset(k, 0, 1, offset) != A64_BAD; }
-
-uint32_t a64_ldr_literal(A64LdSt k, int rt, int64_t offset)
+/* one load or store of rt at m */
+static bool ldst(LirAsm *as, A64LdSt kind, int rt, const Mem *m)
 {
-    uint32_t opc, v = 0, imm19;
-    switch (k) {
-    case A64_LDR_W: opc = 0; break;
-    case A64_LDR_X: opc = 1; break;
-    case A64_LDRSW: opc = 2; break;
-    case A64_LDR_S: opc = 0; v = 1; break;
-    case A64_LDR_D: opc = 1; v = 1; break;
+    int size = a64_ldst_size(kind);
+    if (m->index < 0) {
+        if (a64_ldst_offset_ok(kind, m->offset))
+            return word(as, a64_ldst_offset(kind, rt, m->base, m->offset));
+        return mov_imm(as, 1, A64_SCRATCH1, (uint64_t)m->offset) &&
+               word(as, a64_ldst_reg(kind, rt, m->base, A64_SCRATCH1, A64_UXTX, 0));
+    }
+    if (m->offset == 0 && (m->shift == 0 || (1 << m->shift) == size))
+        return word(as, a64_ldst_reg(kind, rt, m->base, m->index, A64_UXTX, m->shift != 0));
+    return address(as, A64_SCRATCH1, m) && word(as, a64_ldst_uimm(kind, rt, A64_SCRATCH1, 0));
+}
+
+static bool ldst_arg(const Ctx *c, A64LdSt kind, int rt, const Arg *a)
+{
+    Mem m;
+    return mem_of(c, a, &m) && ldst(c->as, kind, rt, &m);
+}
+
+/* ---- moves ----------------------------------------------------------------------- */
+static A64LdSt store_kind(unsigned w)
+{
+    return w == 64 ? A64_STR_X : w == 32 ? A64_STR_W : w == 16 ? A64_STRH : A64_STRB;
+}
+
+static bool enc_mov(const Ctx *c)
+{
+    const Arg *src = arg(c, 0), *dst = arg(c, 1);
+    int sf = sf_of(c);
+    uint64_t mask = c->form->width == 64 ? ~0ull : (1ull << c->form->width) - 1;
+    if (arg_is_memory(dst)) {
+        int rt = A64_ZR;
+        if (src->kind == ARG_TMP)
+            rt = reg(c, 0);
+        else if (((uint64_t)src->value & mask) != 0) {
+            rt = A64_SCRATCH0;
+            if (!mov_imm(c->as, sf, rt, (uint64_t)src->value & mask))
+                return false;
+        }
+        return ldst_arg(c, store_kind(c->form->width), rt, dst);
+    }
+    int rd = reg(c, 1);
+    switch ((ArgKind)src->kind) {
+    case ARG_TMP:
+        if (rd == A64_LIR_SP || reg(c, 0) == A64_LIR_SP)
+            return word(c->as, a64_mov_sp(sf, rd, reg(c, 0)));
+        return word(c->as, a64_mov_reg(sf, rd, reg(c, 0)));
+    case ARG_IMM: case ARG_BIGIMM:
+        return mov_imm(c->as, sf, rd, (uint64_t)src->value & mask);
+    case ARG_SYMBOL:
+        return load_symbol(c->as, rd, src);
+    default:
+        return ldst_arg(c, sf ? A64_LDR_X : A64_LDR_W, rd, src);
+    }
+}
+
+static bool enc_ext(const Ctx *c)
+{
+    static const A64LdSt load[] = {
+        [A64_EXT_Z8_32] = A64_LDRB, [A64_EXT_S8_32] = A64_LDRSB_W, [A64_EXT_Z16_32] = A64_LDRH,
+        [A64_EXT_S16_32] = A64_LDRSH_W, [A64_EXT_S8_64] = A64_LDRSB_X,
+        [A64_EXT_S16_64] = A64_LDRSH_X, [A64_EXT_S32_64] = A64_LDRSW,
+    };
+    int rd = reg(c, 1);
+    if (arg(c, 0)->kind != ARG_TMP)
+        return ldst_arg(c, load[c->form->param], rd, arg(c, 0));
+    int rn = reg(c, 0);
+    switch ((A64ExtKind)c->form->param) {
+    case A64_EXT_Z8_32: return word(c->as, a64_uxtb(rd, rn));
+    case A64_EXT_S8_32: return word(c->as, a64_sxtb(0, rd, rn));
+    case A64_EXT_Z16_32: return word(c->as, a64_uxth(rd, rn));
+    case A64_EXT_S16_32: return word(c->as, a64_sxth(0, rd, rn));
+    case A64_EXT_S8_64: return word(c->as, a64_sxtb(1, rd, rn));
+    case A64_EXT_S16_64: return word(c->as, a64_sxth(1, rd, rn));
+    default: return word(c->as, a64_sxtw(rd, rn));
+    }
+}
+
+static bool enc_lea(const Ctx *c)
+{
+    Mem m;
+    int rd = reg(c, 1);
+    if (!mem_of(c, arg(c, 0), &m) || !address(c->as, rd, &m))
+        return false;
+    return c->form->width == 64 || word(c->as, a64_mov_reg(0, rd, rd));
+}
+
+static bool enc_swap(const Ctx *c)
+{
+    int sf = sf_of(c), a = reg(c, 0), b = reg(c, 1);
+    return word(c->as, a64_mov_reg(sf, A64_SCRATCH0, a)) && word(c->as, a64_mov_reg(sf, a, b)) &&
+           word(c->as, a64_mov_reg(sf, b, A64_SCRATCH0));
+}
+
+static bool enc_push_pop(const Ctx *c, bool push)
+{
+    int r = reg(c, 0);
+    if (push)
+        return word(c->as, a64_ldst_pre(A64_STR_X, r, A64_SP, -16));
+    return word(c->as, a64_ldst_post(A64_LDR_X, r, A64_SP, 16));
+}
+
+/* PushPair a, b: stp a, b, [sp, #-16]!; PopPair a, b: ldp a, b, [sp], #16 (into one
+ * register twice: the second value, by ldr and add) */
+static bool enc_push_pop_pair(const Ctx *c, bool push)
+{
+    int a = reg(c, 0), b = reg(c, 1);
+    if (push)
+        return word(c->as, a64_ldstp(A64_STP_X, A64_PAIR_PRE, a, b, A64_SP, -16));
+    if (a == b)
+        return word(c->as, a64_ldst_offset(A64_LDR_X, b, A64_SP, 8)) &&
+               word(c->as, a64_add_imm(1, A64_SP, A64_SP, 16, 0));
+    return word(c->as, a64_ldstp(A64_LDP_X, A64_PAIR_POST, a, b, A64_SP, 16));
+}
+
+/* StorePair64 (a, b, mem) / LoadPair64 (mem, a, b): a at mem, b at mem + 8 (an
+ * immediate is xzr; a load reads the address before writing either register, and
+ * into one register twice keeps the second); stp/ldp at the operand, or at x17
+ * holding its address where stp/ldp cannot encode it */
+static bool enc_pair(const Ctx *c)
+{
+    bool load = c->form->param == A64_LDP_X;
+    int rt[2];
+    for (unsigned k = 0; k < 2; k++) {
+        unsigned i = load ? k + 1 : k;
+        rt[k] = arg(c, i)->kind == ARG_TMP ? reg(c, i) : A64_ZR;
+    }
+    Mem m;
+    if (!mem_of(c, arg(c, load ? 0 : 2), &m))
+        return false;
+    if (load && rt[0] == rt[1]) {
+        Mem hi = m;
+        hi.offset += 8;
+        return ldst(c->as, A64_LDR_X, rt[1], &hi);
+    }
+    A64Pair kind = (A64Pair)c->form->param;
+    if (m.index < 0) {
+        uint32_t w = a64_ldstp(kind, A64_PAIR_OFFSET, rt[0], rt[1], m.base, m.offset);
+        if (w != A64_BAD)
+            return word(c->as, w);
+    }
+    return address(c->as, A64_SCRATCH1, &m) &&
+           word(c->as, a64_ldstp(kind, A64_PAIR_OFFSET, rt[0], rt[1], A64_SCRATCH1, 0));
+}
+
+/* ---- integer arithmetic ------------------------------------------------------------ */
+/* rd := rn op rm (register forms); sp in rd/rn of add/sub takes the extended form */
+static uint32_t alu_reg(A64AluOp op, int sf, int rd, int rn, int rm)
+{
+    bool sp = rd == A64_LIR_SP || rn == A64_LIR_SP;
+    A64Extend ext = sf ? A64_UXTX : A64_UXTW;
+    switch (op) {
+    case A64_ALU_ADD: return sp ? a64_add_ext(sf, rd, rn, rm, ext, 0) : a64_add_reg(sf, rd, rn, rm, A64_LSL, 0);
+    case A64_ALU_SUB: return sp ? a64_sub_ext(sf, rd, rn, rm, ext, 0) : a64_sub_reg(sf, rd, rn, rm, A64_LSL, 0);
+    case A64_ALU_AND: return a64_and_reg(sf, rd, rn, rm, A64_LSL, 0);
+    case A64_ALU_OR: return a64_orr_reg(sf, rd, rn, rm, A64_LSL, 0);
+    case A64_ALU_XOR: return a64_eor_reg(sf, rd, rn, rm, A64_LSL, 0);
+    default: return a64_mul(sf, rd, rn, rm);
+    }
+}
+
+/* the immediate of width sf as the instruction sees it */
+static uint64_t imm_bits(int sf, int64_t v) { return sf ? (uint64_t)v : (uint32_t)v; }
+
+static uint32_t addsub_imm(bool sub, int sf, int rd, int rn, int64_t value)
+{
+    uint64_t v = imm_bits(sf, value), neg = imm_bits(sf, (int64_t)(0 - (uint64_t)value));
+    if (!a64_addsub_imm_ok(v)) {
+        sub = !sub;
+        v = neg;
+    }
+    uint32_t imm = (uint32_t)(v >= 4096 ? v >> 12 : v);
+    return sub ? a64_sub_imm(sf, rd, rn, imm, v >= 4096) : a64_add_imm(sf, rd, rn, imm, v >= 4096);
+}
+
+static uint32_t alu_imm(A64AluOp op, int sf, int rd, int rn, int64_t value)
+{
+    switch (op) {
+    case A64_ALU_ADD: return addsub_imm(false, sf, rd, rn, value);
+    case A64_ALU_SUB: return addsub_imm(true, sf, rd, rn, value);
+    case A64_ALU_AND: return a64_and_imm(sf, rd, rn, imm_bits(sf, value));
+    case A64_ALU_OR: return a64_orr_imm(sf, rd, rn, imm_bits(sf, value));
+    case A64_ALU_XOR: return a64_eor_imm(sf, rd, rn, imm_bits(sf, value));
     default: return A64_BAD;
     }
-    if (!reg_ok(rt) || !scaled_fits(offset, 4, 19, &imm19))
-        return A64_BAD;
-    return 0x18000000u | opc << 30 | v << 26 | imm19 << 5 | (uint32_t)rt;
 }
 
-/* ---- register pairs ------------------------------------------------------------------ */
-typedef struct {
-    uint8_t opc, v, load;
-} PairRow;
-
-static const PairRow pair_rows[A64_PAIR_COUNT] = {
-    [A64_STP_W] = {0, 0, 0}, [A64_LDP_W] = {0, 0, 1}, [A64_LDPSW] = {1, 0, 1},
-    [A64_STP_X] = {2, 0, 0}, [A64_LDP_X] = {2, 0, 1},
-    [A64_STP_S] = {0, 1, 0}, [A64_LDP_S] = {0, 1, 1},
-    [A64_STP_D] = {1, 1, 0}, [A64_LDP_D] = {1, 1, 1},
-};
-
-static bool pair_kind_ok(A64Pair k) { return (int)k >= 0 && k < A64_PAIR_COUNT; }
-int a64_pair_size(A64Pair k)
+/* two-operand (src, srcdst): dst op= src; three-operand (left, right, dst) */
+static bool enc_alu(const Ctx *c)
 {
-    if (!pair_kind_ok(k))
-        return 0;
-    const PairRow *r = &pair_rows[k];
-    return r->v ? 4 << r->opc : (r->opc == 2 ? 8 : 4);
+    unsigned li = c->inst->nargs == 3 ? 0 : 1, ri = c->inst->nargs == 3 ? 1 : 0;
+    int sf = sf_of(c), rd = reg(c, c->inst->nargs - 1u), rn = reg(c, li);
+    A64AluOp op = (A64AluOp)c->form->param;
+    if (arg(c, ri)->kind == ARG_IMM)
+        return word(c->as, alu_imm(op, sf, rd, rn, arg(c, ri)->value));
+    return word(c->as, alu_reg(op, sf, rd, rn, reg(c, ri)));
 }
 
-static bool pair_regs_ok(const PairRow *r, A64PairMode mode, int rt, int rt2, int rn)
+static bool enc_unary(const Ctx *c)
 {
-    if (!regs3_ok(rt, rt2, rn) || (r->load && rt == rt2))
-        return false;
-    bool wb = mode != A64_PAIR_OFFSET;
-    return !(wb && !r->v && rn != A64_SP && (rt == rn || rt2 == rn));
+    int sf = sf_of(c), rn = reg(c, 0), rd = reg(c, c->inst->nargs - 1u);
+    if (c->form->param == 0)
+        return word(c->as, a64_neg(sf, rd, rn, A64_LSL, 0));
+    return word(c->as, a64_mvn(sf, rd, rn, A64_LSL, 0));
 }
 
-uint32_t a64_ldstp(A64Pair k, A64PairMode mode, int rt, int rt2, int rn, int64_t offset)
+/* (amount, srcdst) or (src, amount, dst) */
+static bool enc_shift(const Ctx *c)
 {
-    static const uint32_t mode_bits[] = {[A64_PAIR_OFFSET] = 2, [A64_PAIR_PRE] = 3, [A64_PAIR_POST] = 1};
-    uint32_t imm7;
-    if (!pair_kind_ok(k) || (int)mode < 0 || mode > A64_PAIR_POST)
-        return A64_BAD;
-    const PairRow *r = &pair_rows[k];
-    if (!pair_regs_ok(r, mode, rt, rt2, rn) || !scaled_fits(offset, a64_pair_size(k), 7, &imm7))
-        return A64_BAD;
-    return 0x28000000u | (uint32_t)r->opc << 30 | (uint32_t)r->v << 26 | mode_bits[mode] << 23 |
-           (uint32_t)r->load << 22 | imm7 << 15 | (uint32_t)rt2 << 10 | rd_rn(rt, rn);
+    unsigned ai = c->inst->nargs == 3 ? 1 : 0;
+    int sf = sf_of(c), rd = reg(c, c->inst->nargs - 1u);
+    int rn = reg(c, c->inst->nargs == 3 ? 0 : 1);
+    A64Shift sh = (A64Shift)c->form->param;
+    if (arg(c, ai)->kind == ARG_IMM) {
+        int amount = (int)(arg(c, ai)->value & (sf ? 63 : 31));
+        if (sh == A64_LSL)
+            return word(c->as, a64_lsl_imm(sf, rd, rn, amount));
+        return word(c->as, sh == A64_LSR ? a64_lsr_imm(sf, rd, rn, amount) : a64_asr_imm(sf, rd, rn, amount));
+    }
+    int rm = reg(c, ai);
+    if (sh == A64_LSL)
+        return word(c->as, a64_lslv(sf, rd, rn, rm));
+    return word(c->as, sh == A64_LSR ? a64_lsrv(sf, rd, rn, rm) : a64_asrv(sf, rd, rn, rm));
 }
 
-bool a64_pair_offset_ok(A64Pair k, int64_t offset)
+static bool enc_div(const Ctx *c)
 {
-    return a64_ldstp(k, A64_PAIR_OFFSET, 0, 1, 2, offset) != A64_BAD;
+    int sf = sf_of(c);
+    if (c->form->param == 0)
+        return word(c->as, a64_sdiv(sf, reg(c, 2), reg(c, 0), reg(c, 1)));
+    return word(c->as, a64_udiv(sf, reg(c, 2), reg(c, 0), reg(c, 1)));
 }
 
-/* ---- branches ---------------------------------------------------------------------- */
-static uint32_t branch26(uint32_t base, int64_t offset)
+static bool enc_msub(const Ctx *c)
 {
-    uint32_t imm26;
-    return scaled_fits(offset, 4, 26, &imm26) ? base | imm26 : A64_BAD;
-}
-uint32_t a64_b(int64_t offset) { return branch26(0x14000000u, offset); }
-uint32_t a64_bl(int64_t offset) { return branch26(0x94000000u, offset); }
-
-uint32_t a64_b_cond(A64Cond cond, int64_t offset)
-{
-    uint32_t imm19;
-    if (!cond_ok(cond) || !scaled_fits(offset, 4, 19, &imm19))
-        return A64_BAD;
-    return 0x54000000u | imm19 << 5 | (uint32_t)cond;
+    return word(c->as, a64_msub(sf_of(c), reg(c, 3), reg(c, 0), reg(c, 1), reg(c, 2)));
 }
 
-static uint32_t compare_branch(int nz, int sf, int rt, int64_t offset)
+/* ---- compares, conditional selects, branches -------------------------------------- */
+static bool signed_cond(const Arg *cond)
 {
-    uint32_t imm19;
-    if (!bit_ok(sf) || !reg_ok(rt) || !scaled_fits(offset, 4, 19, &imm19))
-        return A64_BAD;
-    return 0x34000000u | (uint32_t)sf << 31 | (uint32_t)nz << 24 | imm19 << 5 | (uint32_t)rt;
+    return cond->kind == ARG_RELCOND && (cond->cond == REL_sgt || cond->cond == REL_sge ||
+                                         cond->cond == REL_slt || cond->cond == REL_sle);
 }
-uint32_t a64_cbz(int sf, int rt, int64_t offset) { return compare_branch(0, sf, rt, offset); }
-uint32_t a64_cbnz(int sf, int rt, int64_t offset) { return compare_branch(1, sf, rt, offset); }
 
-static uint32_t test_branch(int nz, int rt, int bit, int64_t offset)
+/* 8/16-bit compares: both sides extended to 32 bits in x16/x17 as the condition reads them */
+static bool compare_narrow(const Ctx *c, int rn, int rm)
 {
-    uint32_t imm14;
-    if (!reg_ok(rt) || bit < 0 || bit > 63 || !scaled_fits(offset, 4, 14, &imm14))
-        return A64_BAD;
-    return 0x36000000u | (uint32_t)(bit >> 5) << 31 | (uint32_t)nz << 24 |
-           (uint32_t)(bit & 31) << 19 | imm14 << 5 | (uint32_t)rt;
+    bool s = signed_cond(arg(c, 0)), byte = c->form->width == 8;
+    uint32_t a = byte ? (s ? a64_sxtb(0, A64_SCRATCH0, rn) : a64_uxtb(A64_SCRATCH0, rn))
+                      : (s ? a64_sxth(0, A64_SCRATCH0, rn) : a64_uxth(A64_SCRATCH0, rn));
+    uint32_t b = byte ? (s ? a64_sxtb(0, A64_SCRATCH1, rm) : a64_uxtb(A64_SCRATCH1, rm))
+                      : (s ? a64_sxth(0, A64_SCRATCH1, rm) : a64_uxth(A64_SCRATCH1, rm));
+    return word(c->as, a) && word(c->as, b) &&
+           word(c->as, a64_cmp_reg(0, A64_SCRATCH0, A64_SCRATCH1, A64_LSL, 0));
 }
-uint32_t a64_tbz(int rt, int bit, int64_t offset) { return test_branch(0, rt, bit, offset); }
-uint32_t a64_tbnz(int rt, int bit, int64_t offset) { return test_branch(1, rt, bit, offset); }
 
-static uint32_t branch_reg(uint32_t base, int rn) { return reg_ok(rn) ? base | (uint32_t)rn << 5 : A64_BAD; }
-uint32_t a64_br(int rn) { return branch_reg(0xD61F0000u, rn); }
-uint32_t a64_blr(int rn) { return branch_reg(0xD63F0000u, rn); }
-uint32_t a64_ret(int rn) { return branch_reg(0xD65F0000u, rn); }
-
-static uint32_t pc_rel(uint32_t base, int rd, int64_t offset, int scale)
+static uint32_t cmp_imm(int sf, int rn, int64_t value)
 {
-    uint32_t imm21;
-    if (!reg_ok(rd) || !scaled_fits(offset, scale, 21, &imm21))
-        return A64_BAD;
-    return base | (imm21 & 3) << 29 | (imm21 >> 2) << 5 | (uint32_t)rd;
+    uint64_t v = imm_bits(sf, value);
+    bool cmn = !a64_addsub_imm_ok(v);
+    if (cmn)
+        v = imm_bits(sf, (int64_t)(0 - (uint64_t)value));
+    uint32_t imm = (uint32_t)(v >= 4096 ? v >> 12 : v);
+    return cmn ? a64_cmn_imm(sf, rn, imm, v >= 4096) : a64_cmp_imm(sf, rn, imm, v >= 4096);
 }
-uint32_t a64_adr(int rd, int64_t offset) { return pc_rel(0x10000000u, rd, offset, 1); }
-uint32_t a64_adrp(int rd, int64_t offset) { return pc_rel(0x90000000u, rd, offset, 4096); }
 
-/* replace the offset field (at `shift`, `bits` wide, in units of `scale`) */
-static bool patch_field(uint32_t *word, int64_t offset, int scale, int bits, int shift)
+/* set the flags for args 1 and 2 (left, right) */
+static bool emit_compare(const Ctx *c)
 {
-    uint32_t f;
-    if (!scaled_fits(offset, scale, bits, &f))
-        return false;
-    uint32_t mask = (uint32_t)((1ull << bits) - 1) << shift;
-    *word = (*word & ~mask) | f << shift;
+    int sf = sf_of(c), rn = reg(c, 1);
+    const Arg *r = arg(c, 2);
+    switch ((A64CompareKind)c->form->param) {
+    case A64_FCMP:
+        if (arg_is_memory(r))
+            return ldst_arg(c, sf ? A64_LDR_D : A64_LDR_S, A64_FP_SCRATCH, r) &&
+                   word(c->as, a64_fcmp(sf, rn, A64_FP_SCRATCH));
+        return word(c->as, a64_fcmp(sf, rn, reg(c, 2)));
+    case A64_TEST:
+        if (r->kind == ARG_IMM)
+            return word(c->as, a64_tst_imm(sf, rn, imm_bits(sf, r->value)));
+        return word(c->as, a64_tst_reg(sf, rn, reg(c, 2), A64_LSL, 0));
+    default:
+        if (c->form->width < 32)
+            return compare_narrow(c, rn, reg(c, 2));
+        if (r->kind == ARG_IMM)
+            return word(c->as, cmp_imm(sf, rn, r->value));
+        return word(c->as, a64_cmp_reg(sf, rn, reg(c, 2), A64_LSL, 0));
+    }
+}
+
+static bool conds(const Ctx *c, A64Cond *c1, A64Cond *c2)
+{
+    if (!a64_cond_codes(arg(c, 0), c1, c2))
+        return lir_asm_fail(c->as, "not a condition");
     return true;
 }
 
-bool a64_patch_offset(uint32_t *word, int64_t offset)
+static bool enc_cmpset(const Ctx *c)
 {
-    uint32_t w = *word;
-    if ((w & 0x7C000000u) == 0x14000000u)                 /* B, BL */
-        return patch_field(word, offset, 4, 26, 0);
-    if ((w & 0xFF000010u) == 0x54000000u ||               /* B.cond */
-        (w & 0x7E000000u) == 0x34000000u ||               /* CBZ, CBNZ */
-        (w & 0x3B000000u) == 0x18000000u)                 /* LDR literal */
-        return patch_field(word, offset, 4, 19, 5);
-    if ((w & 0x7E000000u) == 0x36000000u)                 /* TBZ, TBNZ */
-        return patch_field(word, offset, 4, 14, 5);
-    uint32_t pc_rel = A64_BAD;
-    if ((w & 0x9F000000u) == 0x10000000u)                 /* ADR */
-        pc_rel = a64_adr((int)(w & 31), offset);
-    else if ((w & 0x9F000000u) == 0x90000000u)            /* ADRP */
-        pc_rel = a64_adrp((int)(w & 31), offset);
-    if (pc_rel == A64_BAD)
+    A64Cond c1, c2;
+    int rd = reg(c, 3);
+    if (!conds(c, &c1, &c2) || !emit_compare(c) || !word(c->as, a64_cset(0, rd, c1)))
         return false;
-    *word = pc_rel;
+    return c2 == A64_AL || word(c->as, a64_csinc(0, rd, rd, A64_ZR, a64_invert_cond(c2)));
+}
+
+static bool enc_csel(const Ctx *c)
+{
+    A64Cond c1, c2;
+    int rs = reg(c, 3), rd = reg(c, 4);
+    if (!conds(c, &c1, &c2) || !emit_compare(c) || !word(c->as, a64_csel(1, rd, rs, rd, c1)))
+        return false;
+    return c2 == A64_AL || word(c->as, a64_csel(1, rd, rs, rd, c2));
+}
+
+/* a conditional branch word to block target (offset patched later); a long one
+ * becomes its inversion over a b */
+static bool cond_branch(LirAsm *as, uint32_t w, uint32_t inverted, uint32_t target)
+{
+    if (lir_asm_next_is_long(as)) {
+        if (!word(as, inverted))
+            return false;
+        lir_asm_fixup(as, target, LIR_FIX_JUMP);
+        return word(as, a64_b(0));
+    }
+    lir_asm_fixup(as, target, LIR_FIX_COND);
+    return word(as, w);
+}
+
+static bool jump(LirAsm *as, uint32_t target)
+{
+    lir_asm_fixup(as, target, LIR_FIX_JUMP);
+    return word(as, a64_b(0));
+}
+
+/* a power of two immediate: its bit number, else -1 */
+static int single_bit(int sf, int64_t v)
+{
+    uint64_t u = imm_bits(sf, v);
+    if (u == 0 || (u & (u - 1)) != 0)
+        return -1;
+    return __builtin_ctzll(u);
+}
+
+/* cbz/cbnz or tbz/tbnz when the compare has that shape; *done says whether it did */
+static bool short_form(const Ctx *c, A64Cond cc, uint32_t target, bool *done)
+{
+    const Arg *r = arg(c, 2);
+    int sf = sf_of(c), rt = reg(c, 1);
+    bool z = cc == A64_EQ, nz = cc == A64_NE;
+    *done = false;
+    if ((!z && !nz) || c->form->width < 32 || c->form->param == A64_FCMP)
+        return true;
+    if (c->form->param == A64_CMP && r->kind == ARG_IMM && imm_bits(sf, r->value) == 0) {
+        *done = true;
+        return cond_branch(c->as, z ? a64_cbz(sf, rt, 0) : a64_cbnz(sf, rt, 0),
+                           z ? a64_cbnz(sf, rt, 8) : a64_cbz(sf, rt, 8), target);
+    }
+    if (c->form->param == A64_TEST && r->kind == ARG_IMM && single_bit(sf, r->value) >= 0) {
+        int bit = single_bit(sf, r->value);
+        *done = true;
+        return cond_branch(c->as, z ? a64_tbz(rt, bit, 0) : a64_tbnz(rt, bit, 0),
+                           z ? a64_tbnz(rt, bit, 8) : a64_tbz(rt, bit, 8), target);
+    }
     return true;
 }
 
-static uint32_t exception(uint32_t base, uint32_t imm16) { return imm16 <= 0xffff ? base | imm16 << 5 : A64_BAD; }
-uint32_t a64_brk(uint32_t imm16) { return exception(0xD4200000u, imm16); }
-uint32_t a64_hlt(uint32_t imm16) { return exception(0xD4400000u, imm16); }
-uint32_t a64_nop(void) { return 0xD503201Fu; }
-
-/* ---- floating point ---------------------------------------------------------------- */
-static uint32_t fp2(uint32_t opcode, int dbl, int rd, int rn, int rm)
+static bool branch_to(const Ctx *c, A64Cond c1, A64Cond c2, uint32_t target)
 {
-    if (!bit_ok(dbl) || !regs3_ok(rd, rn, rm))
-        return A64_BAD;
-    return 0x1E200800u | (uint32_t)dbl << 22 | (uint32_t)rm << 16 | opcode << 12 | rd_rn(rd, rn);
-}
-uint32_t a64_fmul(int dbl, int rd, int rn, int rm) { return fp2(0, dbl, rd, rn, rm); }
-uint32_t a64_fdiv(int dbl, int rd, int rn, int rm) { return fp2(1, dbl, rd, rn, rm); }
-uint32_t a64_fadd(int dbl, int rd, int rn, int rm) { return fp2(2, dbl, rd, rn, rm); }
-uint32_t a64_fsub(int dbl, int rd, int rn, int rm) { return fp2(3, dbl, rd, rn, rm); }
-uint32_t a64_fmax(int dbl, int rd, int rn, int rm) { return fp2(4, dbl, rd, rn, rm); }
-uint32_t a64_fmin(int dbl, int rd, int rn, int rm) { return fp2(5, dbl, rd, rn, rm); }
-uint32_t a64_fmaxnm(int dbl, int rd, int rn, int rm) { return fp2(6, dbl, rd, rn, rm); }
-uint32_t a64_fminnm(int dbl, int rd, int rn, int rm) { return fp2(7, dbl, rd, rn, rm); }
-uint32_t a64_fnmul(int dbl, int rd, int rn, int rm) { return fp2(8, dbl, rd, rn, rm); }
-
-/* one source; type is the source's precision (FCVT's opcode names the destination) */
-static uint32_t fp1(uint32_t opcode, int type, int rd, int rn)
-{
-    if (!bit_ok(type) || !regs2_ok(rd, rn))
-        return A64_BAD;
-    return 0x1E204000u | (uint32_t)type << 22 | opcode << 15 | rd_rn(rd, rn);
-}
-uint32_t a64_fmov(int dbl, int rd, int rn) { return fp1(0, dbl, rd, rn); }
-uint32_t a64_fabs(int dbl, int rd, int rn) { return fp1(1, dbl, rd, rn); }
-uint32_t a64_fneg(int dbl, int rd, int rn) { return fp1(2, dbl, rd, rn); }
-uint32_t a64_fsqrt(int dbl, int rd, int rn) { return fp1(3, dbl, rd, rn); }
-uint32_t a64_fcvt(int to_dbl, int rd, int rn)
-{
-    return bit_ok(to_dbl) ? fp1(4 + (uint32_t)to_dbl, !to_dbl, rd, rn) : A64_BAD;
+    bool done;
+    if (c2 == A64_AL && !short_form(c, c1, target, &done))
+        return false;
+    if (c2 == A64_AL && done)
+        return true;
+    if (!emit_compare(c))
+        return false;
+    if (!cond_branch(c->as, a64_b_cond(c1, 0), a64_b_cond(a64_invert_cond(c1), 8), target))
+        return false;
+    return c2 == A64_AL ||
+           cond_branch(c->as, a64_b_cond(c2, 0), a64_b_cond(a64_invert_cond(c2), 8), target);
 }
 
-static uint32_t fp_compare(uint32_t opc2, int dbl, int rn, int rm)
+static bool enc_branch(const Ctx *c)
 {
-    if (!bit_ok(dbl) || !regs2_ok(rn, rm))
-        return A64_BAD;
-    return 0x1E202000u | (uint32_t)dbl << 22 | (uint32_t)rm << 16 | (uint32_t)rn << 5 | opc2;
-}
-uint32_t a64_fcmp(int dbl, int rn, int rm) { return fp_compare(0x00, dbl, rn, rm); }
-uint32_t a64_fcmpe(int dbl, int rn, int rm) { return fp_compare(0x10, dbl, rn, rm); }
-uint32_t a64_fcmp_zero(int dbl, int rn) { return fp_compare(0x08, dbl, rn, 0); }
-uint32_t a64_fcmpe_zero(int dbl, int rn) { return fp_compare(0x18, dbl, rn, 0); }
-
-uint32_t a64_fcsel(int dbl, int rd, int rn, int rm, A64Cond cond)
-{
-    if (!bit_ok(dbl) || !regs3_ok(rd, rn, rm) || !cond_ok(cond))
-        return A64_BAD;
-    return 0x1E200C00u | (uint32_t)dbl << 22 | (uint32_t)rm << 16 | (uint32_t)cond << 12 | rd_rn(rd, rn);
+    A64Cond c1, c2;
+    const LirBlock *b = c->block;
+    if (!b || b->nsuccs != 2)
+        return lir_asm_fail(c->as, "a branch needs a block with two successors");
+    if (!conds(c, &c1, &c2))
+        return false;
+    uint32_t next = b->index + 1, taken = b->succs[0], not_taken = b->succs[1];
+    if (taken == next && c2 == A64_AL)
+        return branch_to(c, a64_invert_cond(c1), A64_AL, not_taken);
+    if (!branch_to(c, c1, c2, taken))
+        return false;
+    return not_taken == next || jump(c->as, not_taken);
 }
 
-/* FP <-> general register: rmode (bits 20:19) and opcode (bits 18:16) */
-static uint32_t fp_int(uint32_t rmode, uint32_t opcode, int sf, int dbl, int rd, int rn)
+static bool enc_jump(const Ctx *c)
 {
-    if (!bit_ok(sf) || !bit_ok(dbl) || !regs2_ok(rd, rn))
-        return A64_BAD;
-    return 0x1E200000u | (uint32_t)sf << 31 | (uint32_t)dbl << 22 | rmode << 19 | opcode << 16 |
-           rd_rn(rd, rn);
+    const LirBlock *b = c->block;
+    if (!b || b->nsuccs != 1)
+        return lir_asm_fail(c->as, "a jump needs a block with one successor");
+    return b->succs[0] == b->index + 1 || jump(c->as, b->succs[0]);
 }
-uint32_t a64_fcvtzs(int sf, int dbl, int rd, int rn) { return fp_int(3, 0, sf, dbl, rd, rn); }
-uint32_t a64_fcvtzu(int sf, int dbl, int rd, int rn) { return fp_int(3, 1, sf, dbl, rd, rn); }
-uint32_t a64_scvtf(int sf, int dbl, int rd, int rn) { return fp_int(0, 2, sf, dbl, rd, rn); }
-uint32_t a64_ucvtf(int sf, int dbl, int rd, int rn) { return fp_int(0, 3, sf, dbl, rd, rn); }
-uint32_t a64_fmov_to_gpr(int dbl, int rd, int rn) { return fp_int(0, 6, dbl, dbl, rd, rn); }
-uint32_t a64_fmov_from_gpr(int dbl, int rd, int rn) { return fp_int(0, 7, dbl, dbl, rd, rn); }
 
-/* ---- system registers ------------------------------------------------------------------ */
-/* op0=3 op1=3 CRn=4, then CRm:op2 — NZCV is 2:0, FPCR 4:0, FPSR 4:1 */
-static const uint32_t sysreg_bits[A64_SYS_COUNT] = {
-    [A64_SYS_NZCV] = 0x1B4200u, [A64_SYS_FPCR] = 0x1B4400u, [A64_SYS_FPSR] = 0x1B4420u,
-};
-
-static uint32_t system_move(uint32_t base, A64SysReg reg, int rt)
+static bool enc_call(const Ctx *c)
 {
-    if ((int)reg < 0 || reg >= A64_SYS_COUNT || !reg_ok(rt))
-        return A64_BAD;
-    return base | sysreg_bits[reg] | (uint32_t)rt;
+    const Arg *t = arg(c, 0);
+    if (t->kind == ARG_SYMBOL && t->sym_kind == TARGET_FUNC && t->value == 0) {
+        lir_asm_fixup(c->as, t->slot, LIR_FIX_CALL);
+        return word(c->as, a64_bl(0));
+    }
+    if (t->kind == ARG_SYMBOL) {
+        if (!load_symbol(c->as, A64_SCRATCH0, t))
+            return false;
+    } else if (t->kind == ARG_TMP) {
+        return word(c->as, a64_blr(reg(c, 0)));
+    } else if (!ldst_arg(c, A64_LDR_X, A64_SCRATCH0, t)) {
+        return false;
+    }
+    return word(c->as, a64_blr(A64_SCRATCH0));
 }
-uint32_t a64_mrs(int rt, A64SysReg reg) { return system_move(0xD5200000u, reg, rt); }
-uint32_t a64_msr(A64SysReg reg, int rt) { return system_move(0xD5000000u, reg, rt); }
+
+static bool enc_brk(const Ctx *c)
+{
+    uint8_t kind = c->inst->trap ? c->inst->trap : TRAP_ILLEGAL;
+    lir_asm_trap(c->as, c->as->size, kind);
+    return word(c->as, a64_brk(kind));
+}
+
+/* ---- floating point ------------------------------------------------------------------ */
+static bool enc_fmov(const Ctx *c)
+{
+    int dbl = sf_of(c);
+    if (arg(c, 1)->kind != ARG_TMP)
+        return ldst_arg(c, dbl ? A64_STR_D : A64_STR_S, reg(c, 0), arg(c, 1));
+    if (arg(c, 0)->kind != ARG_TMP)
+        return ldst_arg(c, dbl ? A64_LDR_D : A64_LDR_S, reg(c, 1), arg(c, 0));
+    return word(c->as, a64_fmov(dbl, reg(c, 1), reg(c, 0)));
+}
+
+/* an FP source operand: its register, or v31 loaded from its memory */
+static int fp_source(const Ctx *c, unsigned i)
+{
+    const Arg *a = arg(c, i);
+    if (!arg_is_memory(a))
+        return reg(c, i);
+    ldst_arg(c, sf_of(c) ? A64_LDR_D : A64_LDR_S, A64_FP_SCRATCH, a);
+    return A64_FP_SCRATCH;
+}
+
+static bool enc_falu(const Ctx *c)
+{
+    int dbl = sf_of(c), rd = reg(c, c->inst->nargs - 1u);
+    int rn = fp_source(c, c->inst->nargs == 3 ? 0 : 1), rm = fp_source(c, c->inst->nargs == 3 ? 1 : 0);
+    switch ((A64FaluOp)c->form->param) {
+    case A64_FALU_ADD: return word(c->as, a64_fadd(dbl, rd, rn, rm));
+    case A64_FALU_SUB: return word(c->as, a64_fsub(dbl, rd, rn, rm));
+    case A64_FALU_MUL: return word(c->as, a64_fmul(dbl, rd, rn, rm));
+    default: return word(c->as, a64_fdiv(dbl, rd, rn, rm));
+    }
+}
+
+/* dst := dst op src on the bits, through x16 and x17 */
+static bool enc_flogic(const Ctx *c)
+{
+    int dbl = sf_of(c), rs = reg(c, 0), rd = reg(c, 1);
+    return word(c->as, a64_fmov_to_gpr(dbl, A64_SCRATCH0, rs)) &&
+           word(c->as, a64_fmov_to_gpr(dbl, A64_SCRATCH1, rd)) &&
+           word(c->as, alu_reg((A64AluOp)c->form->param, dbl, A64_SCRATCH1, A64_SCRATCH1, A64_SCRATCH0)) &&
+           word(c->as, a64_fmov_from_gpr(dbl, rd, A64_SCRATCH1));
+}
+
+static bool enc_cvt(const Ctx *c)
+{
+    int rd = reg(c, 1), rn = reg(c, 0);
+    switch ((A64CvtKind)c->form->param) {
+    case A64_CVT_I32_F: return word(c->as, a64_scvtf(0, 0, rd, rn));
+    case A64_CVT_I64_F: return word(c->as, a64_scvtf(1, 0, rd, rn));
+    case A64_CVT_I32_D: return word(c->as, a64_scvtf(0, 1, rd, rn));
+    case A64_CVT_I64_D: return word(c->as, a64_scvtf(1, 1, rd, rn));
+    case A64_CVT_F_I32: return word(c->as, a64_fcvtzs(0, 0, rd, rn));
+    case A64_CVT_F_I64: return word(c->as, a64_fcvtzs(1, 0, rd, rn));
+    case A64_CVT_D_I32: return word(c->as, a64_fcvtzs(0, 1, rd, rn));
+    case A64_CVT_D_I64: return word(c->as, a64_fcvtzs(1, 1, rd, rn));
+    case A64_CVT_F_U32: return word(c->as, a64_fcvtzu(0, 0, rd, rn));
+    case A64_CVT_F_U64: return word(c->as, a64_fcvtzu(1, 0, rd, rn));
+    case A64_CVT_D_U32: return word(c->as, a64_fcvtzu(0, 1, rd, rn));
+    case A64_CVT_D_U64: return word(c->as, a64_fcvtzu(1, 1, rd, rn));
+    case A64_CVT_U64_F: return word(c->as, a64_ucvtf(1, 0, rd, rn));
+    case A64_CVT_U64_D: return word(c->as, a64_ucvtf(1, 1, rd, rn));
+    case A64_CVT_F_D: return word(c->as, a64_fcvt(1, rd, rn));
+    case A64_CVT_D_F: return word(c->as, a64_fcvt(0, rd, rn));
+    case A64_CVT_W_F: return word(c->as, a64_fmov_from_gpr(0, rd, rn));
+    case A64_CVT_F_W: return word(c->as, a64_fmov_to_gpr(0, rd, rn));
+    case A64_CVT_X_D: return word(c->as, a64_fmov_from_gpr(1, rd, rn));
+    default: return word(c->as, a64_fmov_to_gpr(1, rd, rn));
+    }
+}
+
+static bool dispatch(const Ctx *c)
+{
+    switch ((A64Encoding)c->form->enc) {
+    case A64E_MOV: return enc_mov(c);
+    case A64E_EXT: return enc_ext(c);
+    case A64E_LEA: return enc_lea(c);
+    case A64E_SWAP: return enc_swap(c);
+    case A64E_PUSH: return enc_push_pop(c, true);
+    case A64E_POP: return enc_push_pop(c, false);
+    case A64E_PUSHPAIR: return enc_push_pop_pair(c, true);
+    case A64E_POPPAIR: return enc_push_pop_pair(c, false);
+    case A64E_PAIR: return enc_pair(c);
+    case A64E_ALU: return enc_alu(c);
+    case A64E_UNARY: return enc_unary(c);
+    case A64E_SHIFT: return enc_shift(c);
+    case A64E_DIV: return enc_div(c);
+    case A64E_MSUB: return enc_msub(c);
+    case A64E_CMPSET: return enc_cmpset(c);
+    case A64E_CSEL: return enc_csel(c);
+    case A64E_BRANCH: return enc_branch(c);
+    case A64E_JUMP: return enc_jump(c);
+    case A64E_RET: return word(c->as, a64_ret(A64_LR));
+    case A64E_CALL: return enc_call(c);
+    case A64E_BRK: return enc_brk(c);
+    case A64E_NOP: return word(c->as, a64_nop());
+    case A64E_FMOV: return enc_fmov(c);
+    case A64E_FALU: return enc_falu(c);
+    case A64E_FLOGIC: return enc_flogic(c);
+    case A64E_CVT: return enc_cvt(c);
+    default: return lir_asm_fail(c->as, "unknown encoding %u", c->form->enc);
+    }
+}
+
+bool a64_encode_inst(LirAsm *as, const Code *code, const LirBlock *block, const Inst *inst)
+{
+    const LirForm *form = code->target == a64_target() ? lir_code_find_form(code, inst) : NULL;
+    if (!form)
+        form = lir_find_form(a64_target(), inst);
+    if (!form)
+        return lir_asm_fail(as, "%s with these arguments has no ARM64 form", lir_op_name((LirOp)inst->op));
+    uint32_t size = as->size, nfixups = as->nfixups, nrelocs = as->nrelocs, ntraps = as->ntraps;
+    as->failed = false;
+    Ctx c = { as, code, block, inst, form };
+    if (!dispatch(&c) || as->failed) {
+        as->size = size;
+        as->nfixups = nfixups;
+        as->nrelocs = nrelocs;
+        as->ntraps = ntraps;
+        as->failed = true;
+        return false;
+    }
+    return true;
+}

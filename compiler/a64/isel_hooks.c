@@ -1,6 +1,6 @@
 /* isel_hooks.c — what ARM64 instruction selection does its own way (the generic
- * selector is compiler/lir/isel.h), the AAPCS64 calling convention table, and the
- * ARM64 Backend of the compile pipeline:
+ * selector is compiler/lir/isel.h) and the AAPCS64 calling convention table, which
+ * the ARM64 Target (target.c) points to:
  *   - sdiv/udiv never trap: the divisor is checked against 0 (div0) and, signed,
  *     INT_MIN / -1 (overflow) with branches to a brk of that kind; the remainder
  *     is msub; 8/16-bit signed operands are sign-extended first;
@@ -129,14 +129,3 @@ const IselHooks a64_isel_hooks = {
     .divide = a64_divide,
     .fptoi = a64_fptoi,
 };
-
-static const Backend a64 = {
-    .name = "arm64",
-    .target = a64_target,
-    .isel = &a64_isel_hooks,
-    .frame_base = 1 + A64_FP,          /* tmp_gp(x29) */
-    .stack_pointer = 1 + A64_LIR_SP,   /* tmp_gp(sp) */
-    .finish_frame = a64_finish_frame,
-};
-
-const Backend *a64_backend(void) { return &a64; }

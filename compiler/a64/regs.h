@@ -1,9 +1,9 @@
 /* regs.h — AArch64 register numbers, condition codes, shift and extend kinds as the
- * instruction encoder (encode.h) takes them.  Every value is its field value in the
+ * instruction-word encoders (insn.h) take them.  Every value is its field value in the
  * instruction word, so the encoder never translates.
  *
  * General registers are 0..31.  Number 31 is the stack pointer in some operand
- * positions and the zero register in others; encode.h says which for each encoder
+ * positions and the zero register in others; insn.h says which for each encoder
  * ("SP" or "ZR" beside the operand).  Floating-point registers are 0..31 (V0..V31,
  * used as S or D). */
 #ifndef CIRC_A64_REGS_H

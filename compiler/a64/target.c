@@ -1,8 +1,10 @@
-/* target.c — the ARM64 LirTarget: the forms table (forms.def), register names, the
+/* target.c — the ARM64 Target: the forms table (forms.def), register names, the
  * register file (allocatable, callee-saved), condition codes, and the value rules
  * the forms' kinds cannot express: encodable immediates, where sp may appear, the
- * emitter's scratch registers (x16, x17) never named by LIR. */
+ * emitter's scratch registers (x16, x17) never named by LIR; and the descriptor
+ * that ties selection, frame, emit and listing together. */
 #include "a64.h"
+#include "a64_internal.h"
 
 #include "compiler/lir/form_table.h"
 
@@ -25,7 +27,7 @@ static const char *const fp_names[A64_LIR_NREGS] = {
     "v25", "v26", "v27", "v28", "v29", "v30", "v31",
 };
 
-static const LirTarget a64;
+static const Target a64;
 
 uint64_t a64_allocatable_regs(Bank b) { return a64.allocatable[b]; }
 uint64_t a64_callee_saved_regs(Bank b) { return a64.callee_saved[b]; }
@@ -187,7 +189,7 @@ static const uint8_t fp_order[] = {
     7, 6, 5, 4, 3, 2, 1, 0, 8, 9, 10, 11, 12, 13, 14, 15,
 };
 
-static const LirTarget a64 = {
+static const Target a64 = {
     .name = "arm64",
     .isa = ISA_A64,
     .forms = a64_forms,
@@ -198,8 +200,13 @@ static const LirTarget a64 = {
     .callee_saved = { 0x3ffull << 19, 0xff00ull },
     .alloc_order = { gp_order, fp_order },
     .nalloc_order = { sizeof gp_order, sizeof fp_order },
+    .frame_base = 1 + A64_FP,          /* tmp_gp(x29) */
+    .stack_pointer = 1 + A64_LIR_SP,   /* tmp_gp(sp) */
     .arg_ok = a64_arg_ok,
+    .isel = &a64_isel_hooks,
+    .finish_frame = a64_finish_frame,
     .emit = a64_emit,
+    .listing = a64_listing,
 };
 
-const LirTarget *a64_target(void) { return &a64; }
+const Target *a64_target(void) { return &a64; }

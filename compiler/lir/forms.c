@@ -68,7 +68,7 @@ bool lir_for_each_tmp(Inst *inst, LirTmpFn fn, void *ctx)
 }
 
 /* ---- forms ------------------------------------------------------------------------- */
-const LirForm *lir_target_forms(const LirTarget *t, LirOp op, uint32_t *n)
+const LirForm *lir_target_forms(const Target *t, LirOp op, uint32_t *n)
 {
     /* binary search for the first row of op: rows are in opcode order */
     uint32_t lo = 0, hi = t->nforms;
@@ -126,7 +126,7 @@ static bool args_sane(const Inst *inst, const LirOverload *o, uint16_t *kind_bit
 /* f accepts inst, whose arguments are sane and of the kinds kind_bits: the kinds
  * first (the cheap test that rejects most forms), then fixed registers, then the
  * target's value rules */
-static bool form_takes(const LirTarget *t, const LirForm *f, const Inst *inst, const uint16_t *kind_bits)
+static bool form_takes(const Target *t, const LirForm *f, const Inst *inst, const uint16_t *kind_bits)
 {
     if (f->op != inst->op || f->nargs != inst->nargs)
         return false;
@@ -146,14 +146,14 @@ static bool form_takes(const LirTarget *t, const LirForm *f, const Inst *inst, c
     return true;
 }
 
-bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst)
+bool lir_form_accepts(const Target *t, const LirForm *f, const Inst *inst)
 {
     const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
     uint16_t kind_bits[LIR_MAX_ARGS];
     return o && args_sane(inst, o, kind_bits) && form_takes(t, f, inst, kind_bits);
 }
 
-static const LirForm *first_accepting(const LirTarget *t, const LirForm *forms, uint32_t n, const Inst *inst)
+static const LirForm *first_accepting(const Target *t, const LirForm *forms, uint32_t n, const Inst *inst)
 {
     const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
     uint16_t kind_bits[LIR_MAX_ARGS];
@@ -165,7 +165,7 @@ static const LirForm *first_accepting(const LirTarget *t, const LirForm *forms, 
     return NULL;
 }
 
-const LirForm *lir_find_form(const LirTarget *t, const Inst *inst)
+const LirForm *lir_find_form(const Target *t, const Inst *inst)
 {
     if (!t || inst->op >= LIR_OP_COUNT)
         return NULL;
@@ -174,7 +174,7 @@ const LirForm *lir_find_form(const LirTarget *t, const Inst *inst)
     return first_accepting(t, forms, n, inst);
 }
 
-void lir_index_forms(const LirTarget *t, uint16_t *first)
+void lir_index_forms(const Target *t, uint16_t *first)
 {
     uint32_t row = 0;
     for (uint32_t op = 0; op <= LIR_OP_COUNT; op++) {
@@ -186,7 +186,7 @@ void lir_index_forms(const LirTarget *t, uint16_t *first)
 
 const LirForm *lir_code_find_form(const Code *code, const Inst *inst)
 {
-    const LirTarget *t = code->target;
+    const Target *t = code->target;
     if (!t || code->indexed != t || !code->form_first)
         return lir_find_form(t, inst);
     if (inst->op >= LIR_OP_COUNT)
@@ -195,9 +195,9 @@ const LirForm *lir_code_find_form(const Code *code, const Inst *inst)
     return first_accepting(t, &t->forms[lo], hi - lo, inst);
 }
 
-bool lir_is_valid_form(const LirTarget *t, const Inst *inst) { return lir_find_form(t, inst) != NULL; }
+bool lir_is_valid_form(const Target *t, const Inst *inst) { return lir_find_form(t, inst) != NULL; }
 
-bool lir_is_valid_args(const LirTarget *t, LirOp op, unsigned nargs, const Arg *args)
+bool lir_is_valid_args(const Target *t, LirOp op, unsigned nargs, const Arg *args)
 {
     if (nargs > LIR_MAX_ARGS)
         return false;
@@ -222,7 +222,7 @@ static bool with_stack_arg(const Inst *inst, unsigned i, Inst *copy)
     return true;
 }
 
-bool lir_admits_stack(const LirTarget *t, const Inst *inst, unsigned i)
+bool lir_admits_stack(const Target *t, const Inst *inst, unsigned i)
 {
     Inst copy;
     return with_stack_arg(inst, i, &copy) && lir_is_valid_form(t, &copy);

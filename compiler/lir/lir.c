@@ -112,28 +112,6 @@ bool arg_is_memory(const Arg *a)
            a->kind == ARG_CALLARG;
 }
 
-bool arg_equal(const Arg *a, const Arg *b)
-{
-    if (a->kind != b->kind)
-        return false;
-    switch ((ArgKind)a->kind) {
-    case ARG_NONE: return true;
-    case ARG_TMP: return a->base == b->base;
-    case ARG_IMM: case ARG_BIGIMM: case ARG_CALLARG: return a->value == b->value;
-    case ARG_ADDR: return a->base == b->base && a->value == b->value;
-    case ARG_INDEX:
-        return a->base == b->base && a->index == b->index && a->scale == b->scale &&
-               a->value == b->value;
-    case ARG_STACK: return a->slot == b->slot && a->value == b->value;
-    case ARG_RELCOND: case ARG_RESCOND: case ARG_DOUBLECOND: return a->cond == b->cond;
-    case ARG_SYMBOL:
-        return a->sym_kind == b->sym_kind && a->slot == b->slot && a->value == b->value;
-    case ARG_SPECIAL: return a->special == b->special;
-    case ARG_KIND_COUNT: break;
-    }
-    return false;
-}
-
 const char *arg_kind_name(ArgKind k)
 {
     static const char *const names[ARG_KIND_COUNT] = {
@@ -237,7 +215,7 @@ const LirOverload *lir_overloads(unsigned *count)
 }
 
 /* ---- building code ------------------------------------------------------------------ */
-Code *lir_code_new(Arena *arena, const LirTarget *target, const char *name, uint32_t func_index)
+Code *lir_code_new(Arena *arena, const Target *target, const char *name, uint32_t func_index)
 {
     Code *c = arena_alloc(arena, sizeof *c);
     c->arena = arena;

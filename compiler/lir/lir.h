@@ -6,7 +6,7 @@
  *
  * Opcodes and the roles/banks/widths of their arguments are target-independent
  * (opcodes.def); which argument kinds each overload accepts is said by the
- * target's forms table (LirTarget).  lir_is_valid_form() asks the target;
+ * target's forms table (Target).  lir_is_valid_form() asks the target;
  * lir_for_each_arg() needs no target.  Register allocation reads instructions only
  * through lir_for_each_arg()/lir_for_each_tmp() and never looks at opcodes. */
 #ifndef CIRC_LIR_H
@@ -149,7 +149,6 @@ Arg arg_doublecond(DoubleCond c);
 Arg arg_symbol(RelocTarget kind, uint32_t index, int64_t addend);
 Arg arg_special(void *special);
 bool arg_is_memory(const Arg *a);   /* Addr, Index, Stack, CallArg */
-bool arg_equal(const Arg *a, const Arg *b);
 const char *arg_kind_name(ArgKind k); /* "Tmp", "Imm", ... as in the forms tables */
 
 /* ---- opcodes and their overloads ------------------------------------------------ */
@@ -233,7 +232,7 @@ typedef struct StackSlot {
     bool locked;        /* ALLOCA memory: never shared with spills */
 } StackSlot;
 
-typedef struct LirTarget LirTarget;
+typedef struct Target Target;
 
 /* the frame laid out by the stack allocator (compiler/lir/regalloc.h says how the
  * target's prologue and epilogue use it) */
@@ -247,7 +246,7 @@ typedef struct LirFrame {
 
 typedef struct Code {
     Arena *arena;
-    const LirTarget *target;
+    const Target *target;
     const char *name;       /* the function's name, for dumps */
     uint32_t func_index;    /* the function's index in its module */
     LirBlock **blocks;
@@ -258,12 +257,12 @@ typedef struct Code {
     Tmp frame_base;          /* register that Stack args are relative to */
     Tmp stack_pointer;       /* register that CallArg args are relative to */
     LirFrame frame;          /* filled by the stack allocator */
-    const LirTarget *indexed; /* the target form_first was built for (lir_code_new) */
+    const Target *indexed; /* the target form_first was built for (lir_code_new) */
     uint16_t *form_first;    /* [op]: its first row in indexed's forms, [op + 1]: the end */
 } Code;
 
 /* a Code using arena (owned by the caller) */
-Code *lir_code_new(Arena *arena, const LirTarget *target, const char *name, uint32_t func_index);
+Code *lir_code_new(Arena *arena, const Target *target, const char *name, uint32_t func_index);
 LirBlock *lir_add_block(Code *c, double frequency);
 void lir_add_succ(Code *c, LirBlock *b, uint32_t succ);
 Tmp lir_new_tmp(Code *c, Bank bank);
@@ -315,9 +314,19 @@ typedef struct {
     FormArg args[LIR_MAX_ARGS];
 } LirForm;
 
-struct LirTarget {
-    const char *name;        /* "x86-64", "arm64" */
-    Isa isa;
+/* a gate's name for a listing's source mark, written to buf; NULL: show its number */
+typedef const char *(*GateNameFn)(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n);
+
+struct IselHooks;   /* compiler/lir/isel.h */
+
+/* One target: everything the compile driver, the tools and the checks need to know
+ * about it.  compiler/target.h lists the targets of the build (the registry);
+ * docs/porting.md says what a new one provides. */
+struct Target {
+    const char *name;        /* "x86-64", "arm64": what --target, --isa and stage names say */
+    Isa isa;                 /* the blob's ISA, also the emulator binding: emu_new(isa)
+                                runs the target's code (oracle/emu_<isa>.c) */
+    /* ---- forms and register file (compiler/<target>/target.c, forms.def) ---- */
     const LirForm *forms;    /* grouped by opcode, in opcode order */
     uint32_t nforms;
     uint8_t nregs[BANK_COUNT];
@@ -329,34 +338,48 @@ struct LirTarget {
     uint64_t callee_saved[BANK_COUNT];
     const uint8_t *alloc_order[BANK_COUNT];
     uint8_t nalloc_order[BANK_COUNT];
+    Tmp frame_base;          /* the register Stack args are relative to */
+    Tmp stack_pointer;       /* the register CallArg args are relative to */
     /* values the kinds cannot say: immediate ranges, conditions, scales, symbols */
     bool (*arg_ok)(const LirForm *form, unsigned i, const Arg *arg);
-    /* machine code for a module's functions (all registers and slots assigned) */
+    /* ---- instruction selection and calls (compiler/lir/isel*.c, abi.c): the
+     * target's hooks and its calling-convention table (IselHooks.abi) ---- */
+    const struct IselHooks *isel;
+    /* ---- after allocation: prologue and epilogue (frame.c) ---- */
+    bool (*finish_frame)(Code *code, char *err, size_t errlen);
+    /* ---- machine code for a module's functions, all registers and slots assigned
+     * (layout.c with encode.c); memory from arena, false with a message in err ---- */
     bool (*emit)(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
                  char *err, size_t errlen);
+    /* ---- a Capstone listing of a blob of this target (listing.c): function labels
+     * (func_names may be NULL), offsets, bytes, instructions, trap sites,
+     * relocations and source marks named through gate_name when given; false if
+     * the blob is not this target's or cannot be decoded ---- */
+    bool (*listing)(FILE *out, const CodeBlob *blob, const char *const *func_names,
+                    GateNameFn gate_name, void *ctx);
 };
 
 /* the forms of op on target (contiguous), *n set to their number */
-const LirForm *lir_target_forms(const LirTarget *t, LirOp op, uint32_t *n);
+const LirForm *lir_target_forms(const Target *t, LirOp op, uint32_t *n);
 /* the form of target that accepts inst as it is, NULL if none */
-const LirForm *lir_find_form(const LirTarget *t, const Inst *inst);
+const LirForm *lir_find_form(const Target *t, const Inst *inst);
 /* the same for code's target, looked up through the index lir_code_new built */
 const LirForm *lir_code_find_form(const Code *code, const Inst *inst);
 /* fill first[0..LIR_OP_COUNT]: op's rows of t are first[op] .. first[op + 1] - 1 */
-void lir_index_forms(const LirTarget *t, uint16_t *first);
-bool lir_is_valid_form(const LirTarget *t, const Inst *inst);
+void lir_index_forms(const Target *t, uint16_t *first);
+bool lir_is_valid_form(const Target *t, const Inst *inst);
 /* would op with these args be valid (before making an Inst) */
-bool lir_is_valid_args(const LirTarget *t, LirOp op, unsigned nargs, const Arg *args);
+bool lir_is_valid_args(const Target *t, LirOp op, unsigned nargs, const Arg *args);
 /* registers of bank b the instruction destroys beyond its defs (a call's clobbers),
  * bit n = register n; they die at the instruction's late point */
 uint64_t lir_inst_clobbers(const Inst *inst, Bank b);
 /* a register-to-register copy (LF_MOVE with two Tmp args of one bank) */
 bool lir_is_move(const Inst *inst);
 /* would inst stay valid with arg i (a Tmp) replaced by a stack slot (spilling)? */
-bool lir_admits_stack(const LirTarget *t, const Inst *inst, unsigned i);
+bool lir_admits_stack(const Target *t, const Inst *inst, unsigned i);
 bool lir_code_admits_stack(const Code *code, const Inst *inst, unsigned i); /* through the index */
 /* does form accept arg i of inst (kind, bank, fixed register, the target's value rules) */
-bool lir_form_accepts(const LirTarget *t, const LirForm *f, const Inst *inst);
+bool lir_form_accepts(const Target *t, const LirForm *f, const Inst *inst);
 
 /* ---- verification ------------------------------------------------------------------ */
 /* structural checks of a Code: every block ends with its only terminator, successor
@@ -388,7 +411,7 @@ typedef struct {
  * targets.  Every instruction must have an overload, and a form when the code has a
  * target.  Errors go to d as FILE:LINE:COL: error: ...; false if there were any.
  * Everything is allocated in arena. */
-bool lir_parse(Arena *arena, const char *src, size_t len, const LirTarget *const *targets,
+bool lir_parse(Arena *arena, const char *src, size_t len, const Target *const *targets,
                unsigned ntargets, Diag *d, LirModule *out);
 
 #endif

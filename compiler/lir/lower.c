@@ -293,7 +293,7 @@ static double block_frequency(const Block *b)
     return f;
 }
 
-Code *lower_func(const Schedule *s, const LirTarget *target, const IselHooks *isel,
+Code *lower_func(const Schedule *s, const Target *target, const IselHooks *isel,
                  void *target_ctx, Arena *arena, Diag *d)
 {
     const Func *f = s->func;

@@ -58,7 +58,7 @@ struct Lower {
 
 /* lower one scheduled function to LIR for target (virtual tmps, abstract stack
  * slots, no prologue or epilogue); NULL after reporting through d */
-Code *lower_func(const Schedule *s, const LirTarget *target, const IselHooks *isel,
+Code *lower_func(const Schedule *s, const Target *target, const IselHooks *isel,
                  void *target_ctx, Arena *arena, Diag *d);
 
 /* ---- for the hooks -------------------------------------------------------------- */

@@ -3,7 +3,7 @@
  * swaps (GP registers) or a temporary (a free register or a scratch slot).  A
  * slot-to-slot copy goes through a free GP register or a borrowed one.  Needs
  * nothing but the locations. */
-#include "regalloc.h"
+#include "parmove.h"
 
 #include <stdlib.h>
 

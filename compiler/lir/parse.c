@@ -1,6 +1,6 @@
 /* parse.c — reads LIR dumps back (the syntax lir_print writes), so any state of the
  * backend can be saved, edited and replayed:
- *   code @NAME ; TARGET            a function; TARGET a LirTarget name or "no target"
+ *   code @NAME ; TARGET            a function; TARGET a Target name or "no target"
  *     frame %REG                   the frame base of Stack args
  *     stackN: size S, align A[, locked][, offset O]
  *   BB#N: ; frequency = F          blocks in order
@@ -19,7 +19,7 @@
 typedef struct {
     Arena *arena;
     Diag *d;
-    const LirTarget *const *targets;
+    const Target *const *targets;
     unsigned ntargets;
     uint32_t line;
     const char *line_start;
@@ -129,7 +129,7 @@ static bool parse_tmp(Parser *ps, Cur *c, Tmp *t)
         return err(ps, at, "expected a register or tmp");
     const char *w;
     size_t n = word(c, &w);
-    const LirTarget *tg = ps->code ? ps->code->target : NULL;
+    const Target *tg = ps->code ? ps->code->target : NULL;
     for (int b = 0; tg && b < BANK_COUNT; b++)
         for (unsigned r = 0; r < tg->nregs[b]; r++)
             if (word_is(w, n, tg->reg_names[b][r])) {
@@ -237,7 +237,7 @@ static bool parse_memory(Parser *ps, Cur *c, Arg *a)
 /* the condition kinds the target's forms of op accept at position i (all without one) */
 static unsigned cond_kinds(const Parser *ps, LirOp op, unsigned nargs, unsigned i)
 {
-    const LirTarget *t = ps->code ? ps->code->target : NULL;
+    const Target *t = ps->code ? ps->code->target : NULL;
     unsigned all = FK_RELCOND | FK_RESCOND | FK_DOUBLECOND, kinds = 0;
     if (!t)
         return all;
@@ -426,7 +426,7 @@ static bool parse_code_header(Parser *ps, Cur *c, Cur *comment)
     size_t tn = (size_t)(comment->end - comment->p);
     while (tn && (comment->p[tn - 1] == ' ' || comment->p[tn - 1] == '\t' || comment->p[tn - 1] == '\r'))
         tn--;
-    const LirTarget *target = NULL;
+    const Target *target = NULL;
     for (unsigned k = 0; k < ps->ntargets; k++)
         if (word_is(comment->p, tn, ps->targets[k]->name))
             target = ps->targets[k];
@@ -557,7 +557,7 @@ static void check_code(Parser *ps, Code *code)
     lir_compute_preds(code);
 }
 
-bool lir_parse(Arena *arena, const char *src, size_t len, const LirTarget *const *targets,
+bool lir_parse(Arena *arena, const char *src, size_t len, const Target *const *targets,
                unsigned ntargets, Diag *d, LirModule *out)
 {
     Parser ps = { .arena = arena, .d = d, .targets = targets, .ntargets = ntargets, .out = out };

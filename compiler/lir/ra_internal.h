@@ -1,5 +1,5 @@
-/* ra_internal.h — what liveness.c, intervals.c, regalloc.c, resolve.c and pipeline.c
- * (its dead-instruction pass) share:
+/* ra_internal.h — what liveness.c, intervals.c, regalloc.c, resolve.c and dead.c
+ * (the dead-instruction pass) share:
  * instruction positions, operand lists, live sets, live intervals with holes. */
 #ifndef CIRC_RA_INTERNAL_H
 #define CIRC_RA_INTERNAL_H

@@ -429,7 +429,7 @@ bool ra_linear_scan(RaCtx *c, Bank bank)
 /* ---- entry points ------------------------------------------------------------------ */
 unsigned lir_alloc_order(const Code *code, const RegallocOptions *opt, Bank b, uint8_t *regs)
 {
-    const LirTarget *t = code->target;
+    const Target *t = code->target;
     unsigned n = 0;
     unsigned total = t->alloc_order[b] ? t->nalloc_order[b] : t->nregs[b];
     unsigned limit = opt && opt->max_regs[b] ? opt->max_regs[b] : LIR_MAX_REGS;

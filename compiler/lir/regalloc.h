@@ -7,7 +7,7 @@
  * passes and every instruction has a form of the target.
  *
  * ---- what the allocator needs from its input ---------------------------------
- *  - Code.target set; its allocatable[] / callee_saved[] masks (lir.h LirTarget)
+ *  - Code.target set; its allocatable[] / callee_saved[] masks (lir.h Target)
  *    say which registers it may hand out and which the prologue must preserve.
  *    Code.frame_base and Code.stack_pointer (when set) are never allocated.
  *  - Physical registers may appear anywhere (argument/result registers, fixed form
@@ -115,6 +115,13 @@ typedef struct LirLiveness LirLiveness;
  * (lir_liveness, in an arena outliving the call), or NULL to compute it. */
 bool lir_allocate_compiled(Code *code, const RegallocOptions *opt, LirLiveness *live, char *err, size_t errlen);
 
+/* remove the instructions selection left whose results nobody reads (no effect,
+ * every def a virtual tmp dead after it; dead.c), in up to four rounds; the
+ * liveness of the code that is left (in arena; after a round that removed
+ * something, made again for the blocks it changed), NULL if an instruction has no
+ * overload.  Meant to run right before lir_allocate_compiled, which takes it. */
+LirLiveness *lir_remove_dead(Arena *arena, Code *code);
+
 /* the two halves, for tests and tools: registers (leaves spill slots unassigned)
  * and then the stack (assigns every slot's offset and Code.frame) */
 bool lir_allocate_registers(Code *code, const RegallocOptions *opt, char *err, size_t errlen);
@@ -146,47 +153,5 @@ bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t);
 /* the same sets as bitsets over dense indices (lir_tmp_count bits, 64 a word) */
 const uint64_t *lir_live_in_set(const LirLiveness *l, uint32_t block);
 const uint64_t *lir_live_out_set(const LirLiveness *l, uint32_t block);
-
-/* ---- parallel moves -------------------------------------------------------------- */
-/* a location: a register of a bank, or a stack slot (value bits, one 8-byte slot) */
-typedef struct {
-    uint8_t is_slot;
-    uint8_t bank;     /* Bank (registers) */
-    uint32_t index;   /* register number or slot index */
-} LirLoc;
-
-typedef struct {
-    LirLoc src, dst;
-} LirMove;
-
-typedef enum { PM_MOVE, PM_SWAP } ParMoveOp;
-
-typedef struct {
-    uint8_t op;       /* ParMoveOp; PM_SWAP only between two GP registers */
-    LirLoc a, b;      /* PM_MOVE: a -> b; PM_SWAP: exchange a and b */
-} ParMoveStep;
-
-typedef struct {
-    /* a register of each bank free at this point, or -1 if none */
-    int free_reg[BANK_COUNT];
-    /* stack slots free at this point: [0] holds a cycle's value when no register
-     * of its bank is free, [1] saves the borrowed register of a slot-to-slot move
-     * when no GP register is free */
-    uint32_t scratch_slot[2];
-    /* the GP register borrowed then (saved and restored around the move); not
-     * free_reg[BANK_GP] */
-    unsigned borrow_gp;
-} ParMoveScratch;
-
-/* sequential steps performing the parallel copy of moves (every dst distinct; a
- * src may feed several dsts; moves with src == dst are dropped).  GP register
- * cycles use swaps; other cycles go through a free register of their bank or
- * scratch_slot[0]; a slot-to-slot move goes through a free GP register or through
- * borrow_gp saved in scratch_slot[1].  Steps are written to out (room for
- * LIR_PARMOVE_MAX_STEPS(n)); returns their number.  Each step is one machine
- * move: never slot to slot, never between banks.  Aborts if out of memory. */
-#define LIR_PARMOVE_MAX_STEPS(n) (8 * (n) + 8)
-uint32_t lir_parallel_moves(const LirMove *moves, uint32_t n, const ParMoveScratch *scratch,
-                            ParMoveStep *out);
 
 #endif

@@ -4,6 +4,7 @@
  * resolution: parallel moves on control-flow edges where a tmp's location at the
  * end of the predecessor differs from the one at the start of the successor
  * (critical edges get a block of their own).  Needs the intervals of regalloc.c. */
+#include "parmove.h"
 #include "ra_internal.h"
 
 #include <stdlib.h>

@@ -4,77 +4,21 @@
  * rel32 fixups, symbols leave RELOC_ABS64 relocations, trapping instructions leave
  * trap sites.  Needs every Tmp to be a register and every stack slot assigned. */
 #include "x64.h"
-#include "compiler/lir/grow.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the byte buffer ----------------------------------------------------------- */
-void x64_asm_init(X64Asm *as) { memset(as, 0, sizeof *as); }
+/* ---- the byte buffer (compiler/lir/asm.h) ------------------------------------- */
+static void put8(LirAsm *as, unsigned b) { lir_asm_byte(as, b); }
+static void put16(LirAsm *as, uint64_t v) { put8(as, v & 0xff); put8(as, (v >> 8) & 0xff); }
+static void put32(LirAsm *as, uint64_t v) { put16(as, v & 0xffff); put16(as, (v >> 16) & 0xffff); }
+static void put64(LirAsm *as, uint64_t v) { put32(as, v & 0xffffffffu); put32(as, v >> 32); }
 
-void x64_asm_free(X64Asm *as)
+/* a rel32 field the layout patches: to a block (jumps) or a function (calls) */
+static void add_fixup(LirAsm *as, uint32_t target, bool is_call)
 {
-    free(as->code);
-    free(as->fixups);
-    free(as->relocs);
-    free(as->traps);
-    free(as->marks);
-    memset(as, 0, sizeof *as);
-}
-
-static bool fail(X64Asm *as, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool fail(X64Asm *as, const char *fmt, ...)
-{
-    if (!as->failed) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(as->err, sizeof as->err, fmt, ap);
-        va_end(ap);
-    }
-    as->failed = true;
-    return false;
-}
-
-/* make room for `need` elem-sized items in a malloc'd array */
-static bool reserve(X64Asm *as, void **p, uint32_t *cap, uint32_t need, size_t elem)
-{
-    return lir_grow_array(p, cap, need, elem) || fail(as, "out of memory");
-}
-
-static void put8(X64Asm *as, unsigned b)
-{
-    if (reserve(as, (void **)&as->code, &as->cap, as->size + 1, 1))
-        as->code[as->size++] = (uint8_t)b;
-}
-
-static void put16(X64Asm *as, uint64_t v) { put8(as, v & 0xff); put8(as, (v >> 8) & 0xff); }
-static void put32(X64Asm *as, uint64_t v) { put16(as, v & 0xffff); put16(as, (v >> 16) & 0xffff); }
-static void put64(X64Asm *as, uint64_t v) { put32(as, v & 0xffffffffu); put32(as, v >> 32); }
-
-void x64_asm_pad(X64Asm *as, unsigned align, uint8_t byte)
-{
-    while (align && as->size % align && !as->failed)
-        put8(as, byte);
-}
-
-static void add_fixup(X64Asm *as, uint32_t target, bool is_call)
-{
-    if (reserve(as, (void **)&as->fixups, &as->capfixups, as->nfixups + 1, sizeof *as->fixups))
-        as->fixups[as->nfixups++] = (X64Fixup){ as->size, target, is_call };
+    lir_asm_fixup(as, target, is_call ? LIR_FIX_CALL : LIR_FIX_JUMP);
     put32(as, 0);
-}
-
-static void add_reloc(X64Asm *as, const Arg *sym)
-{
-    if (reserve(as, (void **)&as->relocs, &as->caprelocs, as->nrelocs + 1, sizeof *as->relocs))
-        as->relocs[as->nrelocs++] = (Reloc){ as->size, RELOC_ABS64, sym->sym_kind, sym->slot, sym->value };
-}
-
-static void add_trap(X64Asm *as, uint32_t offset, uint8_t kind)
-{
-    if (reserve(as, (void **)&as->traps, &as->captraps, as->ntraps + 1, sizeof *as->traps))
-        as->traps[as->ntraps++] = (TrapSite){ offset, kind };
 }
 
 /* ---- operands ---------------------------------------------------------------------- */
@@ -87,27 +31,27 @@ typedef struct {
     int32_t disp;
 } Rm;
 
-static bool reg_of(X64Asm *as, Tmp t, unsigned *reg)
+static bool reg_of(LirAsm *as, Tmp t, unsigned *reg)
 {
     *reg = 0;
     if (!tmp_is_reg(t) || tmp_reg_number(t) >= X64_NREGS)
-        return fail(as, "operand is not an x86-64 register (unallocated tmp?)");
+        return lir_asm_fail(as, "operand is not an x86-64 register (unallocated tmp?)");
     *reg = tmp_reg_number(t);
     return true;
 }
 
-static bool set_disp(X64Asm *as, Rm *rm, int64_t disp)
+static bool set_disp(LirAsm *as, Rm *rm, int64_t disp)
 {
     if (disp < INT32_MIN || disp > INT32_MAX)
-        return fail(as, "displacement %lld does not fit 32 bits", (long long)disp);
+        return lir_asm_fail(as, "displacement %lld does not fit 32 bits", (long long)disp);
     rm->disp = (int32_t)disp;
     return true;
 }
 
-static bool stack_rm(X64Asm *as, const Code *code, const Arg *a, Rm *rm)
+static bool stack_rm(LirAsm *as, const Code *code, const Arg *a, Rm *rm)
 {
     if (a->slot >= code->nslots || !code->slots[a->slot].assigned)
-        return fail(as, "stack slot %u has no frame offset", a->slot);
+        return lir_asm_fail(as, "stack slot %u has no frame offset", a->slot);
     if (!reg_of(as, code->frame_base, &rm->base))
         return false;
     return set_disp(as, rm, (int64_t)code->slots[a->slot].offset + a->value);
@@ -116,7 +60,7 @@ static bool stack_rm(X64Asm *as, const Code *code, const Arg *a, Rm *rm)
 static unsigned scale_log(unsigned s) { return s == 8 ? 3 : s == 4 ? 2 : s == 2 ? 1 : 0; }
 
 /* an argument as the r/m operand (register or memory) */
-static bool rm_of(X64Asm *as, const Code *code, const Arg *a, Rm *rm)
+static bool rm_of(LirAsm *as, const Code *code, const Arg *a, Rm *rm)
 {
     memset(rm, 0, sizeof *rm);
     switch ((ArgKind)a->kind) {
@@ -131,7 +75,7 @@ static bool rm_of(X64Asm *as, const Code *code, const Arg *a, Rm *rm)
         if (!reg_of(as, a->base, &rm->base) || !reg_of(as, a->index, &rm->index))
             return false;
         if (rm->index == X64_RSP)
-            return fail(as, "rsp cannot be an index register");
+            return lir_asm_fail(as, "rsp cannot be an index register");
         return set_disp(as, rm, a->value);
     case ARG_STACK:
         rm->mem = true;
@@ -141,7 +85,7 @@ static bool rm_of(X64Asm *as, const Code *code, const Arg *a, Rm *rm)
         rm->base = X64_RSP;
         return set_disp(as, rm, a->value);
     default:
-        return fail(as, "a %s argument is not a register or memory operand",
+        return lir_asm_fail(as, "a %s argument is not a register or memory operand",
                     arg_kind_name((ArgKind)a->kind));
     }
 }
@@ -164,7 +108,7 @@ static Op op_sized(unsigned width, uint32_t opcode)
     return op;
 }
 
-static void put_opcode(X64Asm *as, uint32_t opcode)
+static void put_opcode(LirAsm *as, uint32_t opcode)
 {
     if (opcode > 0xffff)
         put8(as, opcode >> 16);
@@ -173,7 +117,7 @@ static void put_opcode(X64Asm *as, uint32_t opcode)
     put8(as, opcode & 0xff);
 }
 
-static void put_rex(X64Asm *as, const Op *op, unsigned reg, const Rm *rm)
+static void put_rex(LirAsm *as, const Op *op, unsigned reg, const Rm *rm)
 {
     unsigned rex = (op->w ? 8 : 0) | ((reg >> 3) & 1) << 2;
     if (rm->mem)
@@ -186,7 +130,7 @@ static void put_rex(X64Asm *as, const Op *op, unsigned reg, const Rm *rm)
         put8(as, 0x40 | rex);
 }
 
-static void put_modrm(X64Asm *as, unsigned reg, const Rm *rm)
+static void put_modrm(LirAsm *as, unsigned reg, const Rm *rm)
 {
     if (!rm->mem) {
         put8(as, 0xc0 | (reg & 7) << 3 | (rm->reg & 7));
@@ -205,7 +149,7 @@ static void put_modrm(X64Asm *as, unsigned reg, const Rm *rm)
 }
 
 /* prefix, REX, opcode, ModRM, SIB, displacement: reg is a register or a /digit */
-static void emit_rm(X64Asm *as, Op op, unsigned reg, const Rm *rm)
+static void emit_rm(LirAsm *as, Op op, unsigned reg, const Rm *rm)
 {
     if (op.prefix)
         put8(as, op.prefix);
@@ -214,7 +158,7 @@ static void emit_rm(X64Asm *as, Op op, unsigned reg, const Rm *rm)
     put_modrm(as, reg, rm);
 }
 
-static void put_imm(X64Asm *as, unsigned bytes, int64_t v)
+static void put_imm(LirAsm *as, unsigned bytes, int64_t v)
 {
     if (bytes == 1)
         put8(as, (uint64_t)v & 0xff);
@@ -228,7 +172,7 @@ static bool fits8(int64_t v) { return v >= -128 && v <= 127; }
 
 /* an operation with a register or memory operand and an immediate: group opcodes
  * 0x80/0x81/0x83 style (op8, opfull, opimm8 0 if none) */
-static void emit_rm_imm(X64Asm *as, unsigned width, uint32_t op8, uint32_t opfull,
+static void emit_rm_imm(LirAsm *as, unsigned width, uint32_t op8, uint32_t opfull,
                         uint32_t opimm8, unsigned digit, const Rm *rm, int64_t imm)
 {
     if (width == 8) {
@@ -244,13 +188,7 @@ static void emit_rm_imm(X64Asm *as, unsigned width, uint32_t op8, uint32_t opful
 }
 
 /* ---- per-encoding emitters ------------------------------------------------------------ */
-typedef struct {
-    X64Asm *as;
-    const Code *code;
-    const LirBlock *block;
-    const Inst *inst;
-    const LirForm *form;
-} Ctx;
+typedef LirEncode Ctx;
 
 static const Arg *arg(const Ctx *c, unsigned i) { return &c->inst->args[i]; }
 static bool is_imm(const Arg *a) { return a->kind == ARG_IMM; }
@@ -260,20 +198,20 @@ static bool reg_arg(const Ctx *c, unsigned i, unsigned *reg)
 {
     *reg = 0;
     if (arg(c, i)->kind != ARG_TMP)
-        return fail(c->as, "argument %u is not a register", i);
+        return lir_asm_fail(c->as, "argument %u is not a register", i);
     return reg_of(c->as, arg(c, i)->base, reg);
 }
 
 static bool enc_mov_to_reg(const Ctx *c, unsigned w, const Arg *src, unsigned dst)
 {
-    X64Asm *as = c->as;
+    LirAsm *as = c->as;
     Rm rd = { .reg = dst };
     if (src->kind == ARG_BIGIMM || src->kind == ARG_SYMBOL) {
         Op op = { .w = true, .opcode = 0xb8 + (dst & 7) };
         put_rex(as, &op, 0, &rd);
         put_opcode(as, op.opcode);
         if (src->kind == ARG_SYMBOL)
-            add_reloc(as, src);
+            lir_asm_reloc(as, src);
         put64(as, src->kind == ARG_SYMBOL ? 0 : (uint64_t)src->value);
     } else if (is_imm(src) && w == 32) {
         Op op = { .opcode = 0xb8 + (dst & 7) };
@@ -331,7 +269,7 @@ static bool emit_alu(const Ctx *c, unsigned group, unsigned w, const Arg *src, c
         return true;
     }
     if (!rm_of(c->as, c->code, src, &rm) || dst->kind != ARG_TMP || !reg_of(c->as, dst->base, &reg))
-        return fail(c->as, "ALU operation needs a register operand");
+        return lir_asm_fail(c->as, "ALU operation needs a register operand");
     emit_rm(c->as, op_sized(w, base + 2), reg, &rm);
     return true;
 }
@@ -358,7 +296,7 @@ static bool enc_lea(const Ctx *c)
     if (!rm_of(c->as, c->code, arg(c, 0), &rm) || !reg_arg(c, 1, &dst))
         return false;
     if (!rm.mem)
-        return fail(c->as, "lea needs a memory operand");
+        return lir_asm_fail(c->as, "lea needs a memory operand");
     emit_rm(c->as, op_sized(c->form->width, 0x8d), dst, &rm);
     return true;
 }
@@ -432,7 +370,7 @@ static bool enc_div(const Ctx *c)
     unsigned w = c->form->width;
     if (!rm_of(c->as, c->code, arg(c, c->inst->nargs - 1), &rm))
         return false;
-    add_trap(c->as, c->as->size, c->inst->trap ? c->inst->trap : TRAP_DIV0);
+    lir_asm_trap(c->as, c->as->size, c->inst->trap ? c->inst->trap : TRAP_DIV0);
     emit_rm(c->as, op_sized(w, w == 8 ? 0xf6 : 0xf7), c->form->param, &rm);
     return true;
 }
@@ -441,7 +379,7 @@ static bool enc_bytes(const Ctx *c)
 {
     uint32_t p = c->form->param;
     if (c->inst->op == LIR_Ud2)
-        add_trap(c->as, c->as->size, c->inst->trap ? c->inst->trap : TRAP_ILLEGAL);
+        lir_asm_trap(c->as, c->as->size, c->inst->trap ? c->inst->trap : TRAP_ILLEGAL);
     for (unsigned i = 0; i < (p >> 24); i++)
         put8(c->as, (p >> (8 * i)) & 0xff);
     return true;
@@ -468,23 +406,23 @@ static bool emit_compare(const Ctx *c, const Arg *l, const Arg *r)
             return true;
         }
         if (r->kind != ARG_TMP || !reg_of(c->as, r->base, &reg))
-            return fail(c->as, "test needs a register or immediate right operand");
+            return lir_asm_fail(c->as, "test needs a register or immediate right operand");
         emit_rm(c->as, op_sized(w, w == 8 ? 0x84 : 0x85), reg, &rm);
         return true;
     case X64_UCOMISS: case X64_UCOMISD:
         if (l->kind != ARG_TMP || !reg_of(c->as, l->base, &reg) || !rm_of(c->as, c->code, r, &rm))
-            return fail(c->as, "ucomis needs a register left operand");
+            return lir_asm_fail(c->as, "ucomis needs a register left operand");
         emit_rm(c->as, (Op){ .prefix = c->form->param == X64_UCOMISD ? 0x66 : 0, .opcode = 0x0f2e },
                 reg, &rm);
         return true;
     }
-    return fail(c->as, "unknown compare kind");
+    return lir_asm_fail(c->as, "unknown compare kind");
 }
 
 static bool cond_of(const Ctx *c, int *cc)
 {
     *cc = x64_cond_code(arg(c, 0));
-    return *cc >= 0 || fail(c->as, "condition has no single x86-64 condition code");
+    return *cc >= 0 || lir_asm_fail(c->as, "condition has no single x86-64 condition code");
 }
 
 static bool enc_cmpset(const Ctx *c)
@@ -511,14 +449,14 @@ static bool enc_cmov(const Ctx *c)
     return true;
 }
 
-static void emit_jcc(X64Asm *as, unsigned cc, uint32_t block)
+static void emit_jcc(LirAsm *as, unsigned cc, uint32_t block)
 {
     put8(as, 0x0f);
     put8(as, 0x80 + cc);
     add_fixup(as, block, false);
 }
 
-static void emit_jmp(X64Asm *as, uint32_t block)
+static void emit_jmp(LirAsm *as, uint32_t block)
 {
     put8(as, 0xe9);
     add_fixup(as, block, false);
@@ -529,7 +467,7 @@ static bool enc_branch(const Ctx *c)
     int cc;
     const LirBlock *b = c->block;
     if (!b || b->nsuccs != 2)
-        return fail(c->as, "a branch needs a block with two successors");
+        return lir_asm_fail(c->as, "a branch needs a block with two successors");
     if (!cond_of(c, &cc) || !emit_compare(c, arg(c, 1), arg(c, 2)))
         return false;
     uint32_t next = b->index + 1, taken = b->succs[0], not_taken = b->succs[1];
@@ -547,7 +485,7 @@ static bool enc_jump(const Ctx *c)
 {
     const LirBlock *b = c->block;
     if (!b || b->nsuccs != 1)
-        return fail(c->as, "a jump needs a block with one successor");
+        return lir_asm_fail(c->as, "a jump needs a block with one successor");
     if (b->succs[0] != b->index + 1)
         emit_jmp(c->as, b->succs[0]);
     return true;
@@ -624,17 +562,17 @@ static bool dispatch(const Ctx *c)
     case X64E_FMOV: return enc_fmov(c);
     case X64E_COUNT: break;
     }
-    return fail(c->as, "form has no encoder");
+    return lir_asm_fail(c->as, "form has no encoder");
 }
 
-bool x64_encode_inst(X64Asm *as, const Code *code, const LirBlock *block, const Inst *inst)
+bool x64_encode_inst(LirAsm *as, const Code *code, const LirBlock *block, const Inst *inst)
 {
     if (as->failed)
         return false;
     const LirForm *form = code && code->target == x64_target() ? lir_code_find_form(code, inst)
                                                                  : lir_find_form(x64_target(), inst);
     if (!form)
-        return fail(as, "%s: no x86-64 form takes these arguments",
+        return lir_asm_fail(as, "%s: no x86-64 form takes these arguments",
                     lir_op_name((LirOp)inst->op));
     Ctx c = { as, code, block, inst, form };
     uint32_t size = as->size, nfixups = as->nfixups, nrelocs = as->nrelocs, ntraps = as->ntraps;

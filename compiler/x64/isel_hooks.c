@@ -1,6 +1,6 @@
 /* isel_hooks.c — what x86-64 instruction selection does its own way (the generic
- * selector is compiler/lir/isel.h), the SysV calling convention table, and the
- * x86-64 Backend of the compile pipeline:
+ * selector is compiler/lir/isel.h) and the SysV calling convention table, which
+ * the x86-64 Target (target.c) points to:
  *   - a zero divisor faults (#DE) at the div itself, a trap site of kind div0;
  *     signed divisions check INT_MIN / -1 first and branch to a Ud2 of kind
  *     overflow; the dividend goes in rdx:rax;
@@ -200,14 +200,3 @@ const IselHooks x64_isel_hooks = {
     .divide = x64_divide,
     .fptoi = x64_fptoi,
 };
-
-static const Backend x64 = {
-    .name = "x86-64",
-    .target = x64_target,
-    .isel = &x64_isel_hooks,
-    .frame_base = 1 + X64_RBP,    /* tmp_gp(X64_RBP) */
-    .stack_pointer = 1 + X64_RSP, /* tmp_gp(X64_RSP) */
-    .finish_frame = x64_finish_frame,
-};
-
-const Backend *x64_backend(void) { return &x64; }

@@ -1,27 +1,12 @@
-/* listing.c — an x86-64 CodeBlob as text through Capstone: per function its label,
- * then offset, bytes and instruction, with trap sites, relocations and source marks
- * (gates) annotated.  No assembler text is used to produce code; this only reads it. */
+/* listing.c — an x86-64 CodeBlob as text through Capstone: the step of the shared
+ * listing loop (compiler/lir/listing.h) that shows one instruction with its offset,
+ * bytes, trap sites, relocations and source marks (gates).  No assembler text is
+ * used to produce code; this only reads it. */
 #include "x64.h"
-#include "compiler/lir/listing_notes.h"
+#include "compiler/lir/listing.h"
 
 #include <capstone/capstone.h>
 #include <string.h>
-
-static void annotate(FILE *out, const CodeBlob *blob, uint64_t at, uint32_t size)
-{
-    lir_list_traps(out, blob, at);
-    for (uint32_t r = 0; r < blob->nrelocs; r++) {
-        const Reloc *rl = &blob->relocs[r];
-        if (rl->offset < at || rl->offset >= at + size)
-            continue;
-        if (rl->target == TARGET_HELPER)
-            fprintf(out, "  ; abs64 helper.%s", lir_helper_name(rl->index));
-        else
-            fprintf(out, "  ; abs64 func%u", rl->index);
-        if (rl->addend)
-            fprintf(out, "%+lld", (long long)rl->addend);
-    }
-}
 
 static void print_insn(FILE *out, const cs_insn *in)
 {
@@ -33,37 +18,37 @@ static void print_insn(FILE *out, const cs_insn *in)
             in->op_str[0] ? " " : "", in->op_str);
 }
 
+/* the instruction at `at`; int3 padding before the next function is skipped, and
+ * bytes Capstone cannot decode end the function's listing */
+static uint32_t step(const LirListing *l, uint32_t at, uint32_t end)
+{
+    cs_insn *insn;
+    size_t n = cs_disasm(*(const csh *)l->decoder, l->blob->code + at, end - at, at, 1, &insn);
+    if (n != 1) {
+        fprintf(l->out, "  ; %u bytes Capstone could not decode\n", end - at);
+        return LIR_LIST_BAD | (end - at);
+    }
+    uint32_t size = insn[0].size;
+    bool padding = insn[0].bytes[0] == 0xcc && size == 1 && end < l->blob->size;
+    if (!padding) {
+        lir_list_marks(l, at);
+        print_insn(l->out, &insn[0]);
+        lir_list_traps(l, at);
+        lir_list_relocs(l, at, size);
+        fputc('\n', l->out);
+    }
+    cs_free(insn, n);
+    return size | (padding ? LIR_LIST_SKIP : 0);
+}
+
 bool x64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
-                 X64GateName gate_name, void *ctx)
+                 GateNameFn gate_name, void *ctx)
 {
     csh cs;
     if (blob->isa != ISA_X64 || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
         return false;
-    bool ok = true;
-    for (uint32_t f = 0; f < blob->nfuncs; f++) {
-        uint32_t start = blob->entry[f];
-        uint32_t end = f + 1 < blob->nfuncs ? blob->entry[f + 1] : blob->size;
-        fprintf(out, "@%s:\n", func_names && func_names[f] ? func_names[f] : "?");
-        cs_insn *insn;
-        size_t n = cs_disasm(cs, blob->code + start, end - start, start, 0, &insn);
-        uint32_t decoded = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (insn[i].bytes[0] == 0xcc && insn[i].size == 1 && f + 1 < blob->nfuncs) {
-                decoded += 1;           /* alignment padding */
-                continue;
-            }
-            lir_list_marks(out, blob, insn[i].address, gate_name, ctx);
-            print_insn(out, &insn[i]);
-            annotate(out, blob, insn[i].address, insn[i].size);
-            fputc('\n', out);
-            decoded += insn[i].size;
-        }
-        if (decoded != end - start) {
-            fprintf(out, "  ; %u bytes Capstone could not decode\n", end - start - decoded);
-            ok = false;
-        }
-        cs_free(insn, n);
-    }
+    LirListing l = {out, blob, gate_name, ctx, &cs};
+    bool ok = lir_listing(&l, func_names, step, 1);
     cs_close(&cs);
     return ok;
 }

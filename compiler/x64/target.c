@@ -1,6 +1,8 @@
-/* target.c — the x86-64 LirTarget: the forms table (forms.def), register names,
- * the value rules the forms' kinds cannot express, and condition codes. */
+/* target.c — the x86-64 Target: the forms table (forms.def), register names,
+ * the value rules the forms' kinds cannot express, condition codes, and the
+ * descriptor that ties selection, frame, emit and listing together. */
 #include "x64.h"
+#include "x64_internal.h"
 
 #include "compiler/lir/form_table.h"
 
@@ -99,7 +101,7 @@ static const uint8_t gp_order[] = {
 static const uint8_t fp_order[] = { 8, 9, 10, 11, 12, 13, 14, 15, 7, 6, 5, 4, 3, 2, 1, 0 };
 #define BIT(r) (1ull << (r))
 
-static const LirTarget x64 = {
+static const Target x64 = {
     .name = "x86-64",
     .isa = ISA_X64,
     .forms = x64_forms,
@@ -111,8 +113,13 @@ static const LirTarget x64 = {
                       BIT(X64_R14) | BIT(X64_R15), 0 },
     .alloc_order = { gp_order, fp_order },
     .nalloc_order = { sizeof gp_order, sizeof fp_order },
+    .frame_base = 1 + X64_RBP,    /* tmp_gp(X64_RBP) */
+    .stack_pointer = 1 + X64_RSP, /* tmp_gp(X64_RSP) */
     .arg_ok = x64_arg_ok,
+    .isel = &x64_isel_hooks,
+    .finish_frame = x64_finish_frame,
     .emit = x64_emit,
+    .listing = x64_listing,
 };
 
-const LirTarget *x64_target(void) { return &x64; }
+const Target *x64_target(void) { return &x64; }

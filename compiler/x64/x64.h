@@ -4,7 +4,7 @@
 #ifndef CIRC_X64_H
 #define CIRC_X64_H
 
-#include "compiler/lir/lir.h"
+#include "compiler/lir/asm.h"
 
 /* hardware register numbers (GP bank; the FP bank is xmm0..xmm15) */
 enum {
@@ -42,7 +42,7 @@ enum { X64_SSE_W = 1 << 16, X64_SSE_STORE = 1 << 17 };
 typedef enum { X64_CMP, X64_TEST, X64_UCOMISS, X64_UCOMISD } X64CompareKind;
 
 /* the x86-64 target: forms table (forms.def), register names, value rules, emit */
-const LirTarget *x64_target(void);
+const Target *x64_target(void);
 
 /* the condition-code nibble of a condition arg on x86-64 (-1 if it needs two tests) */
 int x64_cond_code(const Arg *cond);
@@ -57,38 +57,13 @@ bool x64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
  * offsets, bytes, instructions, trap sites, relocations and source marks, naming a
  * mark's gate through gate_name when given (NULL from it: "gate N").  false if the
  * blob is not x86-64 or has bytes Capstone cannot decode. */
-typedef const char *(*X64GateName)(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n);
 bool x64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
-                 X64GateName gate_name, void *ctx);
+                 GateNameFn gate_name, void *ctx);
 
-/* ---- the assembler underneath (exposed for tests and tools) ---------------------- */
-typedef struct {
-    uint32_t at;        /* offset of the rel32 field */
-    uint32_t target;    /* block index (jumps) or function index (calls) */
-    uint8_t is_call;
-} X64Fixup;
-
-typedef struct X64Asm {
-    uint8_t *code;
-    uint32_t size, cap;
-    X64Fixup *fixups;
-    uint32_t nfixups, capfixups;
-    Reloc *relocs;
-    uint32_t nrelocs, caprelocs;
-    TrapSite *traps;
-    uint32_t ntraps, captraps;
-    SourceMark *marks;
-    uint32_t nmarks, capmarks;
-    bool failed;        /* out of memory or an encoding error */
-    char err[256];
-} X64Asm;
-
-void x64_asm_init(X64Asm *as);
-void x64_asm_free(X64Asm *as);
-void x64_asm_pad(X64Asm *as, unsigned align, uint8_t byte); /* up to a multiple of align */
+/* ---- the encoder underneath (exposed for tests and tools) ----------------------- */
 /* append the code of one instruction of block (its successors and the block after
  * it in layout decide branch targets; jumps to blocks become fixups): false with
  * as->err set if the instruction is not encodable */
-bool x64_encode_inst(X64Asm *as, const Code *code, const LirBlock *block, const Inst *inst);
+bool x64_encode_inst(LirAsm *as, const Code *code, const LirBlock *block, const Inst *inst);
 
 #endif

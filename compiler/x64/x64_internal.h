@@ -4,7 +4,6 @@
 #define CIRC_X64_INTERNAL_H
 
 #include "compiler/lir/lower.h"
-#include "compiler/lir/pipeline.h"
 
 extern const IselHooks x64_isel_hooks;
 

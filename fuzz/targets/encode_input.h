@@ -47,7 +47,7 @@ static inline int64_t src_imm(ByteSrc *s)
 static inline Tmp src_reg(ByteSrc *s, Bank b, unsigned nregs) { return tmp_reg(b, src_u8(s) % nregs); }
 
 /* one argument of a kind the form accepts in position i */
-static inline Arg src_arg(ByteSrc *s, const LirTarget *t, const FormArg *fa, Bank bank)
+static inline Arg src_arg(ByteSrc *s, const Target *t, const FormArg *fa, Bank bank)
 {
     unsigned kinds[ARG_KIND_COUNT], nk = 0;
     for (unsigned k = 0; k < ARG_KIND_COUNT; k++)
@@ -83,7 +83,7 @@ static inline bool is_straight(LirOp op)
 
 /* an instruction of a straight-line form chosen by the bytes, accepted by that very
  * form; false if the bytes do not make one */
-static inline bool src_inst(ByteSrc *s, const LirTarget *t, Inst *in, const LirForm **form)
+static inline bool src_inst(ByteSrc *s, const Target *t, Inst *in, const LirForm **form)
 {
     uint32_t k = (uint32_t)(src_u8(s) | src_u8(s) << 8) % t->nforms;
     const LirForm *f = &t->forms[k];
@@ -128,7 +128,7 @@ static inline void named_regs(const Inst *in, NamedRegs *r)
 typedef bool (*CsRegMap)(const char *name, Bank *bank, unsigned *num);
 
 /* decode the encoder's bytes and compare; on a disagreement print a report and abort */
-static inline void compare_with_capstone(csh cs, CsRegMap map, const LirTarget *t, const Inst *in,
+static inline void compare_with_capstone(csh cs, CsRegMap map, const Target *t, const Inst *in,
                                          const uint8_t *code, size_t size)
 {
     cs_insn *insn = NULL;

@@ -4,7 +4,6 @@
  * code (number 31 stands for both SP and ZR); an instruction the encoder refuses
  * must leave no bytes. */
 #include "compiler/a64/a64.h"
-#include "compiler/a64/regs.h"
 #include "fuzz/targets/encode_input.h"
 
 #include <ctype.h>
@@ -37,7 +36,7 @@ static bool a64_map(const char *name, Bank *bank, unsigned *num)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const LirTarget *t = a64_target();
+    const Target *t = a64_target();
     ByteSrc s = {data, size, 0};
     Inst in;
     const LirForm *form;
@@ -45,13 +44,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     Arena *a = arena_new();
     Code *c = lir_code_new(a, t, "f", 0);
-    c->frame_base = tmp_gp(A64_FP);
-    c->stack_pointer = tmp_gp(A64_SP);
+    c->frame_base = t->frame_base;
+    c->stack_pointer = t->stack_pointer;
     uint32_t slot = lir_add_slot(c, 64, 8, false);
     c->slots[slot].offset = -64;
     c->slots[slot].assigned = true;
-    A64Asm as;
-    a64_asm_init(&as);
+    LirAsm as;
+    lir_asm_init(&as);
     if (a64_encode_inst(&as, c, NULL, &in)) {
         csh cs;
         if (cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &cs) == CS_ERR_OK) {
@@ -63,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "ARM64 encoder refused an instruction but left %u bytes: %s\n", as.size, as.err);
         abort();
     }
-    a64_asm_free(&as);
+    lir_asm_free(&as);
     arena_free(a);
     return 0;
 }

@@ -5,6 +5,7 @@
  * module is checked against the oracle (stages order-K-PASS), then the machine code
  * at -O0 and -O2 under those allocator knobs.  A mismatch aborts with the report,
  * the order and the program. */
+#include "compiler/target.h"
 #include "fuzz/check.h"
 #include "fuzz/gen.h"
 
@@ -62,7 +63,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_options_default(&co);
     co.engines = engines;
     co.pass_order = order;
-    co.targets = "order,x86-64,arm64";
+    char names[128], targets[160];
+    snprintf(targets, sizeof targets, "order,%s", target_names(names, sizeof names, ",", ","));
+    co.targets = targets;
     choose_knobs(data, size, &co.regalloc);
     const uint8_t *prog = size > skip ? data + skip : data + size;
     size_t plen = size > skip ? size - skip : 0;

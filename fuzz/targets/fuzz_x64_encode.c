@@ -34,7 +34,7 @@ static bool x64_map(const char *name, Bank *bank, unsigned *num)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const LirTarget *t = x64_target();
+    const Target *t = x64_target();
     ByteSrc s = {data, size, 0};
     Inst in;
     const LirForm *form;
@@ -42,14 +42,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     Arena *a = arena_new();
     Code *c = lir_code_new(a, t, "f", 0);
-    c->frame_base = tmp_gp(X64_RBP);
-    c->stack_pointer = tmp_gp(X64_RSP);
+    c->frame_base = t->frame_base;
+    c->stack_pointer = t->stack_pointer;
     uint32_t slot = lir_add_slot(c, 64, 8, false);
     c->slots[slot].offset = -64;
     c->slots[slot].assigned = true;
     LirBlock *b = lir_add_block(c, 1);
-    X64Asm as;
-    x64_asm_init(&as);
+    LirAsm as;
+    lir_asm_init(&as);
     if (x64_encode_inst(&as, c, b, &in)) {
         csh cs;
         if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK) {
@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "x86-64 encoder refused an instruction but left %u bytes: %s\n", as.size, as.err);
         abort();
     }
-    x64_asm_free(&as);
+    lir_asm_free(&as);
     arena_free(a);
     return 0;
 }

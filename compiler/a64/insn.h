@@ -1,4 +1,4 @@
-/* encode.h — the AArch64 instruction encoder: one function per instruction (and per
+/* insn.h — the AArch64 instruction words: one function per instruction (and per
  * alias the backend wants to name), each returning the 32-bit instruction word.
  *
  * Conventions, uniform over every encoder:
@@ -15,8 +15,8 @@
  *     (0, which is UDF #0, never a word any encoder produces).  The backend tests
  *     for it to choose another form, or a veneer for a branch out of range.
  */
-#ifndef CIRC_A64_ENCODE_H
-#define CIRC_A64_ENCODE_H
+#ifndef CIRC_A64_INSN_H
+#define CIRC_A64_INSN_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,0 +1,127 @@
+/* compile.c — compile_module: passes, then per function schedule, lower, remove
+ * dead instructions, allocate, frame, then the target's emit (compile.h). */
+#include "compiler/compile.h"
+#include "compiler/opt/opt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* run the middle end on m per opt; false (reported) if the pipeline fails */
+static bool run_passes(Module *m, const CompileOptions *opt, Diag *d)
+{
+    PassOptions po = {.bisect_limit = -1};
+    PassManager *pm = pm_new(&po);
+    if (!pm) {
+        diag_error(d, 0, 0, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    if (opt->passes) {
+        char err[256];
+        if (!pm_set_passes(pm, opt->passes, err, sizeof err)) {
+            diag_error(d, 0, 0, "%s", err);
+            ok = false;
+        }
+    } else {
+        pm_set_level(pm, opt->opt_level);
+    }
+    if (ok && pm_run(pm, m) != 0) {
+        diag_error(d, 0, 0, "the optimization pipeline produced an invalid module");
+        ok = false;
+    }
+    pm_free(pm);
+    return ok;
+}
+
+static uint64_t count_insts(const Code *c)
+{
+    uint64_t n = 0;
+    for (uint32_t b = 0; b < c->nblocks; b++)
+        n += c->blocks[b]->ninsts;
+    return n;
+}
+
+/* schedule, lower, allocate and frame one function */
+static Code *compile_func(const Func *f, const Schedule *given, const Target *t, const CompileOptions *opt,
+                          Arena *arena, CompileStats *stats, Diag *d)
+{
+    SchedOptions so = {.no_motion = opt->no_motion || (opt->opt_level == 0 && !opt->passes)};
+    Schedule *own = given ? NULL : schedule_func(f, &so, d);
+    const Schedule *s = given ? given : own;
+    if (!s)
+        return NULL;
+    Code *code = lower_func(s, t, t->isel, NULL, arena, d);
+    schedule_free(own);
+    if (!code)
+        return NULL;
+    code->frame_base = t->frame_base;
+    code->stack_pointer = t->stack_pointer;
+    Arena *scratch = arena_new();
+    LirLiveness *live = lir_remove_dead(scratch, code);
+    if (opt->dump_lir)
+        lir_print(opt->dump_lir, code);
+    char err[512];
+    /* the shape of the lowering and of the result is verified there; their forms
+     * when the target emits the code */
+    bool allocated = lir_allocate_compiled(code, &opt->regalloc, live, err, sizeof err);
+    arena_free(scratch);
+    if (!allocated) {
+        diag_error(d, f->line, f->col, "in @%s: register allocation failed: %s", f->name, err);
+        lir_verify(code, d->out); /* the problems, if that is why */
+        return NULL;
+    }
+    if (!t->finish_frame(code, err, sizeof err)) {
+        diag_error(d, f->line, f->col, "in @%s: %s", f->name, err);
+        return NULL;
+    }
+    if (opt->dump_alloc)
+        lir_print(opt->dump_alloc, code);
+    if (stats) {
+        stats->gates += circ_live_count(f->circ);
+        stats->insts += count_insts(code);
+    }
+    return code;
+}
+
+bool compile_module_stats(const Module *m, const Target *t, const CompileOptions *opt, Arena *arena,
+                          CodeBlob *out, Module **compiled, CompileStats *stats, Diag *d)
+{
+    static const CompileOptions defaults;
+    if (!opt)
+        opt = &defaults;
+    if (compiled)
+        *compiled = NULL;
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    /* the passes work on a copy; a prepared module is compiled in place */
+    bool copy = !opt->prepared || compiled;
+    Module *work = copy ? module_clone(m) : (Module *)m;
+    if (!work) {
+        diag_error(d, 0, 0, "out of memory");
+        return false;
+    }
+    bool ok = opt->prepared || (opt->opt_level == 0 && !opt->passes) || run_passes(work, opt, d);
+    Schedule *const *given = opt->prepared ? opt->schedules : NULL;
+    Code **codes = arena_alloc(arena, (work->nfuncs + 1) * sizeof *codes);
+    for (uint32_t i = 0; ok && i < work->nfuncs; i++)
+        ok = (codes[i] = compile_func(work->funcs[i], given ? given[i] : NULL, t, opt, arena, stats, d)) != NULL;
+    if (ok) {
+        char err[512];
+        memset(out, 0, sizeof *out);
+        if (!t->emit(arena, codes, work->nfuncs, out, err, sizeof err)) {
+            diag_error(d, 0, 0, "%s: %s", t->name, err);
+            ok = false;
+        }
+    }
+    if (ok && compiled)
+        *compiled = work;
+    else if (copy)
+        module_free(work);
+    return ok;
+}
+
+bool compile_module(const Module *m, const Target *t, const CompileOptions *opt, Arena *arena,
+                    CodeBlob *out, Module **compiled, Diag *d)
+{
+    return compile_module_stats(m, t, opt, arena, out, compiled, NULL, d);
+}

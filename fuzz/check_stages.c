@@ -1,0 +1,12 @@
+/* check_stages.c — the kinds of stages of the differential check, in the order
+ * they are tried: each is a StageOps (check_stage.h) of check.c or
+ * check_machine.c. */
+#include "fuzz/check_stage.h"
+
+const StageOps *const check_stage_kinds[STAGE_KIND_COUNT] = {
+    [STAGE_PASS] = &check_pass_stages,
+    [STAGE_ORDER] = &check_order_stages,
+    [STAGE_PIPELINE] = &check_pipeline_stages,
+    [STAGE_SCHED] = &check_sched_stages,
+    [STAGE_MACHINE] = &check_machine_stages,
+};
