@@ -358,6 +358,23 @@ static int test_batch(Reducer *r, Module **cands, uint32_t n)
     return -1;
 }
 
+int reduce_test_limited(const ReduceOptions *opt, ReduceInteresting fn, void *ctx, const Module *m)
+{
+    ReduceOptions o = *opt;
+    o.interesting = fn;
+    o.ctx = ctx;
+    ReduceStats st = {0};
+    Reducer r = {.opt = &o, .st = &st, .start = now_seconds(), .jobs = 1};
+    fflush(NULL);
+    pid_t pid = start_test(&r, m);
+    int status = -2;
+    if (pid > 0)
+        wait_tests(&r, &pid, &status, 1, kill_time(&r));
+    if (status < 0)
+        return -1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 /* ---- the driver loop ----------------------------------------------------------- */
 static bool out_of_time(Reducer *r)
 {

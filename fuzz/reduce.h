@@ -54,6 +54,12 @@ typedef struct {
 /* the reduced module (a new one; the input is not changed).  stats may be NULL. */
 Module *reduce_module(const Module *m, const ReduceOptions *opt, ReduceStats *stats);
 
+/* fn(ctx, m) once in a worker process as the reducer runs a test (its own process
+ * group, killed after opt->timeout, opt->max_seconds from now, or when *opt->stop is
+ * raised): 1 if it returned true, 0 if false, -1 if it was killed or could not start.
+ * What fn finds must go to memory shared with the caller (mmap MAP_SHARED). */
+int reduce_test_limited(const ReduceOptions *opt, ReduceInteresting fn, void *ctx, const Module *m);
+
 /* the interpreter budget the reducer uses by default for m: 8 times the most steps
  * one of its run lines takes, plus 100,000 (candidates that loop give up early) */
 uint64_t reduce_step_budget(const Module *m);

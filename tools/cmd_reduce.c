@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* the signal that asked the reduction to stop (0: none); written only by on_stop */
@@ -149,9 +150,11 @@ static bool parse_args(int argc, char **argv, ReduceArgs *a)
     return a->file != NULL;
 }
 
-/* the signature of FILE's first mismatch; false if the check finds none */
-static bool original_signature(const Module *m, ReduceCheck *rc)
+/* the signature of FILE's first mismatch into rc (shared memory); false if the
+ * check finds none */
+static bool record_signature(void *ctx, const Module *m)
 {
+    ReduceCheck *rc = ctx;
     CheckResult *res = malloc(sizeof *res);
     if (!res)
         return false;
@@ -239,15 +242,20 @@ static int reduce_by_script(ReduceArgs *a, const Module *m)
 
 static int reduce_by_check(ReduceArgs *a, const Module *m)
 {
-    ReduceCheck *chk = calloc(1, sizeof *chk);
-    if (!chk)
+    /* shared: FILE's check runs in a worker under the time limits */
+    ReduceCheck *chk = mmap(NULL, sizeof *chk, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (chk == MAP_FAILED)
         return EXIT_USAGE;
     chk->check = a->check;
     /* candidates that loop give up early, in the check as in the reducer */
     if (!chk->check.interp.max_steps)
         chk->check.interp.max_steps = reduce_step_budget(m);
-    int rc;
-    if (!original_signature(m, chk)) {
+    int rc, found = reduce_test_limited(&a->ro, record_signature, chk, m);
+    if (found < 0) {
+        fprintf(stderr, "circ reduce: %s: its check was stopped (time limit or signal); nothing written\n",
+                a->file);
+        rc = EXIT_FAIL;
+    } else if (!found) {
         fprintf(stderr, "circ reduce: %s: the check finds no mismatch to reduce\n", a->file);
         rc = EXIT_FAIL;
     } else {
@@ -257,7 +265,7 @@ static int reduce_by_check(ReduceArgs *a, const Module *m)
         a->ro.ctx = chk;
         rc = reduce_with(a, m);
     }
-    free(chk);
+    munmap(chk, sizeof *chk);
     return rc;
 }
 
