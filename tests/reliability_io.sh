@@ -100,7 +100,8 @@ grep -q -- "--jobs needs a whole number 1..256, got '0'" "$T/err" || bad "fuzz -
 # ---- 4. one campaign per folder ------------------------------------------------------
 "$CIRC" fuzz --seconds 4 --size 20 --targets O1 --out "$T/shared" --status-interval 100 2>/dev/null &
 first=$!
-sleep 1
+for _ in $(seq 100); do [ -e "$T/shared/.circ-fuzz.lock" ] && break; sleep 0.1; done
+sleep 0.3
 expect_exit 2 "$CIRC" fuzz --seconds 1 --size 20 --targets O1 --out "$T/shared"
 grep -q "another campaign" "$T/err" || bad "second campaign: message"
 wait $first || bad "the first campaign failed"
@@ -114,9 +115,9 @@ for nj in "1 1" "1 2" "7 2" "5 3" "40 2"; do
 done
 start=$(date +%s.%N)
 "$CIRC" fuzz --seconds 2 --jobs 2 --size 100 --out "$T/s" 2>/dev/null
-took=$(echo "$(date +%s.%N) - $start" | bc)
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 echo "--seconds 2 took $took s"
-[ "$(echo "$took < 3.5" | bc)" = 1 ] || bad "--seconds 2 took $took s"
+awk -v t="$took" 'BEGIN { exit !(t < 4) }' || bad "--seconds 2 took $took s"
 
 # ---- 6. circ reduce: deadlines, signals, --test ----------------------------------------
 expect_exit 2 "$CIRC" reduce "$T/g.circ" --test ""
