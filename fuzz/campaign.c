@@ -314,6 +314,8 @@ static bool seen_signature(Parent *p, const char *sig)
     return false;
 }
 
+static double elapsed(const Parent *p) { return (double)(now_ns() - p->t0) * 1e-9; }
+
 /* what one finding's files are made from */
 typedef struct {
     const CampaignOptions *o;
@@ -430,7 +432,10 @@ static Module *finding_program(Parent *p, const Msg *m, uint32_t *gates_generate
     *gates_generated = 0;
     if (!o->reduce || !o->reducer)
         return mod;
-    Module *r = o->reducer(mod, m->signature, &o->check, o->reducer_ctx);
+    double left = 0;
+    if (o->seconds > 0) /* keep to the campaign's time limit */
+        left = o->seconds - elapsed(p) > 0.5 ? o->seconds - elapsed(p) : 0.5;
+    Module *r = o->reducer(mod, m->signature, &o->check, left, o->reducer_ctx);
     if (!r)
         return mod;
     *gates_generated = reduce_gate_count(mod);
@@ -467,8 +472,6 @@ static void save_finding(Parent *p, const Msg *m, double at)
         fprintf(p->status, "%snew finding %s NOT SAVED: cannot write %s.%s: %s\n", clear, m->signature, stem, failed,
                 strerror(err));
 }
-
-static double elapsed(const Parent *p) { return (double)(now_ns() - p->t0) * 1e-9; }
 
 static void record_finding(Parent *p, const Msg *m)
 {

@@ -28,11 +28,12 @@
 #include "fuzz/gen.h"
 
 /* a reducer (extension point for `--reduce`): called in the parent for each new
- * finding before it is saved; returns a smaller program (a new module) that keeps
- * the signature under the same check options, or NULL to save m as it is.  The
- * saved file keeps the finding's header either way. */
+ * finding before it is saved, with the seconds left of the campaign (0: no limit),
+ * which it must keep to; returns a smaller program (a new module) that keeps the
+ * signature under the same check options, or NULL to save m as it is.  The saved
+ * file keeps the finding's header either way. */
 typedef Module *(*CampaignReducer)(const Module *m, const char *signature, const CheckOptions *check,
-                                   void *ctx);
+                                   double seconds_left, void *ctx);
 
 typedef enum { STATUS_AUTO, STATUS_TTY, STATUS_PLAIN, STATUS_NONE } StatusMode;
 

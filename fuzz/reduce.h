@@ -93,10 +93,11 @@ typedef struct {
 bool reduce_check_interesting(void *ctx, const Module *candidate);
 
 /* the campaign's reducer hook (CampaignReducer in campaign.h): reduce a finding under
- * the same check options, keeping its signature; a new, smaller module, or NULL if
- * it did not get smaller.  ctx: NULL, or a ReduceOptions whose
- * jobs/timeout/max_seconds are used. */
-Module *reduce_campaign_finding(const Module *m, const char *signature, const CheckOptions *check, void *ctx);
+ * the same check options, keeping its signature, within seconds_left (0: no limit);
+ * a new, smaller module, or NULL if it did not get smaller.  ctx: NULL (at most 60
+ * seconds), or a ReduceOptions whose jobs/timeout/max_seconds are used. */
+Module *reduce_campaign_finding(const Module *m, const char *signature, const CheckOptions *check,
+                                double seconds_left, void *ctx);
 /* the same for the finding saved at path: rewrites the file (whole or not at all)
  * when the result is smaller, keeping its header (reduce_file_header); true if it
  * rewrote it */

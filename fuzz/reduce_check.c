@@ -112,11 +112,14 @@ bool reduce_script_interesting(void *ctx, const Module *candidate)
     return yes;
 }
 
-Module *reduce_campaign_finding(const Module *m, const char *signature, const CheckOptions *check, void *ctx)
+Module *reduce_campaign_finding(const Module *m, const char *signature, const CheckOptions *check,
+                                double seconds_left, void *ctx)
 {
     ReduceCheck rc = {.check = *check};
     snprintf(rc.signature, sizeof rc.signature, "%s", signature);
     ReduceOptions ro = ctx ? *(const ReduceOptions *)ctx : (ReduceOptions){.max_seconds = 60};
+    if (seconds_left > 0 && (ro.max_seconds <= 0 || ro.max_seconds > seconds_left))
+        ro.max_seconds = seconds_left;
     ro.interesting = reduce_check_interesting;
     ro.ctx = &rc;
     ReduceStats st;
@@ -145,7 +148,7 @@ bool reduce_campaign_file(const char *path, const char *signature, const CheckOp
     bool ok = m && verify_module(m, &d) == 0;
     if (null)
         fclose(null);
-    Module *r = ok ? reduce_campaign_finding(m, signature, check, ctx) : NULL;
+    Module *r = ok ? reduce_campaign_finding(m, signature, check, 0, ctx) : NULL;
     char *header = r ? reduce_file_header(path) : NULL;
     bool rewrote = r && header && reduce_write_reduced(path, header, reduce_gate_count(m), r);
     free(header);
