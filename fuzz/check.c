@@ -178,6 +178,14 @@ bool check_options_validate(const CheckOptions *o, char *err, size_t n)
 {
     if (!targets_valid(o, err, n))
         return false;
+    StageList l;
+    check_build_stages(o, &l);
+    free(l.v);
+    if (!l.n) {
+        snprintf(err, n, "--targets %s selects no stage at the -O levels and ISAs asked for",
+                 o->targets ? o->targets : "(all)");
+        return false;
+    }
     if (!o->pass_order)
         return true;
     PassManager *pm = check_pass_manager(o);

@@ -82,6 +82,8 @@ done
 expect_exit 2 "$CIRC" check "$prog" --targets bogus
 grep -q "no stage starts with 'bogus'" "$T/err" && grep -q "sched-O2" "$T/err" || bad "check --targets: message"
 expect_exit 2 "$CIRC" fuzz --targets bogus --seconds 1 --out "$T/f0"
+expect_exit 2 "$CIRC" check "$prog" --targets x86-64 --isa arm64
+expect_exit 2 "$CIRC" check "$prog" --targets O2 -O1
 expect_exit 2 "$CIRC" check "$prog" --passes=bogus
 grep -q "unknown pass 'bogus'" "$T/err" && grep -q "dce" "$T/err" || bad "check --passes: message lists the passes"
 expect_exit 2 "$CIRC" fuzz --passes=fold,bogus --seconds 1 --out "$T/f0"
