@@ -85,7 +85,7 @@ static bool finish_temp(AtomicFile *af)
         return false;
     }
     errno = 0;
-    bool ok = fflush(af->f) == 0 && !ferror(af->f) && fsync(fileno(af->f)) == 0;
+    bool ok = fflush(af->f) == 0 && !ferror(af->f) && (!w || fsync(fileno(af->f)) == 0);
     if (!ok && !errno)
         errno = EIO;
     int e = errno;

@@ -34,7 +34,8 @@ typedef struct {
 void atomic_writer_init(AtomicWriter *w);
 
 /* start writing path: af->f is a new temporary file in path's folder.  false with
- * errno set (the folder is missing or not writable, the name is too long) */
+ * errno set (the folder is missing or not writable, the name is too long).  w may be
+ * NULL for scratch files nobody keeps: no injected failures and no fsync */
 bool atomic_open(AtomicFile *af, AtomicWriter *w, const char *path);
 /* check and close the temporary, then move it to af->path (mode says whether an
  * existing file may be replaced).  false with errno set, the temporary removed and
