@@ -8,15 +8,22 @@
  * (updated after every program, so a crash loses none), the index of the program
  * being checked and when it started (crash and hang attribution), and the stop
  * flag the parent sets.  SIGINT/SIGTERM are blocked during a campaign and
- * polled with sigpending(), so an interrupt ends it cleanly with a summary. */
+ * polled with sigpending(), so an interrupt ends it cleanly with a summary.
+ *
+ * The findings folder is locked with flock() on DIR/.circ-fuzz.lock for the whole
+ * campaign; findings are written through fuzz/atomic_write.h, never replacing a file. */
 #include "fuzz/campaign.h"
+#include "fuzz/atomic_write.h"
+#include "fuzz/reduce.h"
 #include "oracle/mem.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <malloc.h>
 #include <sys/prctl.h>
@@ -47,6 +54,7 @@ typedef struct {
     volatile uint64_t current;      /* program being checked */
     volatile int64_t started_ns;    /* when, 0 between programs */
     volatile int stop;
+    volatile int finished;          /* the worker checked its share of max_programs */
     Msg tally;                      /* running totals of this worker slot (all its
                                        processes), updated after each program so a
                                        crash loses nothing */
@@ -69,7 +77,10 @@ typedef struct {
     uint32_t nsigs;
     int64_t t0;
     double last_status;
-    bool tty, dir_made, stopping;
+    bool tty, stopping;
+    int lock_fd;                    /* the findings folder's lock, -1 when not held */
+    bool made_dir;                  /* the campaign created the findings folder */
+    AtomicWriter writer;            /* every finding file goes through it */
 } Parent;
 
 static int64_t now_ns(void)
@@ -132,6 +143,15 @@ Module *campaign_program(const CampaignOptions *o, uint32_t worker, uint64_t k)
     return m;
 }
 
+/* how many programs worker w checks: its share of max_programs (the first
+ * max_programs % jobs workers one more), or no limit */
+static uint64_t campaign_share(const CampaignOptions *o, uint32_t w)
+{
+    if (!o->max_programs)
+        return UINT64_MAX;
+    return o->max_programs / o->jobs + (w < o->max_programs % o->jobs);
+}
+
 /* ---- the worker ---------------------------------------------------------------- */
 static void send_msg(int fd, const Msg *m)
 {
@@ -192,13 +212,13 @@ static void worker_one(Worker *w, uint64_t k)
     Msg *t = &w->sh->tally;
     for (uint32_t r = 0; r < made; r++)
         t->outcome_kinds[w->outs[r].kind]++;
+    t->runs += made; /* with the outcome kinds, so a crash in the check keeps them equal */
     bool given = runline_outcomes(w->outs, made) == m->nruns;
     double t2 = cpu_seconds();
     bool ok = given ? check_module_given(m, &w->check, w->outs, w->res) : check_module(m, &w->check, w->res);
     double t3 = cpu_seconds();
     t->programs++;
     t->execs += w->res->execs + made;
-    t->runs += made;
     t->seconds[0] += t1 - t0;
     t->seconds[1] += t2 - t1;
     t->seconds[2] += t3 - t2;
@@ -227,12 +247,14 @@ static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t star
     w.res = malloc(sizeof *w.res);
     if (!w.outs || !w.res)
         _exit(4);
-    for (uint64_t k = start; !sh->stop; k++) {
+    uint64_t end = campaign_share(o, worker);
+    for (uint64_t k = start; k < end && !sh->stop; k++) {
         sh->current = k;
         sh->started_ns = now_ns();
         worker_one(&w, k);
         sh->started_ns = 0;
     }
+    sh->finished = !sh->stop;
     if (w.check.engines != o->check.engines)
         check_engines_free(w.check.engines);
     if (w.check.interp.memory != o->check.interp.memory)
@@ -248,6 +270,7 @@ static bool spawn(Parent *p, uint32_t i, uint64_t start)
     if (pipe(fds))
         return false;
     p->shared[i].stop = 0;
+    p->shared[i].finished = 0;
     p->shared[i].started_ns = 0;
     p->shared[i].current = start;
     fflush(NULL);
@@ -263,6 +286,8 @@ static bool spawn(Parent *p, uint32_t i, uint64_t start)
         if (getppid() != parent)
             _exit(0);
         close(fds[0]);
+        if (p->lock_fd >= 0)
+            close(p->lock_fd);
         for (uint32_t j = 0; j < p->o->jobs; j++)
             if (j != i && p->w[j].fd >= 0)
                 close(p->w[j].fd);
@@ -289,6 +314,46 @@ static bool seen_signature(Parent *p, const char *sig)
     return false;
 }
 
+static double elapsed(const Parent *p) { return (double)(now_ns() - p->t0) * 1e-9; }
+
+/* what one finding's files are made from */
+typedef struct {
+    const CampaignOptions *o;
+    const Msg *m;
+    const Module *mod;           /* the program to save (reduced or as generated) */
+    uint32_t gates_generated;    /* gates of the generated program when reduced, else 0 */
+    double at;
+} Finding;
+
+static bool fill_circ(FILE *f, void *ctx)
+{
+    const Finding *fd = ctx;
+    const CampaignOptions *o = fd->o;
+    const Msg *m = fd->m;
+    uint64_t gseed = campaign_program_seed(o->seed, m->worker, m->index);
+    unsigned size = o->gen.size ? o->gen.size : 100;
+    fprintf(f, "; circ fuzz finding %s\n", m->signature);
+    fprintf(f, "; stage %s: %s\n", m->stage, m->detail);
+    fprintf(f, "; campaign seed %llu, worker %u, program %llu, size %u%s: generator seed 0x%016llx\n",
+            (unsigned long long)o->seed, m->worker, (unsigned long long)m->index, size,
+            o->gen.swarm ? ", swarm" : "", (unsigned long long)gseed);
+    fprintf(f, "; reproduce: circ check FILE%s%s   (or circ gen --seed 0x%016llx --size %u%s)\n",
+            o->check.targets ? " --targets " : "", o->check.targets ? o->check.targets : "",
+            (unsigned long long)gseed, size, o->gen.swarm ? " --swarm" : "");
+    size_t len;
+    uint8_t *b = program_bytes(o, m->worker, m->index, &len);
+    fprintf(f, "; bytes (%zu):", len);
+    for (size_t i = 0; i < len && i < 64; i++)
+        fprintf(f, "%s%02x", i % 32 ? "" : "\n;   ", b[i]);
+    fprintf(f, "%s\n", len > 64 ? " ..." : "");
+    free(b);
+    if (fd->gates_generated)
+        fprintf(f, "; reduced by circ reduce from %u to %u gates, keeping the signature\n", fd->gates_generated,
+                reduce_gate_count(fd->mod));
+    print_module(f, fd->mod);
+    return true;
+}
+
 static void json_string(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -304,29 +369,11 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void write_header(FILE *f, const CampaignOptions *o, const Msg *m, const uint8_t *b, size_t len)
+static bool fill_json(FILE *f, void *ctx)
 {
-    fprintf(f, "; circ fuzz finding %s\n", m->signature);
-    fprintf(f, "; stage %s: %s\n", m->stage, m->detail);
-    fprintf(f, "; campaign seed %llu, worker %u, program %llu, size %u%s: generator seed 0x%016llx\n",
-            (unsigned long long)o->seed, m->worker, (unsigned long long)m->index,
-            o->gen.size ? o->gen.size : 100, o->gen.swarm ? ", swarm" : "",
-            (unsigned long long)campaign_program_seed(o->seed, m->worker, m->index));
-    fprintf(f, "; reproduce: circ check FILE%s%s   (or circ gen --seed 0x%016llx --size %u%s)\n",
-            o->check.targets ? " --targets " : "", o->check.targets ? o->check.targets : "",
-            (unsigned long long)campaign_program_seed(o->seed, m->worker, m->index),
-            o->gen.size ? o->gen.size : 100, o->gen.swarm ? " --swarm" : "");
-    fprintf(f, "; bytes (%zu):", len);
-    for (size_t i = 0; i < len && i < 64; i++)
-        fprintf(f, "%s%02x", i % 32 ? "" : "\n;   ", b[i]);
-    fprintf(f, "%s\n", len > 64 ? " ..." : "");
-}
-
-static void write_json(const char *path, const CampaignOptions *o, const Msg *m, double at)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return;
+    const Finding *fd = ctx;
+    const CampaignOptions *o = fd->o;
+    const Msg *m = fd->m;
     fputs("{\n  \"signature\": ", f);
     json_string(f, m->signature);
     fputs(",\n  \"stage\": ", f);
@@ -335,45 +382,96 @@ static void write_json(const char *path, const CampaignOptions *o, const Msg *m,
     json_string(f, m->detail);
     fprintf(f, ",\n  \"campaign_seed\": %llu,\n  \"worker\": %u,\n  \"program\": %llu,\n"
                "  \"generator_seed\": \"0x%016llx\",\n  \"size\": %u,\n  \"swarm\": %s,\n"
-               "  \"run_line\": %u,\n  \"seconds_into_campaign\": %.1f\n}\n",
+               "  \"run_line\": %u,\n  \"reduced\": %s,\n  \"seconds_into_campaign\": %.1f\n}\n",
             (unsigned long long)o->seed, m->worker, (unsigned long long)m->index,
             (unsigned long long)campaign_program_seed(o->seed, m->worker, m->index),
-            o->gen.size ? o->gen.size : 100, o->gen.swarm ? "true" : "false", m->run, at);
-    fclose(f);
+            o->gen.size ? o->gen.size : 100, o->gen.swarm ? "true" : "false", m->run,
+            fd->gates_generated ? "true" : "false", fd->at);
+    return true;
+}
+
+/* DIR/STEM.circ and DIR/STEM.json, STEM the signature's file name, or NAME-2, NAME-3,
+ * ... when an earlier run saved that signature; false if no free name */
+static bool free_stem(const char *dir, const char *name, char *stem, size_t n)
+{
+    char circ[4200], json[4200];
+    for (unsigned k = 1; k < 1000; k++) {
+        if (k == 1)
+            snprintf(stem, n, "%s/%s", dir, name);
+        else
+            snprintf(stem, n, "%s/%s-%u", dir, name, k);
+        snprintf(circ, sizeof circ, "%s.circ", stem);
+        snprintf(json, sizeof json, "%s.json", stem);
+        if (access(circ, F_OK) && errno == ENOENT && access(json, F_OK) && errno == ENOENT)
+            return true;
+    }
+    errno = EEXIST;
+    return false;
+}
+
+/* write STEM.circ then STEM.json, never replacing a file; NULL when both were saved,
+ * else the file that was not (its reason in errno) */
+static const char *write_finding(Parent *p, Finding *fd, const char *stem)
+{
+    static const char *const exts[2] = {"circ", "json"};
+    bool (*const fills[2])(FILE *, void *) = {fill_circ, fill_json};
+    for (int k = 0; k < 2; k++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s.%s", stem, exts[k]);
+        if (!atomic_write_file(&p->writer, path, AW_NO_REPLACE, fills[k], fd))
+            return exts[k];
+    }
+    return NULL;
+}
+
+/* the new finding's program, reduced first with --reduce */
+static Module *finding_program(Parent *p, const Msg *m, uint32_t *gates_generated)
+{
+    const CampaignOptions *o = p->o;
+    Module *mod = campaign_program(o, m->worker, m->index);
+    *gates_generated = 0;
+    if (!o->reduce || !o->reducer)
+        return mod;
+    double left = 0;
+    if (o->seconds > 0) /* keep to the campaign's time limit */
+        left = o->seconds - elapsed(p) > 0.5 ? o->seconds - elapsed(p) : 0.5;
+    Module *r = o->reducer(mod, m->signature, &o->check, left, o->reducer_ctx);
+    if (!r)
+        return mod;
+    *gates_generated = reduce_gate_count(mod);
+    module_free(mod);
+    return r;
 }
 
 static void save_finding(Parent *p, const Msg *m, double at)
 {
     const CampaignOptions *o = p->o;
-    if (!p->dir_made) {
-        if (mkdir(o->out_dir, 0777) && errno != EEXIST && p->status)
-            fprintf(p->status, "\ncirc fuzz: cannot create %s: %s\n", o->out_dir, strerror(errno));
-        p->dir_made = true;
-    }
-    char name[160], path[4096];
+    Finding fd = {.o = o, .m = m, .at = at};
+    Module *mod = finding_program(p, m, &fd.gates_generated);
+    fd.mod = mod;
+    char name[160], stem[4096];
     check_signature_filename(m->signature, name, sizeof name);
-    snprintf(path, sizeof path, "%s/%s.circ", o->out_dir, name);
-    size_t len;
-    uint8_t *b = program_bytes(o, m->worker, m->index, &len);
-    Module *mod = campaign_program(o, m->worker, m->index);
-    FILE *f = fopen(path, "w");
-    if (f) {
-        write_header(f, o, m, b, len);
-        print_module(f, mod);
-        fclose(f);
-    }
+    const char *failed = "circ";
+    if (free_stem(o->out_dir, name, stem, sizeof stem))
+        failed = write_finding(p, &fd, stem);
+    else
+        snprintf(stem, sizeof stem, "%s/%s", o->out_dir, name);
+    int err = errno;
     module_free(mod);
-    free(b);
-    if (o->reduce && o->reducer)
-        o->reducer(path, m->signature, &o->check, o->reducer_ctx);
-    snprintf(path, sizeof path, "%s/%s.json", o->out_dir, name);
-    write_json(path, o, m, at);
-    if (p->status)
-        fprintf(p->status, "%snew finding %s -> %s/%s.circ\n", p->tty ? "\r\033[K" : "", m->signature,
-                o->out_dir, name);
+    if (failed)
+        p->st->unsaved++;
+    if (!p->status)
+        return;
+    const char *clear = p->tty ? "\r\033[K" : "";
+    if (!failed)
+        fprintf(p->status, "%snew finding %s -> %s.circ\n", clear, m->signature, stem);
+    else if (!strcmp(failed, "json"))
+        fprintf(p->status, "%snew finding %s -> %s.circ, but %s.json NOT SAVED: %s\n", clear, m->signature, stem,
+                stem, strerror(err));
+    else
+        fprintf(p->status, "%snew finding %s NOT SAVED: cannot write %s.%s: %s\n", clear, m->signature, stem, failed,
+                strerror(err));
 }
-
-static double elapsed(const Parent *p) { return (double)(now_ns() - p->t0) * 1e-9; }
 
 static void record_finding(Parent *p, const Msg *m)
 {
@@ -416,8 +514,6 @@ static void collect_tallies(Parent *p)
         for (int k = 0; k < PHASE_COUNT; k++)
             st->check_phases[k] += m->phases[k];
     }
-    if (p->o->max_programs && st->programs >= p->o->max_programs)
-        p->stopping = true;
 }
 
 /* ---- worker supervision ------------------------------------------------------------ */
@@ -447,7 +543,18 @@ static void finding_for_death(Parent *p, uint32_t i, const char *sig, const char
     snprintf(m.signature, sizeof m.signature, "%s", sig);
     snprintf(m.stage, sizeof m.stage, "worker");
     snprintf(m.detail, sizeof m.detail, "%s", detail);
+    p->shared[i].tally.programs++; /* the program it died on was checked, if not to the end */
     record_finding(p, &m);
+}
+
+/* start worker i again after the program it died on, unless that was its last */
+static void restart(Parent *p, uint32_t i)
+{
+    uint64_t next = p->shared[i].current + 1;
+    if (p->stopping || next >= campaign_share(p->o, i))
+        return;
+    if (!spawn(p, i, next) && p->status)
+        fprintf(p->status, "\ncirc fuzz: cannot restart worker %u\n", i);
 }
 
 /* worker i's pipe closed: reap it; a death that was not asked for is a finding and
@@ -461,7 +568,7 @@ static void worker_ended(Parent *p, uint32_t i)
         ;
     p->w[i].exited = true;
     bool clean = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
-    if (clean && p->shared[i].stop)
+    if (clean && (p->shared[i].stop || p->shared[i].finished))
         return;
     char sig[64], detail[128];
     if (WIFSIGNALED(ws)) {
@@ -475,8 +582,7 @@ static void worker_ended(Parent *p, uint32_t i)
     if (p->shared[i].stop && p->shared[i].started_ns == 0)
         return; /* stopped between programs */
     finding_for_death(p, i, sig, detail);
-    if (!p->stopping && !spawn(p, i, p->shared[i].current + 1) && p->status)
-        fprintf(p->status, "\ncirc fuzz: cannot restart worker %u\n", i);
+    restart(p, i);
 }
 
 static void check_hangs(Parent *p)
@@ -495,8 +601,7 @@ static void check_hangs(Parent *p)
         char detail[128];
         snprintf(detail, sizeof detail, "one program was checked for more than %.0f s", p->o->hang_seconds);
         finding_for_death(p, i, "hang", detail);
-        if (!p->stopping)
-            spawn(p, i, p->shared[i].current + 1);
+        restart(p, i);
     }
 }
 
@@ -561,11 +666,26 @@ static bool interrupted(void)
     return sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM);
 }
 
+/* how long stopping workers may take to finish the program they are checking: twice
+ * the mean time of a program so far (the workers' CPU time over the programs they
+ * finished: at least 0.25 s, at most 10 s and --hang-seconds), so a time limit ends
+ * within about one program's check time */
+static double stop_grace(Parent *p)
+{
+    collect_tallies(p);
+    const double *cpu = p->st->worker_seconds;
+    double mean = p->st->programs ? (cpu[0] + cpu[1] + cpu[2]) / (double)p->st->programs : 1.0;
+    double grace = 2 * mean < 0.25 ? 0.25 : 2 * mean;
+    if (grace > 10)
+        grace = 10;
+    return grace < p->o->hang_seconds ? grace : p->o->hang_seconds;
+}
+
 static void stop_workers(Parent *p)
 {
     for (uint32_t i = 0; i < p->o->jobs; i++)
         p->shared[i].stop = 1;
-    double grace = p->o->hang_seconds < 10 ? p->o->hang_seconds : 10;
+    double grace = stop_grace(p);
     int64_t deadline = now_ns() + (int64_t)(grace * 1e9);
     while (poll_workers(p, 100) && now_ns() < deadline)
         ;
@@ -583,7 +703,8 @@ static void stop_workers(Parent *p)
 static void run_loop(Parent *p)
 {
     while (!p->stopping) {
-        poll_workers(p, 50);
+        if (!poll_workers(p, 50))
+            break; /* every worker checked its share of --max-programs */
         check_hangs(p);
         collect_tallies(p);
         show_status(p, false);
@@ -637,20 +758,76 @@ static bool start_workers(Parent *p)
     for (uint32_t i = 0; i < p->o->jobs; i++)
         p->w[i].fd = -1;
     for (uint32_t i = 0; i < p->o->jobs; i++)
-        if (!spawn(p, i, 0))
+        if (campaign_share(p->o, i) && !spawn(p, i, 0))
             return false;
     return true;
+}
+
+/* check the findings folder (create it if missing) and lock it for this campaign;
+ * false with the reason printed */
+static bool claim_out_dir(Parent *p, FILE *status)
+{
+    const char *dir = p->o->out_dir;
+    char lock[4200];
+    struct stat sb;
+    const char *why = NULL;
+    if (!dir || !*dir)
+        why = "no folder named";
+    else if (!(p->made_dir = mkdir(dir, 0777) == 0) && errno != EEXIST)
+        why = strerror(errno);
+    else if (stat(dir, &sb))
+        why = strerror(errno);
+    else if (!S_ISDIR(sb.st_mode))
+        why = "not a directory";
+    else if (snprintf(lock, sizeof lock, "%s/.circ-fuzz.lock", dir) >= (int)sizeof lock)
+        why = strerror(ENAMETOOLONG);
+    else if ((p->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0)
+        why = strerror(errno);
+    else if (flock(p->lock_fd, LOCK_EX | LOCK_NB))
+        why = errno == EWOULDBLOCK ? "another campaign is using it (its lock .circ-fuzz.lock is held)"
+                                   : strerror(errno);
+    if (why && status)
+        fprintf(status, "circ fuzz: cannot use --out '%s': %s\n", dir ? dir : "", why);
+    return !why;
+}
+
+/* unlock the findings folder; one the campaign made and saved nothing in is removed */
+static void release_out_dir(Parent *p)
+{
+    if (p->made_dir && p->st->signatures == p->st->unsaved) {
+        char lock[4200];
+        snprintf(lock, sizeof lock, "%s/.circ-fuzz.lock", p->o->out_dir);
+        unlink(lock);
+        rmdir(p->o->out_dir);
+    }
+    if (p->lock_fd >= 0)
+        close(p->lock_fd);
+}
+
+/* the checks before anything starts; false with the reason printed */
+static bool campaign_startable(const CampaignOptions *o, FILE *status)
+{
+    char err[1024];
+    if (!o->jobs || o->jobs > MAX_JOBS)
+        snprintf(err, sizeof err, "--jobs must be 1..%d", MAX_JOBS);
+    else if (check_options_validate(&o->check, err, sizeof err))
+        return true;
+    if (status)
+        fprintf(status, "circ fuzz: %s\n", err);
+    return false;
 }
 
 int campaign_run(const CampaignOptions *o, CampaignStats *st, FILE *status)
 {
     memset(st, 0, sizeof *st);
-    if (!o->jobs || o->jobs > MAX_JOBS) {
-        if (status)
-            fprintf(status, "circ fuzz: --jobs must be 1..%d\n", MAX_JOBS);
+    if (!campaign_startable(o, status))
+        return -1;
+    Parent p = {.o = o, .st = st, .status = status, .t0 = now_ns(), .lock_fd = -1};
+    if (!claim_out_dir(&p, status)) {
+        release_out_dir(&p);
         return -1;
     }
-    Parent p = {.o = o, .st = st, .status = status, .t0 = now_ns()};
+    atomic_writer_init(&p.writer);
     p.tty = status && (o->status_mode == STATUS_TTY ||
                        (o->status_mode == STATUS_AUTO && isatty(fileno(status))));
     if (o->status_mode == STATUS_NONE)
@@ -659,6 +836,7 @@ int campaign_run(const CampaignOptions *o, CampaignStats *st, FILE *status)
     if (p.shared == MAP_FAILED) {
         if (status)
             fprintf(status, "circ fuzz: cannot map shared memory: %s\n", strerror(errno));
+        release_out_dir(&p);
         return -1;
     }
     sigset_t block, old;
@@ -683,6 +861,7 @@ int campaign_run(const CampaignOptions *o, CampaignStats *st, FILE *status)
     }
     sigprocmask(SIG_SETMASK, &old, NULL);
     munmap(p.shared, o->jobs * sizeof *p.shared);
+    release_out_dir(&p);
     for (uint32_t i = 0; i < p.nsigs; i++)
         free(p.sigs[i]);
     free(p.sigs);

@@ -6,6 +6,18 @@
  * DIR/SIGNATURE.json), and restarts workers that crash or hang, recording the crash
  * as a finding with its program.
  *
+ * The findings folder is checked (created if missing) and locked before any worker
+ * starts: a second campaign on a locked folder does not start.  Every file is written
+ * whole or not at all (fuzz/atomic_write.h) and never replaces an existing one: a
+ * signature already saved by an earlier run goes to DIR/SIGNATURE-2.circ, -3, ...
+ * A finding that could not be saved is reported as NOT SAVED and counted in
+ * CampaignStats.unsaved.
+ *
+ * With max_programs N the campaign checks exactly N programs for any number of
+ * jobs: worker w checks programs 0 .. N/jobs (+1 for the first N%jobs workers), so the
+ * programs, and the totals, are the same on every run.  With seconds S it stops
+ * within one program's check time of S.
+ *
  * Program k of worker w in a campaign with seed s is generated (fuzz/gen.h) from
  * gen_bytes_for_size(size) bytes of gen_seed_bytes(campaign_program_seed(s, w, k)),
  * so any finding is regenerated from (s, w, k, size, swarm) alone. */
@@ -16,11 +28,12 @@
 #include "fuzz/gen.h"
 
 /* a reducer (extension point for `--reduce`): called in the parent for each new
- * finding after it is saved; it may rewrite the file at path in place with a smaller
- * program that keeps the signature under the same check options.  Returns true if
- * it rewrote the file. */
-typedef bool (*CampaignReducer)(const char *path, const char *signature, const CheckOptions *check,
-                                void *ctx);
+ * finding before it is saved, with the seconds left of the campaign (0: no limit),
+ * which it must keep to; returns a smaller program (a new module) that keeps the
+ * signature under the same check options, or NULL to save m as it is.  The saved
+ * file keeps the finding's header either way. */
+typedef Module *(*CampaignReducer)(const Module *m, const char *signature, const CheckOptions *check,
+                                   double seconds_left, void *ctx);
 
 typedef enum { STATUS_AUTO, STATUS_TTY, STATUS_PLAIN, STATUS_NONE } StatusMode;
 
@@ -28,7 +41,7 @@ typedef struct {
     double seconds;          /* wall-clock length; 0: until max_programs (or a signal) */
     uint64_t seed;
     uint32_t jobs;           /* worker processes */
-    const char *out_dir;     /* findings; created when the first one is saved */
+    const char *out_dir;     /* findings; checked, created and locked at the start */
     GenOptions gen;          /* size, swarm, weights */
     uint32_t runs;           /* run lines per program (gen_add_runlines); 0: 3 */
     CheckOptions check;      /* the stages; extra passes are inherited by the workers */
@@ -49,6 +62,7 @@ typedef struct {
     uint64_t mismatches;     /* every mismatching program (a signature may repeat) */
     uint64_t signatures;     /* distinct signatures */
     uint64_t crashes, hangs; /* worker deaths and kills (also counted as mismatches) */
+    uint64_t unsaved;        /* new signatures whose files could not be written */
     double execs_per_sec;
     double worker_seconds[3];/* CPU time of the workers in generate / run lines
                                 (oracle) / check (oracle + stages) */
@@ -59,7 +73,9 @@ typedef struct {
 
 void campaign_options_default(CampaignOptions *o);
 /* run a campaign; status lines and findings notes go to status (may be NULL);
- * 0 when it ran (see st->mismatches), -1 if it could not start (message printed) */
+ * 0 when it ran (see st->mismatches and st->unsaved), -1 if it could not start: bad
+ * options, a findings folder that cannot be used or is locked by another campaign
+ * (message printed to status) */
 int campaign_run(const CampaignOptions *o, CampaignStats *st, FILE *status);
 
 /* "check time: oracle N%, optimize N%, ..." (shares of the phases), one line */

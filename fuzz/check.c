@@ -139,6 +139,83 @@ void check_list_stages(FILE *out, const CheckOptions *opt)
     free(l.v);
 }
 
+/* ---- validating the options ------------------------------------------------------ */
+/* the stages of o at every -O level and on every ISA whose names start with one of
+ * targets (NULL: all) */
+static void stages_anywhere(const CheckOptions *o, const char *targets, StageList *l)
+{
+    CheckOptions all = *o;
+    all.targets = targets;
+    all.levels = CHECK_ALL_LEVELS;
+    all.isa_mask = 0;
+    check_build_stages(&all, l);
+}
+
+/* "NAME, NAME, ..." of every stage any -O level and ISA has, into buf */
+static void all_stage_names(const CheckOptions *o, char *buf, size_t n)
+{
+    StageList l;
+    stages_anywhere(o, NULL, &l);
+    size_t k = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < l.n && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", l.v[i].name);
+    free(l.v);
+}
+
+/* false with a message if an item of o->targets is not the start of a stage's name */
+static bool targets_valid(const CheckOptions *o, char *err, size_t n)
+{
+    for (const char *p = o->targets; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char item[64], names[2048];
+        snprintf(item, sizeof item, "%.*s", (int)(len < 63 ? len : 63), p);
+        StageList l;
+        stages_anywhere(o, item, &l);
+        free(l.v);
+        if (!l.n) {
+            all_stage_names(o, names, sizeof names);
+            snprintf(err, n, "--targets: no stage starts with '%s'; the stages are: %s", item, names);
+            return false;
+        }
+        p += len + (e != NULL);
+    }
+    return true;
+}
+
+bool check_options_validate(const CheckOptions *o, char *err, size_t n)
+{
+    if (!targets_valid(o, err, n))
+        return false;
+    StageList l;
+    check_build_stages(o, &l);
+    free(l.v);
+    if (!l.n) {
+        snprintf(err, n, "--targets %s selects no stage at the -O levels and ISAs asked for",
+                 o->targets ? o->targets : "(all)");
+        return false;
+    }
+    if (!o->pass_order)
+        return true;
+    PassManager *pm = check_pass_manager(o);
+    char why[200];
+    bool ok = pm_set_passes(pm, o->pass_order, why, sizeof why);
+    if (!ok) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        if (mem) {
+            pm_list_passes(pm, mem);
+            fclose(mem);
+        }
+        snprintf(err, n, "--passes: %s; the passes are:\n%s", why, text ? text : "");
+        free(text);
+    }
+    pm_free(pm);
+    return ok;
+}
+
 /* ---- preparing modules ---------------------------------------------------------- */
 PassManager *check_pass_manager(const CheckOptions *o)
 {

@@ -90,6 +90,11 @@ bool check_module(const Module *m, const CheckOptions *opt, CheckResult *res);
  * so the oracle is not run again; each still has to meet its run line's expectation
  * when opt->check_expectations */
 bool check_module_given(const Module *m, const CheckOptions *opt, const Outcome *oracle, CheckResult *res);
+/* false with a message in err (what is wrong and the valid names) if an item of
+ * opt->targets starts no stage's name at any -O level and ISA or none at the levels
+ * and ISAs of opt, or opt->pass_order names an unknown pass: check before checking
+ * anything */
+bool check_options_validate(const CheckOptions *opt, char *err, size_t n);
 /* the names of the stages check_module would try for opt, one per line, to out */
 void check_list_stages(FILE *out, const CheckOptions *opt);
 /* the outcome kind's word in a signature: return, trap, throw, timeout, invalid */

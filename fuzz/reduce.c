@@ -1,7 +1,8 @@
 /* reduce.c — the reducer's core: the fixpoint over the strategies of reduce_edits.c,
  * ddmin chunking (halving chunk sizes over each strategy's units), candidate
  * preparation (verify, cleanup, verify, refresh run lines, must be smaller) and
- * batched testing in forked workers with a per-candidate timeout.  A batch holds
+ * batched testing in forked workers (each its own process group) under a
+ * per-candidate timeout, the overall deadline and the caller's stop flag.  A batch holds
  * consecutive candidates in one fixed order and the first interesting one wins, so
  * the result does not depend on the number of jobs. */
 #include "fuzz/reduce_internal.h"
@@ -11,7 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -240,55 +241,148 @@ static Module *prepare(Reducer *r, Module *cand, const Strategy *s)
 }
 
 /* ---- testing ------------------------------------------------------------------- */
-static void child_test(Reducer *r, const Module *cand)
+static bool stop_raised(const Reducer *r) { return r->opt->stop && *r->opt->stop; }
+
+/* tests run in forked workers when anything may have to kill them */
+static bool tests_forked(const Reducer *r)
 {
-    if (r->opt->timeout > 0) {
-        struct itimerval it = {{0, 0}, {(time_t)r->opt->timeout,
-                                        (suseconds_t)((r->opt->timeout - (time_t)r->opt->timeout) * 1e6)}};
-        if (!it.it_value.tv_sec && !it.it_value.tv_usec)
-            it.it_value.tv_usec = 1000;
-        setitimer(ITIMER_REAL, &it, NULL);
+    const ReduceOptions *o = r->opt;
+    return r->jobs > 1 || o->timeout > 0 || o->max_seconds > 0 || o->stop;
+}
+
+/* a worker leading its own process group, testing cand; -1 if fork failed */
+static pid_t start_test(Reducer *r, const Module *cand)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        _exit(r->opt->interesting(r->opt->ctx, cand) ? 0 : 1);
     }
-    bool yes = r->opt->interesting(r->opt->ctx, cand);
-    _exit(yes ? 0 : 1);
+    if (pid > 0)
+        setpgid(pid, pid); /* also here, so that a kill right away finds the group */
+    return pid;
+}
+
+/* when the running tests are killed: the candidate's timeout or the overall deadline */
+static double kill_time(const Reducer *r)
+{
+    double t = r->opt->timeout > 0 ? now_seconds() + r->opt->timeout : 1e300;
+    if (r->opt->max_seconds > 0 && r->start + r->opt->max_seconds < t)
+        t = r->start + r->opt->max_seconds;
+    return t;
+}
+
+/* kill the groups of the workers still running (status -2); their status becomes -1 */
+static void kill_running(const pid_t *pid, int *status, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (pid[i] > 0 && status[i] == -2) {
+            kill(-pid[i], SIGKILL);
+            waitpid(pid[i], NULL, 0);
+            status[i] = -1;
+        }
+}
+
+/* reap the workers that ended (their wait status into status[i]); how many still run */
+static uint32_t reap_ended(const pid_t *pid, int *status, uint32_t n)
+{
+    uint32_t left = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int ws;
+        if (pid[i] <= 0 || status[i] != -2)
+            continue;
+        if (waitpid(pid[i], &ws, WNOHANG) == pid[i])
+            status[i] = ws;
+        else
+            left++;
+    }
+    return left;
+}
+
+/* reap the workers of pid[0..n) as they end; at kill_at (a test not reaped by then is
+ * too slow, even if it just ended) or when the stop flag is raised, kill the groups
+ * still running */
+static void wait_tests(Reducer *r, const pid_t *pid, int *status, uint32_t n, double kill_at)
+{
+    sigset_t chld, old;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &old);
+    for (;;) {
+        double now = now_seconds();
+        if (now >= kill_at || stop_raised(r)) {
+            kill_running(pid, status, n);
+            break;
+        }
+        if (!reap_ended(pid, status, n))
+            break;
+        double wait = kill_at - now < 0.05 ? kill_at - now : 0.05;
+        struct timespec ts = {0, (long)(wait * 1e9)};
+        sigtimedwait(&chld, NULL, &ts); /* a child's end, a signal or the nap */
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* test cands[0..n) in this process; index of the first interesting one, or -1 */
+static int test_here(Reducer *r, Module **cands, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (r->opt->interesting(r->opt->ctx, cands[i])) {
+            r->st->tried -= n - 1 - i;
+            return (int)i;
+        }
+    return -1;
 }
 
 /* test cands[0..n); index of the first interesting one, or -1 */
 static int test_batch(Reducer *r, Module **cands, uint32_t n)
 {
     r->st->tried += n;
-    if (r->jobs <= 1 && r->opt->timeout <= 0) {
-        for (uint32_t i = 0; i < n; i++)
-            if (r->opt->interesting(r->opt->ctx, cands[i])) {
-                r->st->tried -= n - 1 - i;
-                return (int)i;
-            }
-        return -1;
-    }
+    if (!tests_forked(r))
+        return test_here(r, cands, n);
     pid_t pid[MAX_JOBS];
+    int status[MAX_JOBS];
+    double kill_at = kill_time(r);
     fflush(NULL);
     for (uint32_t i = 0; i < n; i++) {
-        pid[i] = fork();
-        if (pid[i] == 0)
-            child_test(r, cands[i]);
+        pid[i] = stop_raised(r) ? -1 : start_test(r, cands[i]);
+        status[i] = -2;
     }
-    int first = -1;
-    for (uint32_t i = 0; i < n; i++) {
-        int status = 0;
-        if (pid[i] < 0)
-            continue;
-        while (waitpid(pid[i], &status, 0) < 0)
-            ;
-        if (first < 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-            first = (int)i;
-    }
-    return first;
+    wait_tests(r, pid, status, n, kill_at);
+    for (uint32_t i = 0; i < n; i++)
+        if (pid[i] > 0 && status[i] >= 0 && WIFEXITED(status[i]) && WEXITSTATUS(status[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+int reduce_test_limited(const ReduceOptions *opt, ReduceInteresting fn, void *ctx, const Module *m)
+{
+    ReduceOptions o = *opt;
+    o.interesting = fn;
+    o.ctx = ctx;
+    ReduceStats st = {0};
+    Reducer r = {.opt = &o, .st = &st, .start = now_seconds(), .jobs = 1};
+    fflush(NULL);
+    pid_t pid = start_test(&r, m);
+    int status = -2;
+    if (pid > 0)
+        wait_tests(&r, &pid, &status, 1, kill_time(&r));
+    if (status < 0)
+        return -1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 /* ---- the driver loop ----------------------------------------------------------- */
 static bool out_of_time(Reducer *r)
 {
-    if (r->opt->max_seconds > 0 && now_seconds() - r->start > r->opt->max_seconds) {
+    if (stop_raised(r)) {
+        r->st->interrupted = true;
+        return true;
+    }
+    if (r->opt->max_seconds > 0 && now_seconds() - r->start >= r->opt->max_seconds) {
         r->st->timed_out = true;
         return true;
     }
@@ -397,6 +491,7 @@ Module *reduce_module(const Module *m, const ReduceOptions *opt, ReduceStats *st
     Module *first = r.cur;
     int hit = test_batch(&r, &first, 1);
     st->input_interesting = hit == 0;
+    out_of_time(&r); /* the input's test may have met the deadline or the stop flag */
     if (st->input_interesting) {
         fixpoint(&r);
         Module *compact = reduce_reparse(r.cur);

@@ -1,7 +1,9 @@
-/* circ.c — the command-line driver: dispatches to the subcommands of commands.def. */
+/* circ.c — the command-line driver: dispatches to the subcommands of commands.def and
+ * checks that what they wrote to standard output got there. */
 #include "driver.h"
 #include "compiler/target.h"
 
+#include <errno.h>
 #include <string.h>
 
 typedef struct { const char *name; int (*fn)(int, char **); const char *summary; } Command;
@@ -69,6 +71,23 @@ Module *load_module(const char *path, bool verify, int *status)
     return m;
 }
 
+/* a command's exit status, or 2 with a message if writing its standard output failed
+ * (a full disk, a closed pipe, /dev/full): flush, the stream's error flag, close */
+static int output_checked(const char *cmd, int status)
+{
+    errno = 0;
+    bool ok = fflush(stdout) == 0 && !ferror(stdout);
+    int err = errno;
+    if (fclose(stdout) && ok) {
+        ok = false;
+        err = errno;
+    }
+    if (ok)
+        return status;
+    fprintf(stderr, "circ %s: error writing standard output: %s\n", cmd, err ? strerror(err) : "write error");
+    return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -77,11 +96,11 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return EXIT_OK;
+        return output_checked("help", EXIT_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+            return output_checked(argv[1], commands[i].fn(argc - 1, argv + 1));
     fprintf(stderr, "circ: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;

@@ -5,7 +5,9 @@
 #include "compiler/opt/opt.h"
 #include "compiler/target.h"
 #include "driver.h"
+#include "fuzz/atomic_write.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,12 +47,15 @@ typedef struct {
     RegallocOptions ra;
 } CompileArgs;
 
+/* G,F: both 1..64 (0 would mean no limit to the allocator: not what was asked) */
 static bool parse_max_regs(const char *s, RegallocOptions *ra)
 {
     unsigned gp, fp;
     char extra;
-    if (sscanf(s, "%u,%u%c", &gp, &fp, &extra) != 2 || gp > 64 || fp > 64)
+    if (sscanf(s, "%u,%u%c", &gp, &fp, &extra) != 2 || !gp || !fp || gp > 64 || fp > 64) {
+        fprintf(stderr, "circ compile: bad --max-regs=%s: two register counts G,F, each 1..64\n", s);
         return false;
+    }
     ra->max_regs[BANK_GP] = (uint8_t)gp;
     ra->max_regs[BANK_FP] = (uint8_t)fp;
     return true;
@@ -85,18 +90,21 @@ static bool parse_compile_args(int argc, char **argv, CompileArgs *a)
     return a->file && a->target;
 }
 
+static bool fill_code(FILE *f, void *blob)
+{
+    const CodeBlob *b = blob;
+    return fwrite(b->code, 1, b->size, f) == b->size;
+}
+
+/* the code bytes to path, whole or not at all */
 static int write_code(const char *path, const CodeBlob *blob)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "circ compile: cannot write %s\n", path);
-        return EXIT_USAGE;
-    }
-    bool ok = fwrite(blob->code, 1, blob->size, f) == blob->size;
-    ok = fclose(f) == 0 && ok;
-    if (!ok)
-        fprintf(stderr, "circ compile: cannot write %s\n", path);
-    return ok ? EXIT_OK : EXIT_USAGE;
+    AtomicWriter w;
+    atomic_writer_init(&w);
+    if (atomic_write_file(&w, path, AW_REPLACE, fill_code, (void *)blob))
+        return EXIT_OK;
+    fprintf(stderr, "circ compile: cannot write %s: %s\n", path, strerror(errno));
+    return EXIT_USAGE;
 }
 
 static int report(const CompileArgs *a, const Target *t, const CodeBlob *blob, const Module *compiled)

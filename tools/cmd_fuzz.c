@@ -131,6 +131,11 @@ int cmd_check(int argc, char **argv)
         } else
             argv[++nfiles] = argv[i]; /* compact the file names to argv[1..nfiles] */
     }
+    char err[4096];
+    if (!check_options_validate(&co, err, sizeof err)) {
+        fprintf(stderr, "circ check: %s\n", err);
+        return EXIT_USAGE;
+    }
     if (list) {
         check_list_stages(stdout, &co);
         return EXIT_OK;
@@ -143,7 +148,7 @@ int cmd_check(int argc, char **argv)
     if (!res)
         return EXIT_USAGE;
     int worst = EXIT_OK, failed = 0;
-    for (int i = 1; i <= nfiles; i++) {
+    for (int i = 1; i <= nfiles && !ferror(stdout); i++) {
         int st = check_file(argv[i], &co, quiet, res);
         failed += st != EXIT_OK;
         if (st > worst)
@@ -172,45 +177,82 @@ static const char fuzz_usage[] =
     "  --seconds S        run time, default 60 (0: until --max-programs or interrupted)\n"
     "  --seed N           campaign seed, default 1\n"
     "  --jobs J           worker processes, default 1\n"
-    "  --out DIR          where findings go, default fuzz-out\n"
+    "  --out DIR          where findings go, default fuzz-out: checked (created if\n"
+    "                     missing) and locked before the campaign starts; a second\n"
+    "                     campaign on a locked folder exits 2\n"
     "  --targets LIST     only stages whose names start with one of LIST\n"
     "  --size S           target gate count of generated modules, default 100\n"
     "  --swarm            switch a random subset of generator features off per program\n"
     "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"
-    "  --max-programs N   stop after N programs\n"
+    "  --max-programs N   check exactly N programs (the same ones for a given --jobs)\n"
     "  --hang-seconds H   a program checked for longer than H seconds is a hang (default 60)\n"
-    "Exit 0 if no mismatch was found, 1 if any was, 2 on usage or I/O errors.\n";
+    "Files are written whole or not at all and never replace one: a signature saved\n"
+    "by an earlier run goes to DIR/SIGNATURE-2.circ, -3, ...  A finding that cannot\n"
+    "be saved is reported as NOT SAVED.\n"
+    "Exit 0 if no mismatch was found, 1 if any was, 2 on usage or I/O errors (a\n"
+    "finding not saved included).\n";
+
+/* the value options of circ fuzz: name, lowest and highest value */
+typedef struct {
+    const char *name;
+    uint64_t lo, hi;
+} FuzzValue;
+
+static const FuzzValue fuzz_values[] = {
+    {"--seconds", 0, 1u << 30},      {"--seed", 0, UINT64_MAX}, {"--jobs", 1, 256},
+    {"--size", 1, 100000},           {"--max-programs", 0, UINT64_MAX},
+    {"--hang-seconds", 1, 1u << 30}, {"--status-interval", 1, 1u << 30},
+};
+
+static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
+{
+    switch (which) {
+    case 0: o->seconds = (double)v; break;
+    case 1: o->seed = v; break;
+    case 2: o->jobs = (uint32_t)v; break;
+    case 3: o->gen.size = (uint32_t)v; break;
+    case 4: o->max_programs = v; break;
+    case 5: o->hang_seconds = (double)v; break;
+    default: o->status_interval = (double)v; break;
+    }
+}
+
+/* 1 if argv[*i] was a value option (its value checked), -1 with a message if its
+ * value is bad or missing, 0 if it is no value option */
+static int fuzz_value_option(int argc, char **argv, int *i, CampaignOptions *o)
+{
+    for (int k = 0; k < (int)(sizeof fuzz_values / sizeof fuzz_values[0]); k++) {
+        const FuzzValue *f = &fuzz_values[k];
+        if (strcmp(argv[*i], f->name))
+            continue;
+        uint64_t v;
+        const char *s = *i + 1 < argc ? argv[++*i] : NULL;
+        if (!s || !parse_u64(s, &v) || v < f->lo || v > f->hi) {
+            fprintf(stderr, "circ fuzz: %s needs a whole number %llu..%llu, got '%s'\n", f->name,
+                    (unsigned long long)f->lo, (unsigned long long)f->hi, s ? s : "nothing");
+            return -1;
+        }
+        set_fuzz_value(o, k, v);
+        return 1;
+    }
+    return 0;
+}
 
 static int parse_fuzz_option(int argc, char **argv, int *i, CampaignOptions *o)
 {
     const char *a = argv[*i];
-    uint64_t v;
     if (!strcmp(a, "--swarm"))
         o->gen.swarm = true;
     else if (!strcmp(a, "--reduce"))
         o->reduce = true;
     else if (!strcmp(a, "--out") && *i + 1 < argc)
         o->out_dir = argv[++*i];
-    else if (*i + 1 < argc && parse_u64(argv[*i + 1], &v)) {
-        ++*i;
-        if (!strcmp(a, "--seconds"))
-            o->seconds = (double)v;
-        else if (!strcmp(a, "--seed"))
-            o->seed = v;
-        else if (!strcmp(a, "--jobs") && v >= 1 && v <= 256)
-            o->jobs = (uint32_t)v;
-        else if (!strcmp(a, "--size") && v >= 1 && v <= 100000)
-            o->gen.size = (uint32_t)v;
-        else if (!strcmp(a, "--max-programs"))
-            o->max_programs = v;
-        else if (!strcmp(a, "--hang-seconds") && v >= 1)
-            o->hang_seconds = (double)v;
-        else if (!strcmp(a, "--status-interval") && v >= 1)
-            o->status_interval = (double)v;
-        else
-            return -1;
-    } else
-        return -1;
+    else {
+        int r = fuzz_value_option(argc, argv, i, o);
+        if (!r)
+            fprintf(stderr, "circ fuzz: bad argument '%s'\n", a);
+        return r ? r : -1;
+    }
     return 1;
 }
 
@@ -225,15 +267,20 @@ int cmd_fuzz(int argc, char **argv)
         if (r == 0)
             r = parse_fuzz_option(argc, argv, &i, &o);
         if (r < 0) {
-            fprintf(stderr, "circ fuzz: bad argument '%s'\n%s", argv[i], fuzz_usage);
+            fputs(fuzz_usage, stderr);
             return EXIT_USAGE;
         }
     }
     if (o.reduce)
-        o.reducer = reduce_campaign_file; /* fuzz/reduce.h: keeps the signature */
+        o.reducer = reduce_campaign_finding; /* fuzz/reduce.h: keeps the signature */
     CampaignStats st;
     int rc = campaign_run(&o, &st, stderr);
     if (rc < 0)
         return EXIT_USAGE;
+    if (st.unsaved) {
+        fprintf(stderr, "circ fuzz: %llu finding%s NOT SAVED (see above)\n", (unsigned long long)st.unsaved,
+                st.unsaved == 1 ? "" : "s");
+        return EXIT_USAGE;
+    }
     return st.mismatches ? EXIT_FAIL : EXIT_OK;
 }

@@ -1,6 +1,7 @@
 /* cmd_gen.c — `circ gen`: write a random valid program with self-checking run lines
  * (from a seed or from a fuzzer input file), or print statistics over many seeds. */
 #include "driver.h"
+#include "fuzz/atomic_write.h"
 #include "fuzz/gen.h"
 
 #include <errno.h>
@@ -179,6 +180,27 @@ static void print_header(FILE *out, const GenArgs *a)
     fputc('\n', out);
 }
 
+typedef struct {
+    const GenArgs *a;
+    const Module *m;
+} Generated;
+
+static bool fill_generated(FILE *f, void *ctx)
+{
+    const Generated *g = ctx;
+    print_header(f, g->a);
+    print_module(f, g->m);
+    return true;
+}
+
+/* the program to a->out, whole or not at all; false with errno set */
+static bool write_generated(const GenArgs *a, const Module *m)
+{
+    AtomicWriter w;
+    atomic_writer_init(&w);
+    return atomic_write_file(&w, a->out, AW_REPLACE, fill_generated, &(Generated){a, m});
+}
+
 static int write_one(const GenArgs *a)
 {
     size_t len = 0;
@@ -193,16 +215,11 @@ static int write_one(const GenArgs *a)
     Diag d;
     diag_init(&d, "<generated>", stderr);
     int status = verify_module(m, &d) ? EXIT_FAIL : EXIT_OK;
-    FILE *out = a->out ? fopen(a->out, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "circ gen: cannot write %s: %s\n", a->out, strerror(errno));
-        module_free(m);
-        return EXIT_USAGE;
-    }
-    print_header(out, a);
-    print_module(out, m);
-    if (a->out && fclose(out)) {
-        fprintf(stderr, "circ gen: cannot write %s\n", a->out);
+    if (!a->out) {
+        print_header(stdout, a);
+        print_module(stdout, m);
+    } else if (!write_generated(a, m)) {
+        fprintf(stderr, "circ gen: cannot write %s: %s (nothing written)\n", a->out, strerror(errno));
         status = EXIT_USAGE;
     }
     module_free(m);

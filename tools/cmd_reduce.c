@@ -1,14 +1,37 @@
 /* cmd_reduce.c — `circ reduce`: minimize a program while the differential check keeps
  * reporting a mismatch with the same signature (or while an external test script
  * says the candidate is interesting), printing progress; writes the reduced module
- * with its run lines. */
+ * with its run lines and the input's header comments.
+ *
+ * SIGINT and SIGTERM raise stop_signal, the driver's one piece of mutable global state
+ * (a signal handler can do nothing else): the reducer kills the running tests' process
+ * groups, returns the best result so far, and this command writes it and exits
+ * 128 + the signal's number. */
 #include "driver.h"
 #include "compiler/target.h"
 #include "fuzz/reduce.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+
+/* the signal that asked the reduction to stop (0: none); written only by on_stop */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig) { stop_signal = sig; }
+
+static void catch_stop_signals(void)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_stop; /* no SA_RESTART: waits end early */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static const char reduce_usage[] =
     "usage: circ reduce FILE [-o OUT] [--test CMD] [--jobs J] [--timeout SEC]\n"
@@ -21,15 +44,22 @@ static const char reduce_usage[] =
     "  --test CMD        instead run `CMD CANDIDATE.circ` through /bin/sh; exit status 0\n"
     "                    means interesting (the C-Reduce convention)\n"
     "  --jobs J          test J candidates at a time in worker processes (same result)\n"
-    "  --timeout SEC     per-candidate time limit; a slower test is killed (uninteresting)\n"
-    "  --max-seconds SEC stop reducing after SEC seconds (the result is still interesting)\n"
+    "  --timeout SEC     per-candidate time limit, FILE's own test included (default 60,\n"
+    "                    0: none); a slower test is killed with its process group\n"
+    "                    (uninteresting)\n"
+    "  --max-seconds SEC the overall deadline: a test still running then is killed and\n"
+    "                    the best result so far is written (it is still interesting)\n"
     "  -O0|-O1|-O2, --targets LIST, --isa LIST   the check's stages, as in `circ check`\n"
     "  -q                no progress lines\n"
+    "The result keeps FILE's leading comment lines (a finding's header) and says how\n"
+    "far it was reduced.  On SIGINT or SIGTERM the running tests are killed and the best\n"
+    "result so far is written; the exit status is then 128 + the signal's number.\n"
     "Exit 0 when reduced, 1 if FILE itself is not interesting (no mismatch / the test\n"
     "rejects it), 2 on usage or I/O errors.\n";
 
 typedef struct {
     const char *file, *out, *test;
+    char *header;           /* FILE's leading comment lines */
     ReduceOptions ro;
     CheckOptions check;
     bool quiet;
@@ -88,6 +118,7 @@ static bool parse_args(int argc, char **argv, ReduceArgs *a)
 {
     memset(a, 0, sizeof *a);
     check_options_default(&a->check);
+    a->ro.timeout = 60;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1]) {
             if (!parse_one(argc, argv, &i, a)) {
@@ -103,12 +134,18 @@ static bool parse_args(int argc, char **argv, ReduceArgs *a)
     }
     if (!a->file)
         fprintf(stderr, "circ reduce: no input file\n");
+    else if (a->test && !a->test[strspn(a->test, " \t\n")]) {
+        fprintf(stderr, "circ reduce: --test needs a command (it is run as `CMD CANDIDATE.circ`)\n");
+        return false;
+    }
     return a->file != NULL;
 }
 
-/* the signature of FILE's first mismatch; false if the check finds none */
-static bool original_signature(const Module *m, ReduceCheck *rc)
+/* the signature of FILE's first mismatch into rc (shared memory); false if the
+ * check finds none */
+static bool record_signature(void *ctx, const Module *m)
 {
+    ReduceCheck *rc = ctx;
     CheckResult *res = malloc(sizeof *res);
     if (!res)
         return false;
@@ -119,17 +156,26 @@ static bool original_signature(const Module *m, ReduceCheck *rc)
     return found;
 }
 
-static int write_result(const ReduceArgs *a, const Module *r)
+static int write_result(const ReduceArgs *a, const ReduceStats *st, const Module *r)
 {
     if (!a->out) {
+        fputs(a->header, stdout);
+        printf("; reduced by circ reduce from %u to %u gates\n", st->gates_before, st->gates_after);
         print_module(stdout, r);
         return EXIT_OK;
     }
-    if (!reduce_write_file(a->out, r)) {
-        fprintf(stderr, "circ reduce: cannot write '%s'\n", a->out);
+    if (!reduce_write_reduced(a->out, a->header, st->gates_before, r)) {
+        fprintf(stderr, "circ reduce: cannot write '%s': %s (nothing written)\n", a->out, strerror(errno));
         return EXIT_USAGE;
     }
     return EXIT_OK;
+}
+
+static const char *why_stopped(const ReduceStats *st)
+{
+    if (st->interrupted)
+        return " (interrupted)";
+    return st->timed_out ? " (time limit)" : "";
 }
 
 static int reduce_with(ReduceArgs *a, const Module *m)
@@ -138,16 +184,79 @@ static int reduce_with(ReduceArgs *a, const Module *m)
     a->ro.progress = a->quiet ? NULL : stderr;
     Module *r = reduce_module(m, &a->ro, &st);
     int rc = EXIT_FAIL;
-    if (!st.input_interesting)
+    if (!st.input_interesting && (st.interrupted || st.timed_out))
+        fprintf(stderr, "circ reduce: %s: stopped%s before its own test ended; nothing written\n", a->file,
+                why_stopped(&st));
+    else if (!st.input_interesting)
         fprintf(stderr, "circ reduce: %s is not interesting to begin with\n", a->file);
     else {
         if (!a->quiet)
             fprintf(stderr, "reduce: done: %u -> %u gates, %llu candidates tried, %llu kept, %.1fs%s\n",
                     st.gates_before, st.gates_after, (unsigned long long)st.tried,
-                    (unsigned long long)st.accepted, st.seconds, st.timed_out ? " (time limit)" : "");
-        rc = write_result(a, r);
+                    (unsigned long long)st.accepted, st.seconds, why_stopped(&st));
+        rc = write_result(a, &st, r);
     }
     module_free(r);
+    return rc;
+}
+
+/* remove the candidate files a killed test left in dir, then dir */
+static void remove_scratch(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[4200];
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+static int reduce_by_script(ReduceArgs *a, const Module *m)
+{
+    char dir[] = "/tmp/circ-reduce-XXXXXX";
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "circ reduce: cannot make a temporary directory: %s\n", strerror(errno));
+        return EXIT_USAGE;
+    }
+    ReduceScript rs = {a->test, dir};
+    a->ro.interesting = reduce_script_interesting;
+    a->ro.ctx = &rs;
+    int rc = reduce_with(a, m);
+    remove_scratch(dir);
+    return rc;
+}
+
+static int reduce_by_check(ReduceArgs *a, const Module *m)
+{
+    /* shared: FILE's check runs in a worker under the time limits */
+    ReduceCheck *chk = mmap(NULL, sizeof *chk, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (chk == MAP_FAILED)
+        return EXIT_USAGE;
+    chk->check = a->check;
+    /* candidates that loop give up early, in the check as in the reducer */
+    if (!chk->check.interp.max_steps)
+        chk->check.interp.max_steps = reduce_step_budget(m);
+    int rc, found = reduce_test_limited(&a->ro, record_signature, chk, m);
+    if (found < 0) {
+        fprintf(stderr, "circ reduce: %s: its check was stopped (time limit or signal); nothing written\n",
+                a->file);
+        rc = EXIT_FAIL;
+    } else if (!found) {
+        fprintf(stderr, "circ reduce: %s: the check finds no mismatch to reduce\n", a->file);
+        rc = EXIT_FAIL;
+    } else {
+        if (!a->quiet)
+            fprintf(stderr, "reduce: keeping signature %s\n", chk->signature);
+        a->ro.interesting = reduce_check_interesting;
+        a->ro.ctx = chk;
+        rc = reduce_with(a, m);
+    }
+    munmap(chk, sizeof *chk);
     return rc;
 }
 
@@ -160,42 +269,25 @@ int cmd_reduce(int argc, char **argv)
         fputs(reduce_usage, stderr);
         return EXIT_USAGE;
     }
+    char err[4096];
+    if (!a.test && !check_options_validate(&a.check, err, sizeof err)) {
+        fprintf(stderr, "circ reduce: %s\n", err);
+        return EXIT_USAGE;
+    }
     int status;
     Module *m = load_module(a.file, true, &status);
     if (!m)
         return status;
-    int rc;
-    if (a.test) {
-        char dir[] = "/tmp/circ-reduce-XXXXXX";
-        if (!mkdtemp(dir)) {
-            fprintf(stderr, "circ reduce: cannot make a temporary directory\n");
-            module_free(m);
-            return EXIT_USAGE;
-        }
-        ReduceScript rs = {a.test, dir, a.ro.timeout};
-        a.ro.interesting = reduce_script_interesting;
-        a.ro.ctx = &rs;
-        a.ro.timeout = 0; /* the script runner kills the script's process group itself */
-        rc = reduce_with(&a, m);
-        rmdir(dir);
-    } else {
-        ReduceCheck *chk = calloc(1, sizeof *chk);
-        chk->check = a.check;
-        /* candidates that loop give up early, in the check as in the reducer */
-        if (!chk->check.interp.max_steps)
-            chk->check.interp.max_steps = reduce_step_budget(m);
-        if (!original_signature(m, chk)) {
-            fprintf(stderr, "circ reduce: %s: the check finds no mismatch to reduce\n", a.file);
-            rc = EXIT_FAIL;
-        } else {
-            if (!a.quiet)
-                fprintf(stderr, "reduce: keeping signature %s\n", chk->signature);
-            a.ro.interesting = reduce_check_interesting;
-            a.ro.ctx = chk;
-            rc = reduce_with(&a, m);
-        }
-        free(chk);
+    a.header = reduce_file_header(a.file);
+    if (!a.header) {
+        fprintf(stderr, "circ reduce: cannot read %s: %s\n", a.file, strerror(errno));
+        module_free(m);
+        return EXIT_USAGE;
     }
+    catch_stop_signals();
+    a.ro.stop = &stop_signal;
+    int rc = a.test ? reduce_by_script(&a, m) : reduce_by_check(&a, m);
+    free(a.header);
     module_free(m);
-    return rc;
+    return stop_signal && rc != EXIT_USAGE ? 128 + stop_signal : rc;
 }
