@@ -4,8 +4,8 @@
 #   fuzz_diff         generator bytes -> oracle vs every stage
 #   fuzz_passes       pass order + allocator knobs + program, each pass checked
 #   fuzz_text         text -> parse -> verify -> print -> parse round trip
-#   fuzz_x64_encode   LIR instruction of an x86-64 form -> encoder -> Capstone
-#   fuzz_a64_encode   LIR instruction of an ARM64 form -> encoder -> Capstone
+#   fuzz_encode       first byte: a target of the registry; then a LIR instruction of
+#                     one of its forms -> Target.encode_inst -> Capstone (Target.disasm)
 # With CIRC_FUZZ_ENGINE set (OSS-Fuzz/ClusterFuzzLite: $LIB_FUZZING_ENGINE), that is
 # linked instead of -fsanitize=fuzzer, and sanitizers come from the CFLAGS.
 if(CIRC_LIBFUZZER)
@@ -20,7 +20,7 @@ if(CIRC_LIBFUZZER)
     endforeach()
     add_link_options(-fsanitize=address,undefined)
   endif()
-  set(_fuzz_targets fuzz_diff fuzz_passes fuzz_text fuzz_x64_encode fuzz_a64_encode)
+  set(_fuzz_targets fuzz_diff fuzz_passes fuzz_text fuzz_encode)
   foreach(t ${_fuzz_targets})
     add_executable(${t} ${CMAKE_SOURCE_DIR}/fuzz/targets/${t}.c)
     target_link_libraries(${t} PRIVATE circ_fuzz circ_capstone)

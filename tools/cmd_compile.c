@@ -14,6 +14,7 @@
 static const char compile_usage[] =
     "usage: circ compile FILE --target T [-O0|-O1|-O2] [--passes=LIST] [-S]\n"
     "                    [--emit=lir|lir-alloc] [--max-regs=GP,FP] [-o OUT]\n"
+    "       circ compile --list-targets\n"
     "Compile every function of FILE for target T ({TARGETS_OR}): passes (-O\n"
     "level, default -O0, or a --passes= list), scheduling, instruction selection,\n"
     "register and stack allocation, encoding.\n"
@@ -24,6 +25,7 @@ static const char compile_usage[] =
     "  --max-regs=G,F   allocate with at most G general and F float registers\n"
     "  -o OUT           write the raw code bytes to OUT\n"
     "Without -S, --emit or -o, print each function's offset and size.\n"
+    "--list-targets prints the name of every target, one a line, in registry order.\n"
     "Exit 0 on success, 1 if the file is invalid or cannot be compiled, 2 on usage\n"
     "or I/O errors.\n";
 
@@ -148,6 +150,11 @@ int cmd_compile(int argc, char **argv)
     usage_text(compile_usage, usage, sizeof usage);
     if (wants_help(argc, argv, usage))
         return EXIT_OK;
+    if (argc == 2 && !strcmp(argv[1], "--list-targets")) {
+        for (unsigned i = 0; i < target_count(); i++)
+            printf("%s\n", target_at(i)->name);
+        return EXIT_OK;
+    }
     CompileArgs a = {0};
     if (!parse_compile_args(argc, argv, &a)) {
         fputs(usage, stderr);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # codehash.sh — hash the machine code of every function that a circ build makes for
-# corpus/ and for generated programs, for both ISAs at -O0 and -O2.
+# corpus/ and for generated programs, for every target of the registry at -O0 and -O2.
 #
 # usage: bench/codehash/codehash.sh BUILD_DIR [SEEDS]
 #   BUILD_DIR  a build directory holding `circ`
@@ -17,12 +17,15 @@ seeds=${2:-500}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the registry's targets; a build older than --list-targets names them in its usage
+targets=$("$circ" compile --list-targets 2>/dev/null) ||
+    targets=$("$circ" compile --help | tr '\n' ' ' | sed -n 's/.*for target T (\([^)]*\)).*/\1/p' | sed 's/ or /, /g; s/,/ /g')
 
-# one file: every ISA and level; the bytes and offsets of each go to $tmp/N.code and
+# one file: every target and level; the bytes and offsets of each go to $tmp/N.code and
 # $tmp/N.map, listed in $tmp/index for split.py (one python run at the end)
 n=0
 hash_file() { # NAME PATH
-    for isa in x86-64 arm64; do
+    for isa in $targets; do
         for lvl in O0 O2; do
             n=$((n + 1))
             if "$circ" compile "$2" --target "$isa" "-$lvl" -o "$tmp/$n.code" >/dev/null 2>&1 &&

@@ -95,6 +95,10 @@ bool a64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
  * blob is not ARM64 or has words Capstone cannot decode. */
 bool a64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
                  GateNameFn gate_name, void *ctx);
+/* the (bank, number) of a register Capstone names ("x3", "w3", "fp", "lr"; "sp",
+ * "wsp", "xzr", "wzr" are number 31; "b0" .. "q31", "v0" .. "v31" are FP), false
+ * for NULL or any other name (Target.disasm.reg) */
+bool a64_cs_reg(const char *name, Bank *bank, unsigned *num);
 
 /* ---- the encoder underneath (exposed for tests and tools) ----------------------- */
 /* append the code of one instruction of block (its successors and the block after

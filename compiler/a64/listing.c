@@ -6,6 +6,7 @@
 #include "compiler/lir/listing.h"
 
 #include <capstone/capstone.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool reloc_at(const CodeBlob *blob, uint32_t at)
@@ -55,10 +56,40 @@ bool a64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
                  GateNameFn gate_name, void *ctx)
 {
     csh cs;
-    if (blob->isa != ISA_A64 || cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &cs) != CS_ERR_OK)
+    const Target *t = a64_target();
+    if (blob->isa != ISA_A64 || cs_open((cs_arch)t->disasm.cs_arch, (cs_mode)t->disasm.cs_mode, &cs) != CS_ERR_OK)
         return false;
     LirListing l = {out, blob, gate_name, ctx, &cs};
     bool ok = lir_listing(&l, func_names, step, 4);
     cs_close(&cs);
     return ok;
+}
+
+/* the register of a name with one letter of letters and a number below 32 */
+static bool numbered_reg(const char *name, const char *letters, unsigned *num)
+{
+    if (!name[0] || !strchr(letters, name[0]) || name[1] < '0' || name[1] > '9')
+        return false;
+    char *end;
+    unsigned long n = strtoul(name + 1, &end, 10);
+    *num = (unsigned)n;
+    return !*end && n < 32;
+}
+
+bool a64_cs_reg(const char *name, Bank *bank, unsigned *num)
+{
+    static const char *const special[] = {"sp", "wsp", "xzr", "wzr", "fp", "lr"};
+    static const uint8_t special_num[] = {31, 31, 31, 31, 29, 30};
+    if (!name)
+        return false;
+    *bank = BANK_GP;
+    for (unsigned i = 0; i < sizeof special / sizeof special[0]; i++)
+        if (!strcmp(name, special[i])) {
+            *num = special_num[i];
+            return true;
+        }
+    if (numbered_reg(name, "xw", num))
+        return true;
+    *bank = BANK_FP;
+    return numbered_reg(name, "bhsdqv", num);
 }

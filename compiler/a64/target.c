@@ -8,6 +8,8 @@
 
 #include "compiler/lir/form_table.h"
 
+#include <capstone/capstone.h>
+
 /* the fixed registers forms.def names */
 #define X0 FIXED(0)
 #define V0 FIXED(0)
@@ -206,7 +208,9 @@ static const Target a64 = {
     .isel = &a64_isel_hooks,
     .finish_frame = a64_finish_frame,
     .emit = a64_emit,
+    .encode_inst = a64_encode_inst,
     .listing = a64_listing,
+    .disasm = { CS_ARCH_ARM64, CS_MODE_ARM, a64_cs_reg },
 };
 
 const Target *a64_target(void) { return &a64; }

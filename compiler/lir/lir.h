@@ -318,6 +318,7 @@ typedef struct {
 typedef const char *(*GateNameFn)(void *ctx, uint32_t func, uint32_t gate, char *buf, size_t n);
 
 struct IselHooks;   /* compiler/lir/isel.h */
+struct LirAsm;      /* compiler/lir/asm.h */
 
 /* One target: everything the compile driver, the tools and the checks need to know
  * about it.  compiler/target.h lists the targets of the build (the registry);
@@ -351,6 +352,19 @@ struct Target {
      * (layout.c with encode.c); memory from arena, false with a message in err ---- */
     bool (*emit)(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
                  char *err, size_t errlen);
+    /* ---- one instruction's machine code (encode.c), appended to as: its registers
+     * and slots assigned, block its block (branches and jumps name its successors);
+     * false with a message in as->err and nothing appended ---- */
+    bool (*encode_inst)(struct LirAsm *as, const Code *code, const LirBlock *block, const Inst *inst);
+    /* ---- reading the target's code back (listing.c, the encoder fuzzer): the
+     * Capstone architecture and mode (cs_arch, cs_mode values; Capstone's header is
+     * for the target folders and the tests only), and the (bank, number) of a
+     * register Capstone names at any width, false for one outside the register file ---- */
+    struct {
+        int cs_arch;
+        int cs_mode;
+        bool (*reg)(const char *name, Bank *bank, unsigned *num);
+    } disasm;
     /* ---- a Capstone listing of a blob of this target (listing.c): function labels
      * (func_names may be NULL), offsets, bytes, instructions, trap sites,
      * relocations and source marks named through gate_name when given; false if

@@ -6,6 +6,7 @@
 #include "compiler/lir/listing.h"
 
 #include <capstone/capstone.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void print_insn(FILE *out, const cs_insn *in)
@@ -45,10 +46,42 @@ bool x64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
                  GateNameFn gate_name, void *ctx)
 {
     csh cs;
-    if (blob->isa != ISA_X64 || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+    const Target *t = x64_target();
+    if (blob->isa != ISA_X64 || cs_open((cs_arch)t->disasm.cs_arch, (cs_mode)t->disasm.cs_mode, &cs) != CS_ERR_OK)
         return false;
     LirListing l = {out, blob, gate_name, ctx, &cs};
     bool ok = lir_listing(&l, func_names, step, 1);
     cs_close(&cs);
     return ok;
+}
+
+static const char *const cs_gp_names[X64_NREGS][4] = {
+    {"rax", "eax", "ax", "al"}, {"rcx", "ecx", "cx", "cl"}, {"rdx", "edx", "dx", "dl"},
+    {"rbx", "ebx", "bx", "bl"}, {"rsp", "esp", "sp", "spl"}, {"rbp", "ebp", "bp", "bpl"},
+    {"rsi", "esi", "si", "sil"}, {"rdi", "edi", "di", "dil"}, {"r8", "r8d", "r8w", "r8b"},
+    {"r9", "r9d", "r9w", "r9b"}, {"r10", "r10d", "r10w", "r10b"}, {"r11", "r11d", "r11w", "r11b"},
+    {"r12", "r12d", "r12w", "r12b"}, {"r13", "r13d", "r13w", "r13b"}, {"r14", "r14d", "r14w", "r14b"},
+    {"r15", "r15d", "r15w", "r15b"}};
+
+bool x64_cs_reg(const char *name, Bank *bank, unsigned *num)
+{
+    if (!name)
+        return false;
+    char *end;
+    if (!strncmp(name, "xmm", 3) && name[3] >= '0' && name[3] <= '9') {
+        unsigned long n = strtoul(name + 3, &end, 10);
+        if (*end || n >= X64_NREGS)
+            return false;
+        *bank = BANK_FP;
+        *num = (unsigned)n;
+        return true;
+    }
+    for (unsigned r = 0; r < X64_NREGS; r++)
+        for (unsigned w = 0; w < 4; w++)
+            if (!strcmp(name, cs_gp_names[r][w])) {
+                *bank = BANK_GP;
+                *num = r;
+                return true;
+            }
+    return false;
 }

@@ -1,10 +1,12 @@
 /* target.c — the x86-64 Target: the forms table (forms.def), register names,
  * the value rules the forms' kinds cannot express, condition codes, and the
- * descriptor that ties selection, frame, emit and listing together. */
+ * descriptor that ties selection, frame, emit, encoder and listing together. */
 #include "x64.h"
 #include "x64_internal.h"
 
 #include "compiler/lir/form_table.h"
+
+#include <capstone/capstone.h>
 
 /* the fixed registers forms.def names */
 #define RAX FIXED(X64_RAX)
@@ -119,7 +121,9 @@ static const Target x64 = {
     .isel = &x64_isel_hooks,
     .finish_frame = x64_finish_frame,
     .emit = x64_emit,
+    .encode_inst = x64_encode_inst,
     .listing = x64_listing,
+    .disasm = { CS_ARCH_X86, CS_MODE_64, x64_cs_reg },
 };
 
 const Target *x64_target(void) { return &x64; }

@@ -59,6 +59,9 @@ bool x64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
  * blob is not x86-64 or has bytes Capstone cannot decode. */
 bool x64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
                  GateNameFn gate_name, void *ctx);
+/* the (bank, number) of a register Capstone names ("rax", "r8d", "sil", "xmm3"),
+ * false for NULL or any other name (Target.disasm.reg) */
+bool x64_cs_reg(const char *name, Bank *bank, unsigned *num);
 
 /* ---- the encoder underneath (exposed for tests and tools) ----------------------- */
 /* append the code of one instruction of block (its successors and the block after

@@ -1,7 +1,8 @@
-/* encode_input.h — shared by fuzz_x64_encode and fuzz_a64_encode: turn fuzzer bytes
- * into one LIR instruction that a form of the target's forms table accepts (form,
+/* encode_input.h — for fuzz_encode: turn fuzzer bytes into one LIR instruction
+ * that a form of a target's forms table accepts (form,
  * then each argument from the kinds the form allows, values from the bytes), and
- * compare what the encoder made with Capstone's decoding of it: every byte decodes
+ * compare what the encoder made with Capstone's decoding of it (the target's
+ * Target.disasm binding: architecture, mode, register names): every byte decodes
  * (but the literal data of a symbol load),
  * and every register the instruction names (register arguments, address bases and
  * indexes) is read or written by the decoded instructions.  Straight-line forms only
@@ -124,11 +125,8 @@ static inline void named_regs(const Inst *in, NamedRegs *r)
     }
 }
 
-/* target-specific: the (bank, number) of a Capstone register, false if unknown */
-typedef bool (*CsRegMap)(const char *name, Bank *bank, unsigned *num);
-
 /* decode the encoder's bytes and compare; on a disagreement print a report and abort */
-static inline void compare_with_capstone(csh cs, CsRegMap map, const Target *t, const Inst *in,
+static inline void compare_with_capstone(csh cs, const Target *t, const Inst *in,
                                          const uint8_t *code, size_t size)
 {
     cs_insn *insn = NULL;
@@ -144,7 +142,7 @@ static inline void compare_with_capstone(csh cs, CsRegMap map, const Target *t, 
         for (unsigned k = 0; k < (unsigned)nrd + nwr; k++) {
             Bank b;
             unsigned num;
-            if (map(cs_reg_name(cs, k < nrd ? rd[k] : wr[k - nrd]), &b, &num) && num < LIR_MAX_REGS)
+            if (t->disasm.reg(cs_reg_name(cs, k < nrd ? rd[k] : wr[k - nrd]), &b, &num) && num < LIR_MAX_REGS)
                 seen[b][num] = true;
         }
     }

@@ -1,7 +1,7 @@
 /* fuzz_diff.c — libFuzzer target: bytes -> the generator (fuzz/gen.h: every byte
  * string is a valid program, with run lines from the interpreter) -> check_module:
  * the oracle against every stage (each pass alone, -O1, -O2, the scheduled form,
- * machine code on x86-64 and ARM64 under Unicorn).  A mismatch aborts with the
+ * machine code of every target of the registry under Unicorn).  A mismatch aborts with the
  * report and the decoded program.
  *
  * The emulator engines are made once per fuzzing process (LLVMFuzzerInitialize):
