@@ -128,18 +128,28 @@ static void confirm(const Module *src, const Module *tgt, uint32_t fi, const uin
     free(o);
 }
 
-/* the query found a difference for some buffer: look for one with the harness pattern */
+/* confirm the arguments of the solver's current model */
+static void confirm_model(TvCtx *t, Z3_solver s, const Module *src, const Module *tgt, uint32_t fi, TvVerdict *v)
+{
+    uint64_t args[64];
+    Z3_model m = Z3_solver_get_model(t->z, s);
+    Z3_model_inc_ref(t->z, m);
+    model_args(t, m, args);
+    Z3_model_dec_ref(t->z, m);
+    confirm(src, tgt, fi, args, v);
+}
+
+/* the query found a difference for some buffer: its arguments often show it with the
+ * harness pattern too; else look for a counterexample with that pattern */
 static void refute(TvCtx *t, Z3_solver s, const Module *src, const Module *tgt, uint32_t fi, TvVerdict *v)
 {
+    confirm_model(t, s, src, tgt, fi, v);
+    if (v->kind == TV_REFUTED)
+        return;
     Z3_solver_assert(t->z, s, Z3_mk_eq(t->z, t->init_mem, pattern_array(t)));
     Z3_lbool r = Z3_solver_check(t->z, s);
     if (r == Z3_L_TRUE) {
-        uint64_t args[64];
-        Z3_model m = Z3_solver_get_model(t->z, s);
-        Z3_model_inc_ref(t->z, m);
-        model_args(t, m, args);
-        Z3_model_dec_ref(t->z, m);
-        confirm(src, tgt, fi, args, v);
+        confirm_model(t, s, src, tgt, fi, v);
         return;
     }
     v->kind = TV_UNKNOWN;

@@ -1,0 +1,191 @@
+/* tv_unit.c — the translation validator on hand-written circuits: correct folds are
+ * proved; deliberately wrong passes registered through the pass manager's plugin hook
+ * are refuted with a run line that the interpreter confirms (the run line, parsed back
+ * with the source module, holds there and fails after the pass):
+ *   swap-sub      SUB x, y -> SUB y, x (tests/swap_sub_pass.h)
+ *   neg-div       SDIV x, -1 -> SUB 0, x (wrong only for INT_MIN: no overflow trap)
+ *   shl-width     SHL x, c with c >= the width -> 0 (wrong: amounts are taken mod w)
+ * plus constructs the encoding does not support, which must come out unknown. */
+#include "fuzz/tv.h"
+#include "oracle/interp.h"
+#include "swap_sub_pass.h"
+#include "test_check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static GateId first_op(const Circuit *c, int op)
+{
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+        if (!c->gates[g].dead && c->gates[g].op == op)
+            return g;
+    return NO_GATE;
+}
+
+static bool is_const(const Circuit *c, GateId g, uint64_t bits)
+{
+    const Gate *G = circ_gate(c, g);
+    return G->op == OP_CONSTANT && G->lit == (bits & ty_mask((Type)G->type));
+}
+
+/* WRONG on purpose: SDIV x, -1 -> SUB 0, x */
+static bool neg_div(PassContext *ctx, Func *f)
+{
+    (void)ctx;
+    Circuit *c = f->circ;
+    GateId g = first_op(c, OP_SDIV);
+    if (g == NO_GATE || !is_const(c, gate_data(circ_gate(c, g), 1), ~0ull))
+        return false;
+    Type ty = (Type)circ_gate(c, g)->type;
+    GateId x = gate_data(circ_gate(c, g), 0);
+    GateId neg = circ_binop(c, OP_SUB, ty, circ_const(c, ty, 0), x);
+    circ_replace_uses(c, g, neg);
+    circ_kill(c, g);
+    return true;
+}
+
+/* WRONG on purpose: SHL x, c with c >= width -> 0 */
+static bool shl_width(PassContext *ctx, Func *f)
+{
+    (void)ctx;
+    Circuit *c = f->circ;
+    GateId g = first_op(c, OP_SHL);
+    if (g == NO_GATE)
+        return false;
+    Type ty = (Type)circ_gate(c, g)->type;
+    const Gate *amount = circ_gate(c, gate_data(circ_gate(c, g), 1));
+    if (amount->op != OP_CONSTANT || amount->lit < (uint64_t)ty_bits(ty))
+        return false;
+    circ_replace_uses(c, g, circ_const(c, ty, 0));
+    circ_kill(c, g);
+    return true;
+}
+
+static const PassInfo wrong_passes[] = {
+    {"neg-div", neg_div, "WRONG on purpose: SDIV x, -1 -> SUB 0, x"},
+    {"shl-width", shl_width, "WRONG on purpose: SHL x, c (c >= width) -> 0"},
+};
+
+static PassManager *make_pm(const PassOptions *opt, void *ctx)
+{
+    PassManager *pm = pm_new(opt);
+    pass_register(pm, &swap_sub_info);
+    for (size_t i = 0; i < sizeof wrong_passes / sizeof wrong_passes[0]; i++)
+        pass_register(pm, &wrong_passes[i]);
+    char err[200];
+    pm_set_passes(pm, ctx, err, sizeof err);
+    return pm;
+}
+
+typedef struct {
+    TvVerdict last;   /* the last changed application's verdict */
+    uint32_t changed;
+} Seen;
+
+static void remember(const TvApplication *a, const TvVerdict *v, void *ctx)
+{
+    Seen *s = ctx;
+    if (a->changed)
+        s->last = *v, s->changed++;
+}
+
+static Module *parse_text(const char *text)
+{
+    Diag d;
+    diag_init(&d, "<tv_unit>", stderr);
+    return parse_module("<tv_unit>", text, strlen(text), &d);
+}
+
+/* the verdict's run line, parsed with the source text: it must hold on the source and
+ * fail on the module after the pipeline */
+static void check_run_line(const char *src, const char *passes, const TvVerdict *v)
+{
+    char *text = malloc(strlen(src) + sizeof v->detail + 2);
+    const char *after = strstr(v->detail, " (after the pass:");
+    int n = after ? (int)(after - v->detail) : (int)strlen(v->detail);
+    sprintf(text, "%s%.*s\n", src, n, v->detail);
+    Module *m = parse_text(text);
+    CHECK(m && m->nruns == 1, "the run line of '%s' does not parse", v->detail);
+    if (m && m->nruns == 1) {
+        uint64_t args[64];
+        Outcome *o = malloc(sizeof *o);
+        runline_args(&m->runs[0], args);
+        interp_run(m, m->runs[0].func, args, NULL, o);
+        CHECK(outcome_matches(o, &m->runs[0].expect), "the run line fails on the source: %s", v->detail);
+        PassManager *pm = make_pm(&(PassOptions){.bisect_limit = -1}, (void *)passes);
+        pm_run(pm, m);
+        pm_free(pm);
+        interp_run(m, m->runs[0].func, args, NULL, o);
+        CHECK(!outcome_matches(o, &m->runs[0].expect), "the run line holds after %s: %s", passes, v->detail);
+        free(o);
+    }
+    module_free(m);
+    free(text);
+}
+
+static void expect(const char *src, const char *passes, TvVerdictKind want, const char *what)
+{
+    Module *m = parse_text(src);
+    CHECK(m != NULL, "%s: the source does not parse", what);
+    if (!m)
+        return;
+    Seen seen = {.changed = 0};
+    TvSummary *sum = malloc(sizeof *sum);
+    char err[200];
+    tv_pipeline(m, make_pm, (void *)passes, NULL, remember, &seen, sum, err, sizeof err);
+    CHECK(seen.changed > 0, "%s: %s changed nothing", what, passes);
+    CHECK(seen.last.kind == want, "%s: %s, want %s (%s)", what, tv_verdict_name(seen.last.kind),
+          tv_verdict_name(want), seen.last.detail);
+    CHECK(seen.last.seconds < 10, "%s: %.1f s", what, seen.last.seconds);
+    if (want == TV_REFUTED && seen.last.kind == TV_REFUTED)
+        check_run_line(src, passes, &seen.last);
+    printf("%-40s %s %s [%.3f s]\n", what, tv_verdict_name(seen.last.kind), seen.last.detail, seen.last.seconds);
+    free(sum);
+    module_free(m);
+}
+
+static const char diff_src[] =
+    "func @diff(i32, i32) -> i32 {\n  %a = ARG i32 0\n  %b = ARG i32 1\n"
+    "  %d = SUB i32 (%a, %b)\n  RETURN [entry] {entry} (%d)\n}\n";
+
+static const char fold_src[] =
+    "func @f(i32) -> i32 {\n  %a = ARG i32 0\n  %z = CONSTANT i32 0\n  %one = CONSTANT i32 1\n"
+    "  %s = ADD i32 (%a, %z)\n  %m = MUL i32 (%s, %one)\n  %x = XOR i32 (%m, %m)\n"
+    "  %r = OR i32 (%x, %m)\n  RETURN [entry] {entry} (%r)\n}\n";
+
+static const char div_src[] =
+    "func @q(i32) -> i32 {\n  %a = ARG i32 0\n  %m = CONSTANT i32 -1\n"
+    "  %d = SDIV i32 (%a, %m)\n  RETURN [entry] {entry} (%d)\n}\n";
+
+static const char shl_src[] =
+    "func @s(i64) -> i64 {\n  %a = ARG i64 0\n  %w = CONSTANT i64 64\n"
+    "  %d = SHL i64 (%a, %w)\n  RETURN [entry] {entry} (%d)\n}\n";
+
+/* a loop storing into the buffer, and a branch around a division */
+static const char loop_src[] =
+    "func @fill(i64, i32) -> i32 {\n  %p = ARG i64 0\n  %n = ARG i32 1\n"
+    "  %zero = CONSTANT i32 0\n  %one = CONSTANT i32 1\n  %k = CONSTANT i32 3\n"
+    "  %L = LOOP_BEGIN [entry, %back]\n  %i = VALUE_SELECTOR i32 [%L] (%zero, %i1)\n"
+    "  %d = DEPEND_SELECTOR [%L] {entry, %st}\n"
+    "  %c = ICMP slt (%i, %n)\n  %br = IF_BRANCH [%L] (%c)\n  %t = IF_TRUE [%br]\n"
+    "  %kk = MUL i32 (%k, %one)\n  %st = STORE {%d} (%kk, %p)\n"
+    "  %i1 = ADD i32 (%i, %one)\n  %back = LOOP_BACK [%t]\n  %f = IF_FALSE [%br]\n"
+    "  RETURN [%f] {%d} (%i)\n}\n";
+
+static const char call_src[] =
+    "func @g(i32) -> i32 {\n  %a = ARG i32 0\n  RETURN [entry] {entry} (%a)\n}\n"
+    "func @h(i32) -> i32 {\n  %a = ARG i32 0\n  %z = CONSTANT i32 0\n  %s = ADD i32 (%a, %z)\n"
+    "  %g = SYMBOL @g\n  %c = CALL i32 {entry} (%g, %s)\n  RETURN [entry] {%c} (%c)\n}\n";
+
+int main(void)
+{
+    expect(fold_src, "fold", TV_PROVED, "fold identities");
+    expect(diff_src, "swap-sub", TV_REFUTED, "swap-sub");
+    expect(div_src, "neg-div", TV_REFUTED, "neg-div (INT_MIN only)");
+    expect(shl_src, "shl-width", TV_REFUTED, "shl-width (amount = width)");
+    expect(shl_src, "fold", TV_PROVED, "fold of SHL by the width");
+    expect(loop_src, "fold", TV_PROVED_UPTO, "fold in a storing loop");
+    expect(call_src, "fold", TV_UNKNOWN, "CALL is unsupported");
+    printf("%d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
