@@ -547,9 +547,6 @@ static bool next_decisions(Path *p)
 static const char *unsupported(const Func *f)
 {
     const Circuit *c = f->circ;
-    for (uint32_t i = 0; i < f->nparams; i++)
-        if (!ty_is_int(f->params[i]))
-            return "float parameters (floats are not encoded yet)";
     for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
         const Gate *G = circ_gate(c, g);
         if (G->dead)
@@ -558,9 +555,9 @@ static const char *unsupported(const Func *f)
             return "CALL (calls are neither inlined nor abstracted yet)";
         if (G->op == OP_ALLOCA)
             return "ALLOCA (only the harness buffer is encoded yet)";
-        if (ty_is_float((Type)G->type) || G->op == OP_FCMP)
-            return "floats (not encoded yet)";
-        if (op_has(G->op, F_PURE) && G->op != OP_CONSTANT && G->op != OP_ARG && !tv_pure_supported(G->op, (Type)G->type))
+        if (G->op == OP_FMOD || G->op == OP_FEXP)
+            return G->op == OP_FMOD ? "FMOD (C fmod has no exact encoding here)" : "FEXP (C pow has no exact encoding here)";
+        if (op_has(G->op, F_PURE) && G->op != OP_CONSTANT && G->op != OP_ARG && !tv_pure_supported(G->op))
             return op_info[G->op].name;
     }
     return NULL;

@@ -35,8 +35,11 @@ bool tv_encode_func(TvCtx *t, const Func *f, TvOut *out);
 /* the value of pure gate G (not a leaf) on operand terms a (and b for two operands);
  * in_ty: the operands' type; *div0, *ovf: the trap conditions (NULL when it cannot trap) */
 Z3_ast tv_pure(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b, Z3_ast *div0, Z3_ast *ovf);
-/* is op (with result type ty) encoded by tv_pure? */
-bool tv_pure_supported(int op, Type ty);
+/* is op encoded by tv_pure? */
+bool tv_pure_supported(int op);
 Z3_ast tv_bv(TvCtx *t, uint64_t bits, unsigned width);
+/* the float gates (tv_float.c), called by tv_pure: operands and result as IEEE bits */
+Z3_ast tv_float(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b);
+bool tv_float_supported(int op);
 
 #endif

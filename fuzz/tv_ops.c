@@ -1,7 +1,8 @@
 /* tv_ops.c — the pure integer gates as Z3 bit-vector terms, exactly as
  * docs/semantics.md §2 (and compiler/ir/eval.c) define them: wrapping arithmetic,
  * EXP by square-and-multiply over every exponent bit, shift amounts modulo the width,
- * division traps as conditions, ICMP, TRUNC/ZEXT/SEXT and integer BITCAST. */
+ * division traps as conditions, ICMP, TRUNC/ZEXT/SEXT and BITCAST (the same bits);
+ * the float gates are in tv_float.c. */
 #include "fuzz/tv_internal.h"
 
 Z3_ast tv_bv(TvCtx *t, uint64_t bits, unsigned width)
@@ -10,17 +11,15 @@ Z3_ast tv_bv(TvCtx *t, uint64_t bits, unsigned width)
     return Z3_mk_unsigned_int64(t->z, bits & mask, Z3_mk_bv_sort(t->z, width));
 }
 
-bool tv_pure_supported(int op, Type ty)
+bool tv_pure_supported(int op)
 {
     switch (op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_EXP: case OP_SDIV: case OP_SREM:
     case OP_UDIV: case OP_UREM: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
     case OP_LSHR: case OP_ASHR: case OP_ICMP: case OP_TRUNC: case OP_ZEXT: case OP_SEXT:
         return true;
-    case OP_BITCAST:
-        return ty_is_int(ty);
     default:
-        return false;
+        return tv_float_supported(op);
     }
 }
 
@@ -97,6 +96,8 @@ Z3_ast tv_pure(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b, Z3_ast *
     Z3_context z = t->z;
     unsigned w = (unsigned)ty_bits(in_ty);
     *div0 = *ovf = NULL;
+    if (G->op != OP_BITCAST && tv_float_supported(G->op))
+        return tv_float(t, G, in_ty, a, b);
     switch (G->op) {
     case OP_ADD: return Z3_mk_bvadd(z, a, b);
     case OP_SUB: return Z3_mk_bvsub(z, a, b);

@@ -15,6 +15,26 @@
 
 static Z3_ast neq(Z3_context z, Z3_ast a, Z3_ast b) { return Z3_mk_not(z, Z3_mk_eq(z, a, b)); }
 
+/* the low bits of v (64 bits) are a NaN of the float type with this exponent and
+ * fraction width */
+static Z3_ast is_nan_bits(TvCtx *t, Z3_ast v, unsigned exp, unsigned frac)
+{
+    Z3_context z = t->z;
+    Z3_ast e = Z3_mk_extract(z, exp + frac - 1, frac, v), f = Z3_mk_extract(z, frac - 1, 0, v);
+    return Z3_mk_and(z, 2, (Z3_ast[]){Z3_mk_eq(z, e, tv_bv(t, ~0ull, exp)), neq(z, f, tv_bv(t, 0, frac))});
+}
+
+/* both values are NaNs of the source's float type (any NaN equals any NaN) */
+static Z3_ast both_nan(TvCtx *t, const TvOut *s, const TvOut *d)
+{
+    Z3_context z = t->z;
+    Z3_ast f32 = Z3_mk_and(z, 3, (Z3_ast[]){Z3_mk_eq(z, s->ty, tv_bv(t, TY_F32, 8)), is_nan_bits(t, s->val, 8, 23),
+                                            is_nan_bits(t, d->val, 8, 23)});
+    Z3_ast f64 = Z3_mk_and(z, 3, (Z3_ast[]){Z3_mk_eq(z, s->ty, tv_bv(t, TY_F64, 8)), is_nan_bits(t, s->val, 11, 52),
+                                            is_nan_bits(t, d->val, 11, 52)});
+    return Z3_mk_or(z, 2, (Z3_ast[]){f32, f64});
+}
+
 /* src valid and within the bound, tgt within the bound, and the two differ */
 static Z3_ast differs(TvCtx *t, const TvOut *s, const TvOut *d)
 {
@@ -22,7 +42,8 @@ static Z3_ast differs(TvCtx *t, const TvOut *s, const TvOut *d)
     Z3_ast kind_is[3] = {Z3_mk_eq(z, s->kind, tv_bv(t, TVK_RETURN, 8)),
                          Z3_mk_eq(z, s->kind, tv_bv(t, TVK_THROW, 8)), NULL};
     Z3_ast has_value = Z3_mk_or(z, 2, kind_is);
-    Z3_ast value_differs = Z3_mk_or(z, 2, (Z3_ast[]){neq(z, s->val, d->val), neq(z, s->ty, d->ty)});
+    Z3_ast bits_differ = Z3_mk_and(z, 2, (Z3_ast[]){neq(z, s->val, d->val), Z3_mk_not(z, both_nan(t, s, d))});
+    Z3_ast value_differs = Z3_mk_or(z, 2, (Z3_ast[]){bits_differ, neq(z, s->ty, d->ty)});
     Z3_ast diff = Z3_mk_or(z, 3, (Z3_ast[]){neq(z, s->kind, d->kind),
                                             Z3_mk_and(z, 2, (Z3_ast[]){has_value, value_differs}),
                                             neq(z, s->mem, d->mem)});
@@ -93,7 +114,10 @@ static void format_runline(const Module *m, uint32_t fi, const uint64_t *args, c
     const Func *f = m->funcs[fi];
     RunLine r = {.func = fi, .args = ra, .nargs = f->nparams < 64 ? f->nparams : 64};
     for (uint32_t i = 0; i < r.nargs; i++)
-        ra[i] = (RunArg){args[i] == HEAP_ADDR && f->params[i] == TY_I64 ? RA_HEAP : RA_INT, args[i]};
+        ra[i] = (RunArg){ty_is_float(f->params[i])                        ? RA_FLOAT
+                         : args[i] == HEAP_ADDR && f->params[i] == TY_I64 ? RA_HEAP
+                                                                          : RA_INT,
+                         args[i]};
     gen_expect_from_outcome(o, &r.expect);
     FILE *out = fmemopen(buf, n, "w");
     if (!out) {
