@@ -30,6 +30,8 @@ typedef struct {
     TvCtx *t;
     const Shape *s;
     Z3_ast *val;
+    GateId *prov;     /* per value: 0, or the ALLOCA it points into (then val is the offset) */
+    Z3_ast *objects;  /* per ALLOCA: its bytes (array offset -> byte) */
     uint8_t *cur, *busy, *passed;
     uint32_t *iters;
     Z3_ast mem, pc;
@@ -183,12 +185,12 @@ static void invalidate_users(Path *p, GateId g)
 /* ---- demand-driven evaluation ----------------------------------------------------- */
 static bool demand(Path *p, GateId g);
 
-static Z3_ast load_bytes(Path *p, Z3_ast addr, unsigned size)
+static Z3_ast load_bytes(Path *p, Z3_ast mem, Z3_ast addr, unsigned size)
 {
     Z3_context z = p->t->z;
     Z3_ast v = NULL;
     for (unsigned i = size; i-- > 0;) {
-        Z3_ast b = Z3_mk_select(z, p->mem, Z3_mk_bvadd(z, addr, tv_bv(p->t, i, 64)));
+        Z3_ast b = Z3_mk_select(z, mem, Z3_mk_bvadd(z, addr, tv_bv(p->t, i, 64)));
         v = v ? Z3_mk_concat(z, v, b) : b;
     }
     return v;
@@ -202,24 +204,60 @@ static Z3_ast access_ok(Path *p, Z3_ast addr, unsigned size)
     return Z3_mk_bvule(z, off, tv_bv(p->t, HEAP_SIZE - size, 64));
 }
 
+/* the access of size bytes at offset off lies inside ALLOCA a */
+static Z3_ast object_access_ok(Path *p, GateId a, Z3_ast off, unsigned size)
+{
+    uint64_t n = circ_gate(p->s->c, a)->lit;
+    if (n < size)
+        return Z3_mk_false(p->t->z);
+    return Z3_mk_bvule(p->t->z, off, tv_bv(p->t, n - size, 64));
+}
+
+/* LOAD (addr), STORE (value, addr): through the harness buffer or an ALLOCA object */
 static bool compute_memory(Path *p, const Gate *G, GateId g)
 {
     Z3_context z = p->t->z;
-    /* LOAD (addr), STORE (value, addr) */
-    Z3_ast addr = p->val[gate_data(G, G->op == OP_LOAD ? 0 : 1)];
+    GateId at = gate_data(G, G->op == OP_LOAD ? 0 : 1), obj = p->prov[at];
+    Z3_ast addr = p->val[at];
     Type ty = G->op == OP_LOAD ? (Type)G->type : (Type)circ_gate(p->s->c, gate_data(G, 0))->type;
     unsigned size = (unsigned)ty_bits(ty) / 8;
-    if (!exit_if(p, Z3_mk_not(z, access_ok(p, addr, size)), TVK_INVALID))
+    if (G->op == OP_STORE && p->prov[gate_data(G, 0)])
+        return end_path(p, TVK_INVALID); /* an address stored as a value escapes */
+    Z3_ast ok = obj ? object_access_ok(p, obj, addr, size) : access_ok(p, addr, size);
+    if (!exit_if(p, Z3_mk_not(z, ok), TVK_INVALID))
         return false;
+    Z3_ast *mem = obj ? &p->objects[obj] : &p->mem;
     if (G->op == OP_LOAD) {
-        p->val[g] = load_bytes(p, addr, size);
+        p->prov[g] = 0;
+        p->val[g] = load_bytes(p, *mem, addr, size);
         return true;
     }
     Z3_ast v = p->val[gate_data(G, 0)];
     for (unsigned i = 0; i < size; i++)
-        p->mem = Z3_mk_store(z, p->mem, Z3_mk_bvadd(z, addr, tv_bv(p->t, i, 64)),
-                             Z3_mk_extract(z, 8 * i + 7, 8 * i, v));
+        *mem = Z3_mk_store(z, *mem, Z3_mk_bvadd(z, addr, tv_bv(p->t, i, 64)), Z3_mk_extract(z, 8 * i + 7, 8 * i, v));
     return true;
+}
+
+/* provenance (docs/semantics.md §6.3, oracle/mem.c address_rule): an address may be
+ * offset by a plain integer, and two addresses into one object may be subtracted or
+ * compared; anything else makes the run invalid.  Addresses are offsets into their
+ * object; a compare sees them from one base (the interpreter's first ALLOCA base). */
+static bool address_rule(Path *p, const Gate *G, Z3_ast *a, Z3_ast *b, GateId *prov)
+{
+    GateId pa = p->prov[gate_data(G, 0)], pb = G->ndata > 1 ? p->prov[gate_data(G, 1)] : 0;
+    *prov = 0;
+    if (!pa && !pb)
+        return true;
+    if (G->ndata == 2 && ((G->op == OP_ADD && (!pa || !pb)) || (G->op == OP_SUB && !pb))) {
+        *prov = pa ? pa : pb;
+        return true;
+    }
+    if (G->ndata == 2 && G->op == OP_ICMP && pa == pb) {
+        Z3_ast base = tv_bv(p->t, 0x00007f0001000000ull, 64);
+        *a = Z3_mk_bvadd(p->t->z, *a, base);
+        *b = Z3_mk_bvadd(p->t->z, *b, base);
+    }
+    return (G->op == OP_SUB || G->op == OP_ICMP) && pa == pb ? true : end_path(p, TVK_INVALID);
 }
 
 static bool compute_pure(Path *p, const Gate *G, GateId g)
@@ -227,6 +265,8 @@ static bool compute_pure(Path *p, const Gate *G, GateId g)
     Z3_ast a = p->val[gate_data(G, 0)], b = G->ndata > 1 ? p->val[gate_data(G, 1)] : NULL;
     Type in_ty = (Type)circ_gate(p->s->c, gate_data(G, 0))->type;
     Z3_ast div0, ovf;
+    if (!address_rule(p, G, &a, &b, &p->prov[g]))
+        return false;
     p->val[g] = tv_pure(p->t, G, in_ty, a, b, &div0, &ovf);
     if (div0 && !exit_if(p, div0, TVK_DIV0))
         return false;
@@ -241,11 +281,18 @@ static bool compute(Path *p, GateId g)
     switch (G->op) {
     case OP_CONSTANT:
         p->val[g] = tv_bv(p->t, G->lit, (unsigned)ty_bits((Type)G->type));
+        p->prov[g] = 0;
         return true;
     case OP_ARG:
         if (G->lit >= p->t->nargs)
             return end_path(p, TVK_INVALID);
         p->val[g] = p->t->args[G->lit];
+        p->prov[g] = 0;
+        return true;
+    case OP_ALLOCA: /* offset 0 into a fresh zero-filled object */
+        p->val[g] = tv_bv(p->t, 0, 64);
+        p->prov[g] = g;
+        p->objects[g] = Z3_mk_const_array(p->t->z, p->t->addr, tv_bv(p->t, 0, 8));
         return true;
     case OP_DEPEND_RELAY:
         return true;
@@ -331,6 +378,7 @@ static bool enter_join(Path *p, GateId j, uint32_t idx)
 {
     const Gate *J = circ_gate(p->s->c, j);
     Z3_ast *taken = xcalloc(J->nuses, sizeof *taken);
+    GateId *taken_prov = xcalloc(J->nuses, sizeof *taken_prov);
     bool ok = true;
     for (uint32_t k = 0; k < J->nuses && ok; k++) {
         if (!is_live_selector_of(p, &J->uses[k]))
@@ -342,6 +390,7 @@ static bool enter_join(Path *p, GateId j, uint32_t idx)
         else
             ok = demand(p, value ? gate_data(S, idx) : gate_dep(S, idx));
         taken[k] = ok && value ? p->val[gate_data(S, idx)] : NULL;
+        taken_prov[k] = ok && value ? p->prov[gate_data(S, idx)] : 0;
     }
     if (ok && J->op == OP_LOOP_BEGIN && p->s->body[j])
         for (GateId s = 0; s < p->s->n; s++)
@@ -352,10 +401,12 @@ static bool enter_join(Path *p, GateId j, uint32_t idx)
             continue;
         GateId sel = J->uses[k].user;
         p->val[sel] = taken[k];
+        p->prov[sel] = taken_prov[k];
         p->cur[sel] = 1;
         invalidate_users(p, sel);
     }
     free(taken);
+    free(taken_prov);
     return ok;
 }
 
@@ -400,6 +451,8 @@ static GateId branch(Path *p, GateId s)
     Z3_context z = p->t->z;
     if (!demand(p, gate_data(S, 0)))
         return NO_GATE;
+    if (p->prov[gate_data(S, 0)])
+        return end_path(p, TVK_INVALID), NO_GATE;
     Z3_ast bit = Z3_mk_extract(z, 0, 0, p->val[gate_data(S, 0)]);
     Z3_ast conds[2] = {Z3_mk_eq(z, bit, tv_bv(p->t, 1, 1)), Z3_mk_eq(z, bit, tv_bv(p->t, 0, 1))};
     int c = decide(p, conds, 2);
@@ -414,6 +467,8 @@ static GateId switch_branch(Path *p, GateId s)
     Z3_context z = p->t->z;
     if (!demand(p, gate_data(S, 0)))
         return NO_GATE;
+    if (p->prov[gate_data(S, 0)])
+        return end_path(p, TVK_INVALID), NO_GATE;
     Z3_ast v = p->val[gate_data(S, 0)], none = Z3_mk_true(z);
     unsigned w = (unsigned)ty_bits((Type)circ_gate(p->s->c, gate_data(S, 0))->type);
     Z3_ast conds[256];
@@ -453,6 +508,8 @@ static bool finish(Path *p, GateId t)
     if (T->ndata) {
         if (!demand(p, gate_data(T, 0)))
             return false;
+        if (p->prov[gate_data(T, 0)])
+            return end_path(p, TVK_INVALID); /* an address escapes */
         ty = (Type)circ_gate(p->s->c, gate_data(T, 0))->type;
         v = ty_bits(ty) < 64 ? Z3_mk_zero_ext(tc->z, 64 - (unsigned)ty_bits(ty), p->val[gate_data(T, 0)])
                              : p->val[gate_data(T, 0)];
@@ -553,11 +610,10 @@ static const char *unsupported(const Func *f)
             continue;
         if (G->op == OP_CALL || G->op == OP_SYMBOL)
             return "CALL (calls are neither inlined nor abstracted yet)";
-        if (G->op == OP_ALLOCA)
-            return "ALLOCA (only the harness buffer is encoded yet)";
         if (G->op == OP_FMOD || G->op == OP_FEXP)
             return G->op == OP_FMOD ? "FMOD (C fmod has no exact encoding here)" : "FEXP (C pow has no exact encoding here)";
-        if (op_has(G->op, F_PURE) && G->op != OP_CONSTANT && G->op != OP_ARG && !tv_pure_supported(G->op))
+        if (op_has(G->op, F_PURE) && G->op != OP_CONSTANT && G->op != OP_ARG && G->op != OP_ALLOCA &&
+            !tv_pure_supported(G->op))
             return op_info[G->op].name;
     }
     return NULL;
@@ -598,6 +654,8 @@ bool tv_encode_func(TvCtx *t, const Func *f, TvOut *out)
     Path *p = xcalloc(1, sizeof *p);
     *p = (Path){.t = t, .s = &s};
     p->val = xcalloc(n, sizeof *p->val);
+    p->prov = xcalloc(n, sizeof *p->prov);
+    p->objects = xcalloc(n, sizeof *p->objects);
     p->cur = xcalloc(n, 1);
     p->busy = xcalloc(n, 1);
     p->passed = xcalloc(n, 1);
@@ -605,7 +663,7 @@ bool tv_encode_func(TvCtx *t, const Func *f, TvOut *out)
     p->dec = xcalloc(MAX_DECISIONS, 1);
     p->arity = xcalloc(MAX_DECISIONS, 1);
     bool ok = run_paths(p, n, out);
-    free(p->val), free(p->cur), free(p->busy), free(p->passed), free(p->iters);
+    free(p->val), free(p->prov), free(p->objects), free(p->cur), free(p->busy), free(p->passed), free(p->iters);
     free(p->dec), free(p->arity), free(p);
     shape_free(&s);
     return ok;
