@@ -26,20 +26,42 @@ typedef struct {
     uint8_t **body;  /* per LOOP_BEGIN: its loop's state gates (NULL otherwise) */
 } Shape;
 
+enum { MAX_OBJECTS = 256, INLINE_DEPTH = 2 };
+
+/* one activation: the caches of its gates */
 typedef struct {
-    TvCtx *t;
     const Shape *s;
     Z3_ast *val;
-    GateId *prov;     /* per value: 0, or the ALLOCA it points into (then val is the offset) */
-    Z3_ast *objects;  /* per ALLOCA: its bytes (array offset -> byte) */
+    uint32_t *prov;   /* per value: 0, or 1 + the object it points into (then val is the offset) */
     uint8_t *cur, *busy, *passed;
     uint32_t *iters;
+    Z3_ast args[64];
+    uint32_t argprov[64], nargs;
+} Frame;
+
+/* an object addresses may point into: an ALLOCA's bytes, or a function (SYMBOL) */
+typedef struct {
+    uint64_t size;
+    int32_t func;     /* -1: an ALLOCA object */
+    Z3_ast bytes;     /* array offset -> byte */
+} Object;
+
+typedef struct {
+    TvCtx *t;
+    const Module *m;
+    Shape **shapes;   /* per function of m, made when first run */
+    Frame *fr;        /* the running activation */
+    uint32_t depth;
+    Object objects[MAX_OBJECTS];
+    uint32_t nobjects;
+    Z3_ast ret;       /* what the last callee returned */
+    uint32_t ret_prov;
     Z3_ast mem, pc;
     uint8_t *dec, *arity; /* decisions to follow; arities seen */
     uint32_t ndec, pos, steps;
     Exit exits[MAX_EXITS];
     uint32_t nexits;
-    bool ended;
+    bool ended, unsupported;
     TvOut end;
 } Path;
 
@@ -170,14 +192,14 @@ static bool step(Path *p) { return ++p->steps <= MAX_STEPS || end_path(p, TVK_BO
 /* every cached gate downstream of g is stale (as the interpreter's invalidate_users) */
 static void invalidate_users(Path *p, GateId g)
 {
-    const Gate *X = circ_gate(p->s->c, g);
+    const Gate *X = circ_gate(p->fr->s->c, g);
     for (uint32_t k = 0; k < X->nuses; k++) {
         const Use *u = &X->uses[k];
-        const Gate *Y = circ_gate(p->s->c, u->user);
-        if (u->user >= p->s->n || !p->cur[u->user] || Y->dead || is_selector(Y) ||
+        const Gate *Y = circ_gate(p->fr->s->c, u->user);
+        if (u->user >= p->fr->s->n || !p->fr->cur[u->user] || Y->dead || is_selector(Y) ||
             op_has(Y->op, F_STATE | F_ROOT) || u->index < Y->nstate)
             continue;
-        p->cur[u->user] = 0;
+        p->fr->cur[u->user] = 0;
         invalidate_users(p, u->user);
     }
 }
@@ -204,11 +226,11 @@ static Z3_ast access_ok(Path *p, Z3_ast addr, unsigned size)
     return Z3_mk_bvule(z, off, tv_bv(p->t, HEAP_SIZE - size, 64));
 }
 
-/* the access of size bytes at offset off lies inside ALLOCA a */
-static Z3_ast object_access_ok(Path *p, GateId a, Z3_ast off, unsigned size)
+/* the access of size bytes at offset off lies inside ALLOCA object o (never a function) */
+static Z3_ast object_access_ok(Path *p, const Object *o, Z3_ast off, unsigned size)
 {
-    uint64_t n = circ_gate(p->s->c, a)->lit;
-    if (n < size)
+    uint64_t n = o->size;
+    if (o->func >= 0 || n < size)
         return Z3_mk_false(p->t->z);
     return Z3_mk_bvule(p->t->z, off, tv_bv(p->t, n - size, 64));
 }
@@ -217,22 +239,23 @@ static Z3_ast object_access_ok(Path *p, GateId a, Z3_ast off, unsigned size)
 static bool compute_memory(Path *p, const Gate *G, GateId g)
 {
     Z3_context z = p->t->z;
-    GateId at = gate_data(G, G->op == OP_LOAD ? 0 : 1), obj = p->prov[at];
-    Z3_ast addr = p->val[at];
-    Type ty = G->op == OP_LOAD ? (Type)G->type : (Type)circ_gate(p->s->c, gate_data(G, 0))->type;
+    GateId at = gate_data(G, G->op == OP_LOAD ? 0 : 1);
+    uint32_t obj = p->fr->prov[at];
+    Z3_ast addr = p->fr->val[at];
+    Type ty = G->op == OP_LOAD ? (Type)G->type : (Type)circ_gate(p->fr->s->c, gate_data(G, 0))->type;
     unsigned size = (unsigned)ty_bits(ty) / 8;
-    if (G->op == OP_STORE && p->prov[gate_data(G, 0)])
+    if (G->op == OP_STORE && p->fr->prov[gate_data(G, 0)])
         return end_path(p, TVK_INVALID); /* an address stored as a value escapes */
-    Z3_ast ok = obj ? object_access_ok(p, obj, addr, size) : access_ok(p, addr, size);
+    Z3_ast ok = obj ? object_access_ok(p, &p->objects[obj - 1], addr, size) : access_ok(p, addr, size);
     if (!exit_if(p, Z3_mk_not(z, ok), TVK_INVALID))
         return false;
-    Z3_ast *mem = obj ? &p->objects[obj] : &p->mem;
+    Z3_ast *mem = obj ? &p->objects[obj - 1].bytes : &p->mem;
     if (G->op == OP_LOAD) {
-        p->prov[g] = 0;
-        p->val[g] = load_bytes(p, *mem, addr, size);
+        p->fr->prov[g] = 0;
+        p->fr->val[g] = load_bytes(p, *mem, addr, size);
         return true;
     }
-    Z3_ast v = p->val[gate_data(G, 0)];
+    Z3_ast v = p->fr->val[gate_data(G, 0)];
     for (unsigned i = 0; i < size; i++)
         *mem = Z3_mk_store(z, *mem, Z3_mk_bvadd(z, addr, tv_bv(p->t, i, 64)), Z3_mk_extract(z, 8 * i + 7, 8 * i, v));
     return true;
@@ -242,9 +265,9 @@ static bool compute_memory(Path *p, const Gate *G, GateId g)
  * offset by a plain integer, and two addresses into one object may be subtracted or
  * compared; anything else makes the run invalid.  Addresses are offsets into their
  * object; a compare sees them from one base (the interpreter's first ALLOCA base). */
-static bool address_rule(Path *p, const Gate *G, Z3_ast *a, Z3_ast *b, GateId *prov)
+static bool address_rule(Path *p, const Gate *G, Z3_ast *a, Z3_ast *b, uint32_t *prov)
 {
-    GateId pa = p->prov[gate_data(G, 0)], pb = G->ndata > 1 ? p->prov[gate_data(G, 1)] : 0;
+    uint32_t pa = p->fr->prov[gate_data(G, 0)], pb = G->ndata > 1 ? p->fr->prov[gate_data(G, 1)] : 0;
     *prov = 0;
     if (!pa && !pb)
         return true;
@@ -262,38 +285,58 @@ static bool address_rule(Path *p, const Gate *G, Z3_ast *a, Z3_ast *b, GateId *p
 
 static bool compute_pure(Path *p, const Gate *G, GateId g)
 {
-    Z3_ast a = p->val[gate_data(G, 0)], b = G->ndata > 1 ? p->val[gate_data(G, 1)] : NULL;
-    Type in_ty = (Type)circ_gate(p->s->c, gate_data(G, 0))->type;
+    Z3_ast a = p->fr->val[gate_data(G, 0)], b = G->ndata > 1 ? p->fr->val[gate_data(G, 1)] : NULL;
+    Type in_ty = (Type)circ_gate(p->fr->s->c, gate_data(G, 0))->type;
     Z3_ast div0, ovf;
-    if (!address_rule(p, G, &a, &b, &p->prov[g]))
+    if (!address_rule(p, G, &a, &b, &p->fr->prov[g]))
         return false;
-    p->val[g] = tv_pure(p->t, G, in_ty, a, b, &div0, &ovf);
+    p->fr->val[g] = tv_pure(p->t, G, in_ty, a, b, &div0, &ovf);
     if (div0 && !exit_if(p, div0, TVK_DIV0))
         return false;
     return !ovf || exit_if(p, ovf, TVK_OVERFLOW);
 }
 
+/* ALLOCA: offset 0 into a fresh zero-filled object; SYMBOL: offset 0 into its
+ * function's object (one per function) */
+static bool compute_object(Path *p, const Gate *G, GateId g)
+{
+    int32_t func = G->op == OP_SYMBOL ? (int32_t)G->lit : -1;
+    uint32_t k = 0;
+    while (func >= 0 && k < p->nobjects && p->objects[k].func != func)
+        k++;
+    if (k == p->nobjects || func < 0) {
+        if (p->nobjects == MAX_OBJECTS)
+            return end_path(p, TVK_BOUND);
+        k = p->nobjects++;
+        p->objects[k] = (Object){G->lit, func, Z3_mk_const_array(p->t->z, p->t->addr, tv_bv(p->t, 0, 8))};
+    }
+    p->fr->val[g] = tv_bv(p->t, 0, 64);
+    p->fr->prov[g] = k + 1;
+    return true;
+}
+
+static bool compute_call(Path *p, const Gate *G, GateId g);
+
 static bool compute(Path *p, GateId g)
 {
-    const Gate *G = circ_gate(p->s->c, g);
+    const Gate *G = circ_gate(p->fr->s->c, g);
     if (!step(p))
         return false;
     switch (G->op) {
     case OP_CONSTANT:
-        p->val[g] = tv_bv(p->t, G->lit, (unsigned)ty_bits((Type)G->type));
-        p->prov[g] = 0;
+        p->fr->val[g] = tv_bv(p->t, G->lit, (unsigned)ty_bits((Type)G->type));
+        p->fr->prov[g] = 0;
         return true;
     case OP_ARG:
-        if (G->lit >= p->t->nargs)
+        if (G->lit >= p->fr->nargs)
             return end_path(p, TVK_INVALID);
-        p->val[g] = p->t->args[G->lit];
-        p->prov[g] = 0;
+        p->fr->val[g] = p->fr->args[G->lit];
+        p->fr->prov[g] = p->fr->argprov[G->lit];
         return true;
-    case OP_ALLOCA: /* offset 0 into a fresh zero-filled object */
-        p->val[g] = tv_bv(p->t, 0, 64);
-        p->prov[g] = g;
-        p->objects[g] = Z3_mk_const_array(p->t->z, p->t->addr, tv_bv(p->t, 0, 8));
-        return true;
+    case OP_ALLOCA: case OP_SYMBOL:
+        return compute_object(p, G, g);
+    case OP_CALL:
+        return compute_call(p, G, g);
     case OP_DEPEND_RELAY:
         return true;
     case OP_LOAD: case OP_STORE:
@@ -306,49 +349,49 @@ static bool compute(Path *p, GateId g)
 /* can x be demanded at all now (the interpreter's push_checked)? */
 static bool demandable(Path *p, GateId x)
 {
-    const Gate *X = circ_gate(p->s->c, x);
-    if (is_selector(X) || X->dead || op_has(X->op, F_STATE | F_ROOT) || p->busy[x])
+    const Gate *X = circ_gate(p->fr->s->c, x);
+    if (is_selector(X) || X->dead || op_has(X->op, F_STATE | F_ROOT) || p->fr->busy[x])
         return false;
-    return X->op != OP_DEPEND_RELAY || p->passed[x];
+    return X->op != OP_DEPEND_RELAY || p->fr->passed[x];
 }
 
 static bool demand(Path *p, GateId g)
 {
-    if (g >= p->s->n)
+    if (g >= p->fr->s->n)
         return end_path(p, TVK_INVALID);
-    if (p->cur[g])
+    if (p->fr->cur[g])
         return true;
     if (!demandable(p, g))
         return end_path(p, TVK_INVALID);
-    const Gate *G = circ_gate(p->s->c, g);
-    p->busy[g] = 1;
+    const Gate *G = circ_gate(p->fr->s->c, g);
+    p->fr->busy[g] = 1;
     for (uint32_t i = G->nstate; i < gate_nin(G); i++)
         if (!demand(p, G->in[i]))
             return false;
-    p->busy[g] = 0;
+    p->fr->busy[g] = 0;
     if (!compute(p, g))
         return false;
-    p->cur[g] = 1;
+    p->fr->cur[g] = 1;
     return true;
 }
 
 /* ---- control ------------------------------------------------------------------- */
 static void reset_gate(Path *p, GateId x)
 {
-    p->cur[x] = 0;
-    p->passed[x] = 0;
+    p->fr->cur[x] = 0;
+    p->fr->passed[x] = 0;
     invalidate_users(p, x);
 }
 
 /* control arrives at state gate s: its relays start a new instance */
 static bool visit(Path *p, GateId s)
 {
-    const Gate *S = circ_gate(p->s->c, s);
+    const Gate *S = circ_gate(p->fr->s->c, s);
     for (uint32_t k = 0; k < S->nuses; k++) {
         GateId x = S->uses[k].user;
-        if (circ_gate(p->s->c, x)->op == OP_DEPEND_RELAY && !circ_gate(p->s->c, x)->dead) {
+        if (circ_gate(p->fr->s->c, x)->op == OP_DEPEND_RELAY && !circ_gate(p->fr->s->c, x)->dead) {
             reset_gate(p, x);
-            p->passed[x] = 1;
+            p->fr->passed[x] = 1;
         }
     }
     return step(p);
@@ -357,52 +400,52 @@ static bool visit(Path *p, GateId s)
 /* the live selectors and relays of state gate s are what a new iteration forgets */
 static void forget_owned(Path *p, GateId s)
 {
-    const Gate *S = circ_gate(p->s->c, s);
+    const Gate *S = circ_gate(p->fr->s->c, s);
     for (uint32_t k = 0; k < S->nuses; k++) {
         GateId x = S->uses[k].user;
-        const Gate *X = circ_gate(p->s->c, x);
+        const Gate *X = circ_gate(p->fr->s->c, x);
         if (!X->dead && S->uses[k].index == 0 &&
-            ((is_selector(X) && p->s->live[x]) || X->op == OP_DEPEND_RELAY))
+            ((is_selector(X) && p->fr->s->live[x]) || X->op == OP_DEPEND_RELAY))
             reset_gate(p, x);
     }
 }
 
 static bool is_live_selector_of(const Path *p, const Use *u)
 {
-    const Gate *X = circ_gate(p->s->c, u->user);
-    return !X->dead && is_selector(X) && u->index == 0 && p->s->live[u->user];
+    const Gate *X = circ_gate(p->fr->s->c, u->user);
+    return !X->dead && is_selector(X) && u->index == 0 && p->fr->s->live[u->user];
 }
 
 /* enter join j through state input idx (the interpreter's enter_join) */
 static bool enter_join(Path *p, GateId j, uint32_t idx)
 {
-    const Gate *J = circ_gate(p->s->c, j);
+    const Gate *J = circ_gate(p->fr->s->c, j);
     Z3_ast *taken = xcalloc(J->nuses, sizeof *taken);
     GateId *taken_prov = xcalloc(J->nuses, sizeof *taken_prov);
     bool ok = true;
     for (uint32_t k = 0; k < J->nuses && ok; k++) {
         if (!is_live_selector_of(p, &J->uses[k]))
             continue;
-        const Gate *S = circ_gate(p->s->c, J->uses[k].user);
+        const Gate *S = circ_gate(p->fr->s->c, J->uses[k].user);
         bool value = S->op == OP_VALUE_SELECTOR;
         if (idx >= (value ? S->ndata : S->ndep))
             ok = end_path(p, TVK_INVALID);
         else
             ok = demand(p, value ? gate_data(S, idx) : gate_dep(S, idx));
-        taken[k] = ok && value ? p->val[gate_data(S, idx)] : NULL;
-        taken_prov[k] = ok && value ? p->prov[gate_data(S, idx)] : 0;
+        taken[k] = ok && value ? p->fr->val[gate_data(S, idx)] : NULL;
+        taken_prov[k] = ok && value ? p->fr->prov[gate_data(S, idx)] : 0;
     }
-    if (ok && J->op == OP_LOOP_BEGIN && p->s->body[j])
-        for (GateId s = 0; s < p->s->n; s++)
-            if (p->s->body[j][s])
+    if (ok && J->op == OP_LOOP_BEGIN && p->fr->s->body[j])
+        for (GateId s = 0; s < p->fr->s->n; s++)
+            if (p->fr->s->body[j][s])
                 forget_owned(p, s);
     for (uint32_t k = 0; k < J->nuses && ok; k++) {
         if (!is_live_selector_of(p, &J->uses[k]))
             continue;
         GateId sel = J->uses[k].user;
-        p->val[sel] = taken[k];
-        p->prov[sel] = taken_prov[k];
-        p->cur[sel] = 1;
+        p->fr->val[sel] = taken[k];
+        p->fr->prov[sel] = taken_prov[k];
+        p->fr->cur[sel] = 1;
         invalidate_users(p, sel);
     }
     free(taken);
@@ -412,10 +455,10 @@ static bool enter_join(Path *p, GateId j, uint32_t idx)
 
 static bool go(Path *p, GateId next, uint32_t idx)
 {
-    const Gate *N = circ_gate(p->s->c, next);
+    const Gate *N = circ_gate(p->fr->s->c, next);
     if (N->op == OP_LOOP_BEGIN) {
-        p->iters[next] = idx == 1 ? p->iters[next] + 1 : 0;
-        if (p->iters[next] > p->t->opt.unroll)
+        p->fr->iters[next] = idx == 1 ? p->fr->iters[next] + 1 : 0;
+        if (p->fr->iters[next] > p->t->opt.unroll)
             return end_path(p, TVK_BOUND);
     }
     if ((N->op == OP_MERGE || N->op == OP_LOOP_BEGIN) && !enter_join(p, next, idx))
@@ -447,35 +490,35 @@ static int decide(Path *p, Z3_ast *conds, int n)
 
 static GateId branch(Path *p, GateId s)
 {
-    const Gate *S = circ_gate(p->s->c, s);
+    const Gate *S = circ_gate(p->fr->s->c, s);
     Z3_context z = p->t->z;
     if (!demand(p, gate_data(S, 0)))
         return NO_GATE;
-    if (p->prov[gate_data(S, 0)])
+    if (p->fr->prov[gate_data(S, 0)])
         return end_path(p, TVK_INVALID), NO_GATE;
-    Z3_ast bit = Z3_mk_extract(z, 0, 0, p->val[gate_data(S, 0)]);
+    Z3_ast bit = Z3_mk_extract(z, 0, 0, p->fr->val[gate_data(S, 0)]);
     Z3_ast conds[2] = {Z3_mk_eq(z, bit, tv_bv(p->t, 1, 1)), Z3_mk_eq(z, bit, tv_bv(p->t, 0, 1))};
     int c = decide(p, conds, 2);
-    return c < 0 ? NO_GATE : c == 0 ? p->s->succ[s] : p->s->alt[s];
+    return c < 0 ? NO_GATE : c == 0 ? p->fr->s->succ[s] : p->fr->s->alt[s];
 }
 
 /* SWITCH_BRANCH: the first case whose value matches (in use order), else the default
  * (or invalid when there is none) */
 static GateId switch_branch(Path *p, GateId s)
 {
-    const Gate *S = circ_gate(p->s->c, s);
+    const Gate *S = circ_gate(p->fr->s->c, s);
     Z3_context z = p->t->z;
     if (!demand(p, gate_data(S, 0)))
         return NO_GATE;
-    if (p->prov[gate_data(S, 0)])
+    if (p->fr->prov[gate_data(S, 0)])
         return end_path(p, TVK_INVALID), NO_GATE;
-    Z3_ast v = p->val[gate_data(S, 0)], none = Z3_mk_true(z);
-    unsigned w = (unsigned)ty_bits((Type)circ_gate(p->s->c, gate_data(S, 0))->type);
+    Z3_ast v = p->fr->val[gate_data(S, 0)], none = Z3_mk_true(z);
+    unsigned w = (unsigned)ty_bits((Type)circ_gate(p->fr->s->c, gate_data(S, 0))->type);
     Z3_ast conds[256];
     GateId targets[256], dflt = NO_GATE;
     int n = 0;
     for (uint32_t k = 0; k < S->nuses && n < 255; k++) {
-        const Gate *U = circ_gate(p->s->c, S->uses[k].user);
+        const Gate *U = circ_gate(p->fr->s->c, S->uses[k].user);
         if (U->dead || S->uses[k].index >= U->nstate)
             continue;
         if (U->op == OP_DEFAULT_CASE)
@@ -495,59 +538,156 @@ static GateId switch_branch(Path *p, GateId s)
     return c < 0 ? NO_GATE : targets[c];
 }
 
-/* RETURN / THROW: dependencies, then the value */
+/* RETURN / THROW: dependencies, then the value.  THROW and the called function's
+ * RETURN end the path; a callee's RETURN leaves its value in p->ret */
 static bool finish(Path *p, GateId t)
 {
-    const Gate *T = circ_gate(p->s->c, t);
+    const Gate *T = circ_gate(p->fr->s->c, t);
     TvCtx *tc = p->t;
     for (uint32_t i = 0; i < T->ndep; i++)
         if (!demand(p, gate_dep(T, i)))
             return false;
-    Z3_ast v = tv_bv(tc, 0, 64);
+    Z3_ast v = NULL;
     Type ty = TY_NONE;
     if (T->ndata) {
         if (!demand(p, gate_data(T, 0)))
             return false;
-        if (p->prov[gate_data(T, 0)])
+        if (p->fr->prov[gate_data(T, 0)])
             return end_path(p, TVK_INVALID); /* an address escapes */
-        ty = (Type)circ_gate(p->s->c, gate_data(T, 0))->type;
-        v = ty_bits(ty) < 64 ? Z3_mk_zero_ext(tc->z, 64 - (unsigned)ty_bits(ty), p->val[gate_data(T, 0)])
-                             : p->val[gate_data(T, 0)];
+        ty = (Type)circ_gate(p->fr->s->c, gate_data(T, 0))->type;
+        v = p->fr->val[gate_data(T, 0)];
     }
-    if (T->op == OP_RETURN && ty != p->s->f->ret)
+    if (T->op == OP_RETURN && ty != p->fr->s->f->ret)
         return end_path(p, TVK_INVALID);
+    if (T->op == OP_RETURN && p->depth > 0) {
+        p->ret = v;
+        return true;
+    }
+    Z3_ast v64 = !v ? tv_bv(tc, 0, 64) : ty_bits(ty) < 64 ? Z3_mk_zero_ext(tc->z, 64 - (unsigned)ty_bits(ty), v) : v;
     p->ended = true;
-    p->end = (TvOut){kind_term(tc, T->op == OP_THROW ? TVK_THROW : TVK_RETURN), v, tv_bv(tc, ty, 8), p->mem};
-    return true;
+    p->end = (TvOut){kind_term(tc, T->op == OP_THROW ? TVK_THROW : TVK_RETURN), v64, tv_bv(tc, ty, 8), p->mem};
+    return false;
 }
 
-static void run_states(Path *p)
+/* run the current activation; true when it returned to a caller (value in p->ret) */
+static bool run_states(Path *p)
 {
     GateId cur = ROOT_STATE_ENTRY;
     if (!visit(p, cur))
-        return;
+        return false;
     for (;;) {
-        const Gate *G = circ_gate(p->s->c, cur);
-        GateId next = p->s->succ[cur];
-        uint32_t idx = p->s->succ_in[cur];
-        if (G->op == OP_RETURN || G->op == OP_THROW) {
-            finish(p, cur);
-            return;
-        }
+        const Gate *G = circ_gate(p->fr->s->c, cur);
+        GateId next = p->fr->s->succ[cur];
+        uint32_t idx = p->fr->s->succ_in[cur];
+        if (G->op == OP_RETURN || G->op == OP_THROW)
+            return finish(p, cur);
         if (G->op == OP_IF_BRANCH || G->op == OP_SWITCH_BRANCH) {
             next = G->op == OP_IF_BRANCH ? branch(p, cur) : switch_branch(p, cur);
             idx = 0;
         }
         if (p->ended)
-            return;
-        if (next == NO_GATE) {
-            end_path(p, TVK_INVALID);
-            return;
-        }
+            return false;
+        if (next == NO_GATE)
+            return end_path(p, TVK_INVALID);
         if (!go(p, next, idx))
-            return;
+            return false;
         cur = next;
     }
+}
+
+/* ---- activations and calls --------------------------------------------------------- */
+static void frame_init(Frame *fr, const Shape *s)
+{
+    uint32_t n = s->n;
+    memset(fr, 0, sizeof *fr);
+    fr->s = s;
+    fr->val = xcalloc(n, sizeof *fr->val);
+    fr->prov = xcalloc(n, sizeof *fr->prov);
+    fr->cur = xcalloc(n, 1);
+    fr->busy = xcalloc(n, 1);
+    fr->passed = xcalloc(n, 1);
+    fr->iters = xcalloc(n, sizeof *fr->iters);
+    fr->cur[ROOT_DEPEND_ENTRY] = 1;
+}
+
+static void frame_clear(Frame *fr)
+{
+    uint32_t n = fr->s->n;
+    memset(fr->cur, 0, n);
+    memset(fr->busy, 0, n);
+    memset(fr->passed, 0, n);
+    memset(fr->iters, 0, n * sizeof *fr->iters);
+    fr->cur[ROOT_DEPEND_ENTRY] = 1;
+}
+
+static void frame_free(Frame *fr)
+{
+    free(fr->val), free(fr->prov), free(fr->cur), free(fr->busy), free(fr->passed), free(fr->iters);
+}
+
+static const Shape *shape_of(Path *p, uint32_t func)
+{
+    if (!p->shapes[func]) {
+        p->shapes[func] = xcalloc(1, sizeof(Shape));
+        shape_init(p->shapes[func], p->m->funcs[func]);
+    }
+    return p->shapes[func];
+}
+
+static const char *unsupported(const Func *f);
+
+/* the whole function is beyond the encoding: stop every path */
+static bool give_up(Path *p, const char *fmt, const char *name)
+{
+    p->unsupported = true;
+    snprintf(p->t->reason, sizeof p->t->reason, fmt, name);
+    return end_path(p, TVK_BOUND);
+}
+
+/* do the callee's signature and the call site agree? */
+static bool call_matches(const Path *p, const Gate *G, const Func *callee)
+{
+    if (G->ndata - 1 != callee->nparams || G->type != callee->ret || callee->nparams > 64)
+        return false;
+    for (uint32_t i = 0; i < callee->nparams; i++)
+        if (circ_gate(p->fr->s->c, gate_data(G, i + 1))->type != callee->params[i])
+            return false;
+    return true;
+}
+
+/* CALL: the callee (a SYMBOL's address, offset 0) runs inlined in a fresh activation */
+static bool compute_call(Path *p, const Gate *G, GateId g)
+{
+    uint32_t cp = p->fr->prov[gate_data(G, 0)];
+    if (!cp || p->objects[cp - 1].func < 0)
+        return end_path(p, TVK_INVALID);
+    Z3_ast off = p->fr->val[gate_data(G, 0)];
+    if (!exit_if(p, Z3_mk_not(p->t->z, Z3_mk_eq(p->t->z, off, tv_bv(p->t, 0, 64))), TVK_INVALID))
+        return false;
+    const Func *cf = p->m->funcs[p->objects[cp - 1].func];
+    if (!call_matches(p, G, cf))
+        return end_path(p, TVK_INVALID);
+    if (p->depth == INLINE_DEPTH)
+        return give_up(p, "calls nested deeper than the inlining depth (2) at @%s", cf->name);
+    const char *why = unsupported(cf);
+    if (why)
+        return give_up(p, "%s in a callee", why);
+    Frame *caller = p->fr, callee;
+    frame_init(&callee, shape_of(p, cf->index));
+    callee.nargs = cf->nparams;
+    for (uint32_t i = 0; i < cf->nparams; i++) {
+        callee.args[i] = caller->val[gate_data(G, i + 1)];
+        callee.argprov[i] = caller->prov[gate_data(G, i + 1)];
+    }
+    p->fr = &callee;
+    p->depth++;
+    bool returned = run_states(p);
+    p->depth--;
+    p->fr = caller;
+    frame_free(&callee);
+    caller->val[g] = p->ret;
+    caller->prov[g] = 0;
+    return returned;
 }
 
 /* ---- paths into one term --------------------------------------------------------- */
@@ -571,16 +711,12 @@ static TvOut path_outcome(Path *p)
     return o;
 }
 
-static void path_reset(Path *p, uint32_t n)
+static void path_reset(Path *p)
 {
-    memset(p->cur, 0, n);
-    memset(p->busy, 0, n);
-    memset(p->passed, 0, n);
-    memset(p->iters, 0, n * sizeof *p->iters);
-    p->cur[ROOT_DEPEND_ENTRY] = 1;
+    frame_clear(p->fr);
     p->mem = p->t->init_mem;
     p->pc = Z3_mk_true(p->t->z);
-    p->pos = p->steps = p->nexits = 0;
+    p->pos = p->steps = p->nexits = p->nobjects = p->depth = 0;
     p->ended = false;
 }
 
@@ -608,18 +744,17 @@ static const char *unsupported(const Func *f)
         const Gate *G = circ_gate(c, g);
         if (G->dead)
             continue;
-        if (G->op == OP_CALL || G->op == OP_SYMBOL)
-            return "CALL (calls are neither inlined nor abstracted yet)";
         if (G->op == OP_FMOD || G->op == OP_FEXP)
-            return G->op == OP_FMOD ? "FMOD (C fmod has no exact encoding here)" : "FEXP (C pow has no exact encoding here)";
+            return G->op == OP_FMOD ? "unsupported construct: FMOD (C fmod has no exact encoding here)"
+                                    : "unsupported construct: FEXP (C pow has no exact encoding here)";
         if (op_has(G->op, F_PURE) && G->op != OP_CONSTANT && G->op != OP_ARG && G->op != OP_ALLOCA &&
-            !tv_pure_supported(G->op))
-            return op_info[G->op].name;
+            G->op != OP_SYMBOL && !tv_pure_supported(G->op))
+            return "unsupported construct: an opcode without encoding";
     }
     return NULL;
 }
 
-static bool run_paths(Path *p, uint32_t n, TvOut *out)
+static bool run_paths(Path *p, TvOut *out)
 {
     TvCtx *t = p->t;
     Z3_ast conds[4096];
@@ -627,11 +762,13 @@ static bool run_paths(Path *p, uint32_t n, TvOut *out)
     uint32_t npaths = 0, limit = t->opt.max_paths < 4096 ? t->opt.max_paths : 4096;
     do {
         if (npaths == limit) {
-            snprintf(t->reason, sizeof t->reason, "more than %u paths in @%s", limit, p->s->f->name);
+            snprintf(t->reason, sizeof t->reason, "more than %u paths in @%s", limit, p->fr->s->f->name);
             return false;
         }
-        path_reset(p, n);
+        path_reset(p);
         run_states(p);
+        if (p->unsupported)
+            return false;
         conds[npaths] = p->pc;
         outs[npaths++] = path_outcome(p);
     } while (next_decisions(p));
@@ -645,26 +782,24 @@ bool tv_encode_func(TvCtx *t, const Func *f, TvOut *out)
 {
     const char *why = unsupported(f);
     if (why) {
-        snprintf(t->reason, sizeof t->reason, "unsupported construct in @%s: %s", f->name, why);
+        snprintf(t->reason, sizeof t->reason, "%s in @%s", why, f->name);
         return false;
     }
-    Shape s;
-    shape_init(&s, f);
-    uint32_t n = s.n;
     Path *p = xcalloc(1, sizeof *p);
-    *p = (Path){.t = t, .s = &s};
-    p->val = xcalloc(n, sizeof *p->val);
-    p->prov = xcalloc(n, sizeof *p->prov);
-    p->objects = xcalloc(n, sizeof *p->objects);
-    p->cur = xcalloc(n, 1);
-    p->busy = xcalloc(n, 1);
-    p->passed = xcalloc(n, 1);
-    p->iters = xcalloc(n, sizeof *p->iters);
+    Frame top;
+    *p = (Path){.t = t, .m = f->module};
+    p->shapes = xcalloc(f->module->nfuncs, sizeof *p->shapes);
+    frame_init(&top, shape_of(p, f->index));
+    top.nargs = t->nargs;
+    memcpy(top.args, t->args, sizeof top.args);
+    p->fr = &top;
     p->dec = xcalloc(MAX_DECISIONS, 1);
     p->arity = xcalloc(MAX_DECISIONS, 1);
-    bool ok = run_paths(p, n, out);
-    free(p->val), free(p->prov), free(p->objects), free(p->cur), free(p->busy), free(p->passed), free(p->iters);
-    free(p->dec), free(p->arity), free(p);
-    shape_free(&s);
+    bool ok = run_paths(p, out);
+    frame_free(&top);
+    for (uint32_t i = 0; i < f->module->nfuncs; i++)
+        if (p->shapes[i])
+            shape_free(p->shapes[i]), free(p->shapes[i]);
+    free(p->shapes), free(p->dec), free(p->arity), free(p);
     return ok;
 }

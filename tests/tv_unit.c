@@ -5,7 +5,8 @@
  *   swap-sub      SUB x, y -> SUB y, x (tests/swap_sub_pass.h)
  *   neg-div       SDIV x, -1 -> SUB 0, x (wrong only for INT_MIN: no overflow trap)
  *   shl-width     SHL x, c with c >= the width -> 0 (wrong: amounts are taken mod w)
- * plus constructs the encoding does not support, which must come out unknown. */
+ * calls inlined (up to depth 2) and ALLOCA objects are proved; constructs the
+ * encoding does not support (FMOD, calls nested deeper) must come out unknown. */
 #include "fuzz/tv.h"
 #include "oracle/interp.h"
 #include "swap_sub_pass.h"
@@ -177,6 +178,29 @@ static const char call_src[] =
     "func @h(i32) -> i32 {\n  %a = ARG i32 0\n  %z = CONSTANT i32 0\n  %s = ADD i32 (%a, %z)\n"
     "  %g = SYMBOL @g\n  %c = CALL i32 {entry} (%g, %s)\n  RETURN [entry] {%c} (%c)\n}\n";
 
+static const char fmod_src[] =
+    "func @m(f64, f64) -> f64 {\n  %a = ARG f64 0\n  %b = ARG f64 1\n  %z = CONSTANT i32 0\n"
+    "  %r = FMOD f64 (%a, %b)\n  %k = ADD i32 (%z, %z)\n  %c = ICMP eq (%k, %z)\n"
+    "  %br = IF_BRANCH [entry] (%c)\n  %t = IF_TRUE [%br]\n  %f = IF_FALSE [%br]\n"
+    "  RETURN [%t] {entry} (%r)\n  RETURN [%f] {entry} (%a)\n}\n";
+
+/* @d0 -> @d1 -> @d2 -> @d3: three calls deep */
+static const char deep_src[] =
+    "func @d3(i32) -> i32 {\n  %a = ARG i32 0\n  RETURN [entry] {entry} (%a)\n}\n"
+    "func @d2(i32) -> i32 {\n  %a = ARG i32 0\n  %g = SYMBOL @d3\n  %c = CALL i32 {entry} (%g, %a)\n"
+    "  RETURN [entry] {%c} (%c)\n}\n"
+    "func @d1(i32) -> i32 {\n  %a = ARG i32 0\n  %g = SYMBOL @d2\n  %c = CALL i32 {entry} (%g, %a)\n"
+    "  RETURN [entry] {%c} (%c)\n}\n"
+    "func @d0(i32) -> i32 {\n  %a = ARG i32 0\n  %z = CONSTANT i32 0\n  %s = ADD i32 (%a, %z)\n"
+    "  %g = SYMBOL @d1\n  %c = CALL i32 {entry} (%g, %s)\n  RETURN [entry] {%c} (%c)\n}\n";
+
+/* an ALLOCA written and read back through an offset address */
+static const char alloca_src[] =
+    "func @box(i32) -> i32 {\n  %a = ARG i32 0\n  %p = ALLOCA 16\n  %four = CONSTANT i64 4\n"
+    "  %z = CONSTANT i32 0\n  %q = ADD i64 (%p, %four)\n  %v = ADD i32 (%a, %z)\n"
+    "  %s = STORE {entry} (%v, %q)\n  %l = LOAD i32 {%s} (%q)\n  %l0 = LOAD i32 {%s} (%p)\n"
+    "  %r = ADD i32 (%l, %l0)\n  RETURN [entry] {%l0} (%r)\n}\n";
+
 int main(void)
 {
     expect(fold_src, "fold", TV_PROVED, "fold identities");
@@ -185,7 +209,10 @@ int main(void)
     expect(shl_src, "shl-width", TV_REFUTED, "shl-width (amount = width)");
     expect(shl_src, "fold", TV_PROVED, "fold of SHL by the width");
     expect(loop_src, "fold", TV_PROVED_UPTO, "fold in a storing loop");
-    expect(call_src, "fold", TV_UNKNOWN, "CALL is unsupported");
+    expect(call_src, "fold", TV_PROVED, "fold around an inlined call");
+    expect(alloca_src, "fold", TV_PROVED, "fold around an ALLOCA");
+    expect(fmod_src, "fold", TV_UNKNOWN, "FMOD is unsupported");
+    expect(deep_src, "fold", TV_UNKNOWN, "calls deeper than 2 are unknown");
     printf("%d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
