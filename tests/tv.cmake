@@ -6,3 +6,5 @@ if(TARGET circ_fuzz)
   add_test(NAME tv_unit COMMAND tv_unit)
   set_tests_properties(tv_unit PROPERTIES TIMEOUT 120)
 endif()
+add_test(NAME tv_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tv_cli.sh $<TARGET_FILE:circ>
+         ${CMAKE_CURRENT_SOURCE_DIR}/opt)
