@@ -5,6 +5,8 @@
  *   swap-sub      SUB x, y -> SUB y, x (tests/swap_sub_pass.h)
  *   neg-div       SDIV x, -1 -> SUB 0, x (wrong only for INT_MIN: no overflow trap)
  *   shl-width     SHL x, c with c >= the width -> 0 (wrong: amounts are taken mod w)
+ *   fadd-negzero  FADD x, -0.0 -> x (wrong only for a NaN x with a payload: FADD
+ *                 gives the canonical NaN, which BITCAST shows)
  * calls inlined (up to depth 2) and ALLOCA objects are proved; constructs the
  * encoding does not support (FMOD, calls nested deeper) must come out unknown. */
 #include "fuzz/tv.h"
@@ -62,7 +64,21 @@ static bool shl_width(PassContext *ctx, Func *f)
     return true;
 }
 
+/* WRONG on purpose: FADD x, -0.0 -> x */
+static bool fadd_negzero(PassContext *ctx, Func *f)
+{
+    (void)ctx;
+    Circuit *c = f->circ;
+    GateId g = first_op(c, OP_FADD);
+    if (g == NO_GATE || circ_gate(c, g)->type != TY_F64 || !is_const(c, gate_data(circ_gate(c, g), 1), 1ull << 63))
+        return false;
+    circ_replace_uses(c, g, gate_data(circ_gate(c, g), 0));
+    circ_kill(c, g);
+    return true;
+}
+
 static const PassInfo wrong_passes[] = {
+    {"fadd-negzero", fadd_negzero, "WRONG on purpose: FADD x, -0.0 -> x"},
     {"neg-div", neg_div, "WRONG on purpose: SDIV x, -1 -> SUB 0, x"},
     {"shl-width", shl_width, "WRONG on purpose: SHL x, c (c >= width) -> 0"},
 };
@@ -201,6 +217,10 @@ static const char alloca_src[] =
     "  %s = STORE {entry} (%v, %q)\n  %l = LOAD i32 {%s} (%q)\n  %l0 = LOAD i32 {%s} (%p)\n"
     "  %r = ADD i32 (%l, %l0)\n  RETURN [entry] {%l0} (%r)\n}\n";
 
+static const char nan_src[] =
+    "func @n(f64) -> i64 {\n  %a = ARG f64 0\n  %z = CONSTANT f64 -0.0\n"
+    "  %s = FADD f64 (%a, %z)\n  %b = BITCAST i64 (%s)\n  RETURN [entry] {entry} (%b)\n}\n";
+
 int main(void)
 {
     expect(fold_src, "fold", TV_PROVED, "fold identities");
@@ -208,6 +228,7 @@ int main(void)
     expect(div_src, "neg-div", TV_REFUTED, "neg-div (INT_MIN only)");
     expect(shl_src, "shl-width", TV_REFUTED, "shl-width (amount = width)");
     expect(shl_src, "fold", TV_PROVED, "fold of SHL by the width");
+    expect(nan_src, "fadd-negzero", TV_REFUTED, "fadd-negzero (NaN payload only)");
     expect(loop_src, "fold", TV_PROVED_UPTO, "fold in a storing loop");
     expect(call_src, "fold", TV_PROVED, "fold around an inlined call");
     expect(alloca_src, "fold", TV_PROVED, "fold around an ALLOCA");
