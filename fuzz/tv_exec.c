@@ -178,7 +178,7 @@ static bool end_path(Path *p, int kind)
 /* where cond holds, the run ends here with kind */
 static bool exit_if(Path *p, Z3_ast cond, int kind)
 {
-    Z3_ast c = Z3_simplify(p->t->z, cond);
+    Z3_ast c = tv_simplify(p->t, cond);
     if (Z3_get_bool_value(p->t->z, c) == Z3_L_FALSE)
         return true;
     if (Z3_get_bool_value(p->t->z, c) == Z3_L_TRUE || p->nexits == MAX_EXITS)
@@ -474,7 +474,7 @@ static int decide(Path *p, Z3_ast *conds, int n)
     Z3_context z = p->t->z;
     int open[256], nopen = 0;
     for (int i = 0; i < n && nopen < 256; i++) {
-        conds[i] = Z3_simplify(z, conds[i]);
+        conds[i] = tv_simplify(p->t, conds[i]);
         if (Z3_get_bool_value(z, conds[i]) != Z3_L_FALSE)
             open[nopen++] = i;
     }

@@ -24,6 +24,12 @@ typedef struct {
     Z3_ast args[64];   /* symbolic arguments, shared by source and target */
     uint32_t nargs;
     Z3_ast init_mem;   /* the initial buffer (symbolic) */
+    Z3_params simp;    /* the simplifier's limits (steps, memory) */
+    Z3_ast defs;       /* definitions of fresh constants (a conjunction; see tv_define) */
+    uint32_t nfresh;
+    Z3_ast exps[64][3];/* EXP encodings made (simplified base, exponent, result): source and
+                          target share them */
+    uint32_t nexps;
     bool hit_bound;    /* some path stopped at the loop bound */
     char reason[200];  /* why encoding failed (unsupported construct, path limit) */
 } TvCtx;
@@ -38,6 +44,11 @@ Z3_ast tv_pure(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b, Z3_ast *
 /* is op encoded by tv_pure? */
 bool tv_pure_supported(int op);
 Z3_ast tv_bv(TvCtx *t, uint64_t bits, unsigned width);
+/* a fresh constant equal to value, its definition added to t->defs: keeps the
+ * rewriter from expanding products of products (EXP) */
+Z3_ast tv_define(TvCtx *t, Z3_ast value);
+/* Z3's simplifier within t's step and memory limits */
+Z3_ast tv_simplify(TvCtx *t, Z3_ast a);
 /* the float gates (tv_float.c), called by tv_pure: operands and result as IEEE bits */
 Z3_ast tv_float(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b);
 bool tv_float_supported(int op);

@@ -5,6 +5,17 @@
  * the float gates are in tv_float.c. */
 #include "fuzz/tv_internal.h"
 
+#include <stdio.h>
+
+Z3_ast tv_define(TvCtx *t, Z3_ast value)
+{
+    char name[32];
+    snprintf(name, sizeof name, "def%u", t->nfresh++);
+    Z3_ast c = Z3_mk_const(t->z, Z3_mk_string_symbol(t->z, name), Z3_get_sort(t->z, value));
+    t->defs = Z3_mk_and(t->z, 2, (Z3_ast[]){t->defs, Z3_mk_eq(t->z, c, value)});
+    return c;
+}
+
 Z3_ast tv_bv(TvCtx *t, uint64_t bits, unsigned width)
 {
     uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
@@ -23,15 +34,27 @@ bool tv_pure_supported(int op)
     }
 }
 
-/* x^y mod 2^w with y read unsigned: one conditional multiply per exponent bit */
+/* x^y mod 2^w with y read unsigned: one conditional multiply per exponent bit, each
+ * product a defined constant; the same (simplified) operands reuse one encoding */
 static Z3_ast encode_exp(TvCtx *t, Z3_ast x, Z3_ast y, unsigned w)
 {
     Z3_context z = t->z;
+    x = tv_simplify(t, x);
+    y = tv_simplify(t, y);
+    for (uint32_t k = 0; k < t->nexps; k++)
+        if (Z3_is_eq_ast(z, t->exps[k][0], x) && Z3_is_eq_ast(z, t->exps[k][1], y))
+            return t->exps[k][2];
     Z3_ast result = tv_bv(t, 1, w), base = x, one = tv_bv(t, 1, 1);
     for (unsigned i = 0; i < w; i++) {
         Z3_ast bit = Z3_mk_eq(z, Z3_mk_extract(z, i, i, y), one);
-        result = Z3_mk_ite(z, bit, Z3_mk_bvmul(z, result, base), result);
-        base = Z3_mk_bvmul(z, base, base);
+        result = tv_define(t, Z3_mk_bvmul(z, result, Z3_mk_ite(z, bit, base, tv_bv(t, 1, w))));
+        if (i + 1 < w)
+            base = tv_define(t, Z3_mk_bvmul(z, base, base));
+    }
+    if (t->nexps < sizeof t->exps / sizeof t->exps[0]) {
+        t->exps[t->nexps][0] = x;
+        t->exps[t->nexps][1] = y;
+        t->exps[t->nexps++][2] = result;
     }
     return result;
 }

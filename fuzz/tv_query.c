@@ -64,17 +64,45 @@ static Z3_ast pattern_array(TvCtx *t)
     return Z3_mk_lambda(z, 1, &t->addr, &name, Z3_mk_extract(z, 7, 0, v));
 }
 
+enum { SIMPLIFY_STEPS = 20000, SIMPLIFY_MB = 512, SOLVER_MB = 1024 };
+
+/* past a limit the simplifier fails: then the term stays as it was */
+Z3_ast tv_simplify(TvCtx *t, Z3_ast a)
+{
+    Z3_ast r = Z3_simplify_ex(t->z, a, t->simp);
+    return r && Z3_get_error_code(t->z) == Z3_OK ? r : a;
+}
+
+/* errors (resource limits) are read back with Z3_get_error_code: the default
+ * handler would end the process */
+static void keep_error(Z3_context z, Z3_error_code e)
+{
+    (void)z;
+    (void)e;
+}
+
+static void simplifier_init(TvCtx *t)
+{
+    t->simp = Z3_mk_params(t->z);
+    Z3_params_inc_ref(t->z, t->simp);
+    Z3_params_set_uint(t->z, t->simp, Z3_mk_string_symbol(t->z, "max_steps"), SIMPLIFY_STEPS);
+    Z3_params_set_uint(t->z, t->simp, Z3_mk_string_symbol(t->z, "max_memory"), SIMPLIFY_MB);
+}
+
 static void ctx_init(TvCtx *t, const Func *f, const TvOptions *opt)
 {
     Z3_config cfg = Z3_mk_config();
     memset(t, 0, sizeof *t);
     t->z = Z3_mk_context(cfg);
     Z3_del_config(cfg);
+    Z3_set_error_handler(t->z, keep_error);
     t->opt = *opt;
     t->addr = Z3_mk_bv_sort(t->z, 64);
     t->byte = Z3_mk_bv_sort(t->z, 8);
     t->mem_sort = Z3_mk_array_sort(t->z, t->addr, t->byte);
     t->init_mem = Z3_mk_const(t->z, Z3_mk_string_symbol(t->z, "buffer"), t->mem_sort);
+    simplifier_init(t);
+    t->defs = Z3_mk_true(t->z);
     t->nargs = f->nparams < 64 ? f->nparams : 64;
     for (uint32_t i = 0; i < t->nargs; i++) {
         char name[16];
@@ -91,6 +119,7 @@ static Z3_solver solver_new(TvCtx *t)
     Z3_params p = Z3_mk_params(t->z);
     Z3_params_inc_ref(t->z, p);
     Z3_params_set_uint(t->z, p, Z3_mk_string_symbol(t->z, "timeout"), t->opt.timeout_ms);
+    Z3_params_set_uint(t->z, p, Z3_mk_string_symbol(t->z, "max_memory"), SOLVER_MB);
     Z3_solver_set_params(t->z, s, p);
     Z3_params_dec_ref(t->z, p);
     return s;
@@ -183,19 +212,28 @@ static void refute(TvCtx *t, Z3_solver s, const Module *src, const Module *tgt, 
                              : "solver timeout looking for a counterexample with the harness buffer");
 }
 
+static bool same_outcome(TvCtx *t, const TvOut *a, const TvOut *b)
+{
+    return Z3_is_eq_ast(t->z, a->kind, b->kind) && Z3_is_eq_ast(t->z, a->val, b->val) &&
+           Z3_is_eq_ast(t->z, a->ty, b->ty) && Z3_is_eq_ast(t->z, a->mem, b->mem);
+}
+
 static void decide(TvCtx *t, const TvOut *so, const TvOut *to, const Module *src, const Module *tgt,
                    uint32_t fi, TvVerdict *v)
 {
-    /* the simplifier alone often sees that the two outcomes are the same term */
-    Z3_ast query = Z3_simplify(t->z, differs(t, so, to));
-    if (Z3_get_bool_value(t->z, query) == Z3_L_FALSE) {
+    /* the terms are hash-consed: often the two outcomes are the same term */
+    Z3_ast query = Z3_mk_and(t->z, 2, (Z3_ast[]){t->defs, differs(t, so, to)});
+    if (same_outcome(t, so, to)) {
         v->kind = t->hit_bound ? TV_PROVED_UPTO : TV_PROVED;
         return;
     }
     Z3_solver s = solver_new(t);
     Z3_solver_assert(t->z, s, query);
     Z3_lbool r = Z3_solver_check(t->z, s);
-    if (r == Z3_L_FALSE)
+    if (Z3_get_error_code(t->z) != Z3_OK) {
+        v->kind = TV_UNKNOWN;
+        snprintf(v->detail, sizeof v->detail, "solver error: %s", Z3_get_error_msg(t->z, Z3_get_error_code(t->z)));
+    } else if (r == Z3_L_FALSE)
         v->kind = t->hit_bound ? TV_PROVED_UPTO : TV_PROVED;
     else if (r == Z3_L_TRUE)
         refute(t, s, src, tgt, fi, v);
@@ -232,6 +270,7 @@ void tv_check_func(const Module *src, const Module *tgt, uint32_t fi, const TvOp
         v->kind = TV_UNKNOWN;
         snprintf(v->detail, sizeof v->detail, "%s", t->reason);
     }
+    Z3_params_dec_ref(t->z, t->simp);
     Z3_del_context(t->z);
     free(t);
     clock_gettime(CLOCK_MONOTONIC, &t1);
