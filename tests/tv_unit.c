@@ -221,6 +221,12 @@ static const char nan_src[] =
     "func @n(f64) -> i64 {\n  %a = ARG f64 0\n  %z = CONSTANT f64 -0.0\n"
     "  %s = FADD f64 (%a, %z)\n  %b = BITCAST i64 (%s)\n  RETURN [entry] {entry} (%b)\n}\n";
 
+/* a 64-bit EXP with a symbolic exponent: the rewriter once expanded its nested
+ * products beyond memory; now proved quickly */
+static const char exp_src[] =
+    "func @e(i64) -> i64 {\n  %a = ARG i64 0\n  %z = CONSTANT i64 0\n  %b = ADD i64 (%a, %z)\n"
+    "  %t = EXP i64 (%b, %b)\n  RETURN [entry] {entry} (%t)\n}\n";
+
 int main(void)
 {
     expect(fold_src, "fold", TV_PROVED, "fold identities");
@@ -230,6 +236,7 @@ int main(void)
     expect(shl_src, "fold", TV_PROVED, "fold of SHL by the width");
     expect(nan_src, "fadd-negzero", TV_REFUTED, "fadd-negzero (NaN payload only)");
     expect(loop_src, "fold", TV_PROVED_UPTO, "fold in a storing loop");
+    expect(exp_src, "fold", TV_PROVED, "fold under a 64-bit EXP");
     expect(call_src, "fold", TV_PROVED, "fold around an inlined call");
     expect(alloca_src, "fold", TV_PROVED, "fold around an ALLOCA");
     expect(fmod_src, "fold", TV_UNKNOWN, "FMOD is unsupported");
