@@ -104,7 +104,8 @@ static void report(const TvApplication *ap, const TvVerdict *v, void *ctx)
         printf("proved up to %u", a->tv.unroll ? a->tv.unroll : 4);
     else
         fputs(tv_verdict_name(v->kind), stdout);
-    printf(v->detail[0] ? " (%s)" : "", v->detail);
+    if (v->detail[0])
+        printf(" (%s)", v->detail);
     printf(" [%.3f s]\n", v->seconds);
     fflush(stdout);
 }
