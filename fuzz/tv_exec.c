@@ -744,9 +744,6 @@ static const char *unsupported(const Func *f)
         const Gate *G = circ_gate(c, g);
         if (G->dead)
             continue;
-        if (G->op == OP_FMOD || G->op == OP_FEXP)
-            return G->op == OP_FMOD ? "unsupported construct: FMOD (C fmod has no exact encoding here)"
-                                    : "unsupported construct: FEXP (C pow has no exact encoding here)";
         if (op_has(G->op, F_PURE) && G->op != OP_CONSTANT && G->op != OP_ARG && G->op != OP_ALLOCA &&
             G->op != OP_SYMBOL && !tv_pure_supported(G->op))
             return "unsupported construct: an opcode without encoding";

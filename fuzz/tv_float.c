@@ -4,7 +4,10 @@
  * result is the canonical quiet NaN of its type, so the result bits are fully
  * determined.  FNEG flips the sign bit.  FCMP follows the ordered/unordered table;
  * FPTOSI/FPTOUI truncate and saturate (NaN -> 0) exactly as compiler/ir/eval.c.
- * FMOD (C fmod) and FEXP (C pow) have no exact encoding here: unsupported. */
+ * FMOD is C fmod, exact: the IEEE remainder moved by |y| toward x's sign.  FEXP
+ * (C pow) has no encoding in the theory: it is an uninterpreted function of its
+ * operands' bits (t->abstracted is set; a counterexample that the interpreter does
+ * not confirm then means the abstraction was too coarse, not an encoding bug). */
 #include "fuzz/tv_internal.h"
 
 #include <math.h>
@@ -29,6 +32,7 @@ bool tv_float_supported(int op)
 {
     switch (op) {
     case OP_FNEG: case OP_FADD: case OP_FSUB: case OP_FMUL: case OP_FDIV: case OP_FCMP:
+    case OP_FMOD: case OP_FEXP:
     case OP_SITOFP: case OP_UITOFP: case OP_FPTOSI: case OP_FPTOUI: case OP_FPEXT: case OP_FPTRUNC:
     case OP_BITCAST:
         return true;
@@ -89,6 +93,32 @@ static Z3_ast fp_convert(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a)
     }
 }
 
+/* fmod(x, y) = x - trunc(x / y) * y, exact: the IEEE remainder (x - round(x / y) * y)
+ * when it is zero or has x's sign, else that remainder plus |y| with x's sign (exact:
+ * the result is representable) */
+static Z3_ast fp_fmod(TvCtx *t, Z3_ast x, Z3_ast y)
+{
+    Z3_context z = t->z;
+    Z3_ast r = Z3_mk_fpa_rem(z, x, y);
+    Z3_ast ay = Z3_mk_fpa_abs(z, y);
+    Z3_ast step = Z3_mk_ite(z, Z3_mk_fpa_is_negative(z, x), Z3_mk_fpa_neg(z, ay), ay);
+    Z3_ast wrong_sign = Z3_mk_and(z, 2, (Z3_ast[]){Z3_mk_not(z, Z3_mk_fpa_is_zero(z, r)),
+                                                   Z3_mk_not(z, Z3_mk_eq(z, Z3_mk_fpa_is_negative(z, r),
+                                                                         Z3_mk_fpa_is_negative(z, x)))});
+    return Z3_mk_ite(z, wrong_sign, Z3_mk_fpa_add(z, rne(t), r, step), r);
+}
+
+/* pow as an uninterpreted function of the operands' bits (one per type) */
+static Z3_ast fp_pow(TvCtx *t, Z3_ast a, Z3_ast b, Type ty)
+{
+    Z3_context z = t->z;
+    Z3_sort bv = Z3_mk_bv_sort(z, (unsigned)ty_bits(ty));
+    Z3_func_decl pow = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, ty == TY_F32 ? "powf" : "pow"), 2,
+                                       (Z3_sort[]){bv, bv}, bv);
+    t->abstracted = true;
+    return to_fp(t, Z3_mk_app(z, pow, 2, (Z3_ast[]){a, b}), ty);
+}
+
 Z3_ast tv_float(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b)
 {
     Z3_context z = t->z;
@@ -104,7 +134,9 @@ Z3_ast tv_float(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b)
     case OP_FADD: r = Z3_mk_fpa_add(z, rne(t), x, y); break;
     case OP_FSUB: r = Z3_mk_fpa_sub(z, rne(t), x, y); break;
     case OP_FMUL: r = Z3_mk_fpa_mul(z, rne(t), x, y); break;
-    default: r = Z3_mk_fpa_div(z, rne(t), x, y); break;
+    case OP_FDIV: r = Z3_mk_fpa_div(z, rne(t), x, y); break;
+    case OP_FMOD: r = fp_fmod(t, x, y); break;
+    default: r = fp_pow(t, a, b, in_ty); break;
     }
     return to_bits(t, r, in_ty);
 }

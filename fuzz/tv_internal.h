@@ -31,6 +31,7 @@ typedef struct {
                           target share them */
     uint32_t nexps;
     bool hit_bound;    /* some path stopped at the loop bound */
+    bool abstracted;   /* some gate is an uninterpreted function (FEXP) */
     char reason[200];  /* why encoding failed (unsupported construct, path limit) */
 } TvCtx;
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # tv_cli.sh CIRC OPT_TEST_DIR — the `circ tv` command line: help, usage errors and
 # exit codes, one verdict line per changed application and the summary line, --all,
-# --unroll (a loop proved up to K) and unsupported constructs reported as unknown.
+# --unroll (a loop proved up to K), FMOD proved, and calls nested deeper than the
+# inlining depth reported as unknown.
 circ="$1"; optdir="$2"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -52,7 +53,7 @@ CIRC
 "$circ" tv "$tmp/loop.circ" --passes=fold --unroll 3 > "$tmp/loop"; expect "loop" 0 $?
 contains "loop" "$tmp/loop" "@count pass#1 fold: proved up to 3"
 
-# FMOD has no encoding: unknown, with the reason, and exit 0
+# FMOD is encoded exactly
 cat > "$tmp/fmod.circ" <<'CIRC'
 func @m(f64, f64) -> f64 {
   %a = ARG f64 0
@@ -69,6 +70,36 @@ func @m(f64, f64) -> f64 {
 }
 CIRC
 "$circ" tv "$tmp/fmod.circ" --passes=fold > "$tmp/fmod"; expect "fmod" 0 $?
-contains "fmod" "$tmp/fmod" "unknown (unsupported construct: FMOD"
-contains "fmod summary" "$tmp/fmod" "0 proved, 0 refuted, 1 unknown"
+contains "fmod" "$tmp/fmod" "@m pass#1 fold: proved"
+
+# three calls deep: unknown, with the reason, and exit 0
+cat > "$tmp/deep.circ" <<'CIRC'
+func @d2(i32) -> i32 {
+  %a = ARG i32 0
+  RETURN [entry] {entry} (%a)
+}
+func @d1(i32) -> i32 {
+  %a = ARG i32 0
+  %g = SYMBOL @d2
+  %c = CALL i32 {entry} (%g, %a)
+  RETURN [entry] {%c} (%c)
+}
+func @d0(i32) -> i32 {
+  %a = ARG i32 0
+  %g = SYMBOL @d1
+  %c = CALL i32 {entry} (%g, %a)
+  RETURN [entry] {%c} (%c)
+}
+func @top(i32) -> i32 {
+  %a = ARG i32 0
+  %z = CONSTANT i32 0
+  %s = ADD i32 (%a, %z)
+  %g = SYMBOL @d0
+  %c = CALL i32 {entry} (%g, %s)
+  RETURN [entry] {%c} (%c)
+}
+CIRC
+"$circ" tv "$tmp/deep.circ" --passes=fold > "$tmp/deep"; expect "deep calls" 0 $?
+contains "deep calls" "$tmp/deep" "@top pass#4 fold: unknown (calls nested deeper than the inlining depth (2) at @d2)"
+contains "deep summary" "$tmp/deep" "0 proved, 0 refuted, 1 unknown"
 exit $fail

@@ -7,8 +7,9 @@
  *   shl-width     SHL x, c with c >= the width -> 0 (wrong: amounts are taken mod w)
  *   fadd-negzero  FADD x, -0.0 -> x (wrong only for a NaN x with a payload: FADD
  *                 gives the canonical NaN, which BITCAST shows)
- * calls inlined (up to depth 2) and ALLOCA objects are proved; constructs the
- * encoding does not support (FMOD, calls nested deeper) must come out unknown. */
+ * calls inlined (up to depth 2) and ALLOCA objects are proved; FMOD of constants
+ * folded by eval_pure (C fmod) is proved, so the FMOD encoding agrees with C on them;
+ * calls nested deeper than 2 must come out unknown. */
 #include "fuzz/tv.h"
 #include "oracle/interp.h"
 #include "swap_sub_pass.h"
@@ -227,6 +228,27 @@ static const char exp_src[] =
     "func @e(i64) -> i64 {\n  %a = ARG i64 0\n  %z = CONSTANT i64 0\n  %b = ADD i64 (%a, %z)\n"
     "  %t = EXP i64 (%b, %b)\n  RETURN [entry] {entry} (%t)\n}\n";
 
+/* FMOD of constants (f64 and f32), folded through eval_pure: proved only if the
+ * encoding computes C's fmod on them, bit for bit (BITCAST shows the bits) */
+static void check_fmod_folds(void)
+{
+    static const char *const pairs[][3] = {
+        {"f64", "7.5", "2.0"}, {"f64", "-7.5", "2.0"}, {"f64", "7.5", "-2.0"}, {"f64", "-0.0", "3.0"},
+        {"f64", "5.0", "inf"}, {"f64", "1e300", "3e-300"}, {"f64", "6.0", "3.0"}, {"f64", "-6.0", "3.0"},
+        {"f32", "10.25", "0.75"}, {"f32", "-1e30", "7.0"}, {"f64", "5.0", "0.0"}, {"f64", "inf", "2.0"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const char *ty = pairs[i][0], *ity = ty[1] == '6' ? "i64" : "i32";
+        char src[600], what[80];
+        snprintf(src, sizeof src,
+                 "func @m() -> %s {\n  %%x = CONSTANT %s %s\n  %%y = CONSTANT %s %s\n  %%r = FMOD %s (%%x, %%y)\n"
+                 "  %%b = BITCAST %s (%%r)\n  RETURN [entry] {entry} (%%b)\n}\n",
+                 ity, ty, pairs[i][1], ty, pairs[i][2], ty, ity);
+        snprintf(what, sizeof what, "fold of FMOD %s (%s, %s)", ty, pairs[i][1], pairs[i][2]);
+        expect(src, "fold", TV_PROVED, what);
+    }
+}
+
 int main(void)
 {
     expect(fold_src, "fold", TV_PROVED, "fold identities");
@@ -239,7 +261,8 @@ int main(void)
     expect(exp_src, "fold", TV_PROVED, "fold under a 64-bit EXP");
     expect(call_src, "fold", TV_PROVED, "fold around an inlined call");
     expect(alloca_src, "fold", TV_PROVED, "fold around an ALLOCA");
-    expect(fmod_src, "fold", TV_UNKNOWN, "FMOD is unsupported");
+    expect(fmod_src, "fold", TV_PROVED, "fold next to an FMOD");
+    check_fmod_folds();
     expect(deep_src, "fold", TV_UNKNOWN, "calls deeper than 2 are unknown");
     printf("%d checks, %d failures\n", checks, failures);
     return failures != 0;
