@@ -5,7 +5,7 @@
  * decisions (no state is copied); the paths partition the inputs, so the outcome is an
  * if-then-else over their path conditions.  Traps and invalid accesses do not fork:
  * they are exits ordered along the path.  Loops stop after `unroll` iterations per
- * entry with outcome "bound". */
+ * entry, and calls nest at most INLINE_DEPTH deep, with outcome "bound". */
 #include "fuzz/tv_internal.h"
 
 #include <stdlib.h>
@@ -26,7 +26,9 @@ typedef struct {
     uint8_t **body;  /* per LOOP_BEGIN: its loop's state gates (NULL otherwise) */
 } Shape;
 
-enum { MAX_OBJECTS = 256, INLINE_DEPTH = 2 };
+/* calls nest at most INLINE_DEPTH deep; a deeper call (recursion) ends its path with
+ * outcome "bound", like a loop's iteration K+1 */
+enum { MAX_OBJECTS = 256, INLINE_DEPTH = 4 };
 
 /* one activation: the caches of its gates */
 typedef struct {
@@ -668,7 +670,7 @@ static bool compute_call(Path *p, const Gate *G, GateId g)
     if (!call_matches(p, G, cf))
         return end_path(p, TVK_INVALID);
     if (p->depth == INLINE_DEPTH)
-        return give_up(p, "calls nested deeper than the inlining depth (2) at @%s", cf->name);
+        return end_path(p, TVK_BOUND);
     const char *why = unsupported(cf);
     if (why)
         return give_up(p, "%s in a callee", why);

@@ -1,8 +1,8 @@
 #!/bin/bash
 # tv_cli.sh CIRC OPT_TEST_DIR — the `circ tv` command line: help, usage errors and
 # exit codes, one verdict line per changed application and the summary line, --all,
-# --unroll (a loop proved up to K), FMOD proved, and calls nested deeper than the
-# inlining depth reported as unknown.
+# --unroll (a loop proved up to K), FMOD proved, and recursion deeper than the
+# inlining depth proved up to the bound.
 circ="$1"; optdir="$2"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -72,34 +72,25 @@ CIRC
 "$circ" tv "$tmp/fmod.circ" --passes=fold > "$tmp/fmod"; expect "fmod" 0 $?
 contains "fmod" "$tmp/fmod" "@m pass#1 fold: proved"
 
-# three calls deep: unknown, with the reason, and exit 0
-cat > "$tmp/deep.circ" <<'CIRC'
-func @d2(i32) -> i32 {
-  %a = ARG i32 0
-  RETURN [entry] {entry} (%a)
-}
-func @d1(i32) -> i32 {
-  %a = ARG i32 0
-  %g = SYMBOL @d2
-  %c = CALL i32 {entry} (%g, %a)
-  RETURN [entry] {%c} (%c)
-}
-func @d0(i32) -> i32 {
-  %a = ARG i32 0
-  %g = SYMBOL @d1
-  %c = CALL i32 {entry} (%g, %a)
-  RETURN [entry] {%c} (%c)
-}
-func @top(i32) -> i32 {
-  %a = ARG i32 0
+# recursion deeper than the inlining depth: proved up to the bound
+cat > "$tmp/rec.circ" <<'CIRC'
+func @r(i32) -> i32 {
+  %n = ARG i32 0
   %z = CONSTANT i32 0
-  %s = ADD i32 (%a, %z)
-  %g = SYMBOL @d0
-  %c = CALL i32 {entry} (%g, %s)
-  RETURN [entry] {%c} (%c)
+  %one = CONSTANT i32 1
+  %c = ICMP eq (%n, %z)
+  %br = IF_BRANCH [entry] (%c)
+  %t = IF_TRUE [%br]
+  %f = IF_FALSE [%br]
+  RETURN [%t] {entry} (%z)
+  %m = SUB i32 (%n, %one)
+  %k = ADD i32 (%m, %z)
+  %g = SYMBOL @r
+  %d = DEPEND_RELAY [%f] {entry}
+  %rc = CALL i32 {%d} (%g, %k)
+  RETURN [%f] {%rc} (%rc)
 }
 CIRC
-"$circ" tv "$tmp/deep.circ" --passes=fold > "$tmp/deep"; expect "deep calls" 0 $?
-contains "deep calls" "$tmp/deep" "@top pass#4 fold: unknown (calls nested deeper than the inlining depth (2) at @d2)"
-contains "deep summary" "$tmp/deep" "0 proved, 0 refuted, 1 unknown"
+"$circ" tv "$tmp/rec.circ" --passes=fold > "$tmp/rec"; expect "recursion" 0 $?
+contains "recursion" "$tmp/rec" "@r pass#1 fold: proved up to 4"
 exit $fail

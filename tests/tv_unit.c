@@ -9,7 +9,7 @@
  *                 gives the canonical NaN, which BITCAST shows)
  * calls inlined (up to depth 2) and ALLOCA objects are proved; FMOD of constants
  * folded by eval_pure (C fmod) is proved, so the FMOD encoding agrees with C on them;
- * calls nested deeper than 2 must come out unknown. */
+ * recursion deeper than the inlining depth is proved up to the bound. */
 #include "fuzz/tv.h"
 #include "oracle/interp.h"
 #include "swap_sub_pass.h"
@@ -201,7 +201,7 @@ static const char fmod_src[] =
     "  %br = IF_BRANCH [entry] (%c)\n  %t = IF_TRUE [%br]\n  %f = IF_FALSE [%br]\n"
     "  RETURN [%t] {entry} (%r)\n  RETURN [%f] {entry} (%a)\n}\n";
 
-/* @d0 -> @d1 -> @d2 -> @d3: three calls deep */
+/* @d0 -> @d1 -> @d2 -> @d3: three calls deep, all inlined */
 static const char deep_src[] =
     "func @d3(i32) -> i32 {\n  %a = ARG i32 0\n  RETURN [entry] {entry} (%a)\n}\n"
     "func @d2(i32) -> i32 {\n  %a = ARG i32 0\n  %g = SYMBOL @d3\n  %c = CALL i32 {entry} (%g, %a)\n"
@@ -210,6 +210,14 @@ static const char deep_src[] =
     "  RETURN [entry] {%c} (%c)\n}\n"
     "func @d0(i32) -> i32 {\n  %a = ARG i32 0\n  %z = CONSTANT i32 0\n  %s = ADD i32 (%a, %z)\n"
     "  %g = SYMBOL @d1\n  %c = CALL i32 {entry} (%g, %s)\n  RETURN [entry] {%c} (%c)\n}\n";
+
+/* recursion as deep as the argument: beyond the inlining depth, "bound" */
+static const char rec_src[] =
+    "func @r(i32) -> i32 {\n  %n = ARG i32 0\n  %z = CONSTANT i32 0\n  %one = CONSTANT i32 1\n"
+    "  %c = ICMP eq (%n, %z)\n  %br = IF_BRANCH [entry] (%c)\n  %t = IF_TRUE [%br]\n  %f = IF_FALSE [%br]\n"
+    "  RETURN [%t] {entry} (%z)\n  %m = SUB i32 (%n, %one)\n  %k = ADD i32 (%m, %z)\n  %g = SYMBOL @r\n"
+    "  %d = DEPEND_RELAY [%f] {entry}\n  %rc = CALL i32 {%d} (%g, %k)\n  %s = ADD i32 (%rc, %one)\n"
+    "  RETURN [%f] {%rc} (%s)\n}\n";
 
 /* an ALLOCA written and read back through an offset address */
 static const char alloca_src[] =
@@ -263,7 +271,8 @@ int main(void)
     expect(alloca_src, "fold", TV_PROVED, "fold around an ALLOCA");
     expect(fmod_src, "fold", TV_PROVED, "fold next to an FMOD");
     check_fmod_folds();
-    expect(deep_src, "fold", TV_UNKNOWN, "calls deeper than 2 are unknown");
+    expect(deep_src, "fold", TV_PROVED, "fold before three nested calls");
+    expect(rec_src, "fold", TV_PROVED_UPTO, "fold in a recursive function");
     printf("%d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
