@@ -9,6 +9,8 @@
 #include "fuzz/tv_internal.h"
 #include "oracle/interp.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -114,7 +116,7 @@ static void ctx_init(TvCtx *t, const Func *f, const TvOptions *opt)
 
 static Z3_solver solver_new(TvCtx *t)
 {
-    Z3_solver s = Z3_mk_solver(t->z);
+    Z3_solver s = Z3_mk_simple_solver(t->z);
     Z3_solver_inc_ref(t->z, s);
     Z3_params p = Z3_mk_params(t->z);
     Z3_params_inc_ref(t->z, p);
@@ -123,6 +125,53 @@ static Z3_solver solver_new(TvCtx *t)
     Z3_solver_set_params(t->z, s, p);
     Z3_params_dec_ref(t->z, p);
     return s;
+}
+
+/* Z3's own timeout is not checked everywhere (bit-blasting floats can run on for
+ * minutes and gigabytes): a watchdog thread interrupts the check at the deadline */
+typedef struct {
+    Z3_context z;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done;
+    struct timespec deadline;
+} Watchdog;
+
+static void *watch(void *arg)
+{
+    Watchdog *w = arg;
+    pthread_mutex_lock(&w->mu);
+    int rc = 0;
+    while (!w->done && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&w->cv, &w->mu, &w->deadline);
+    if (!w->done)
+        Z3_interrupt(w->z);
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Z3_solver_check, interrupted after the timeout and a grace of 250 ms */
+static Z3_lbool check_bounded(TvCtx *t, Z3_solver s)
+{
+    Watchdog w = {.z = t->z, .done = false};
+    pthread_mutex_init(&w.mu, NULL);
+    pthread_cond_init(&w.cv, NULL);
+    clock_gettime(CLOCK_REALTIME, &w.deadline);
+    uint64_t ns = (uint64_t)w.deadline.tv_nsec + ((uint64_t)t->opt.timeout_ms + 250) * 1000000u;
+    w.deadline.tv_sec += (time_t)(ns / 1000000000u);
+    w.deadline.tv_nsec = (long)(ns % 1000000000u);
+    pthread_t th;
+    bool watching = pthread_create(&th, NULL, watch, &w) == 0;
+    Z3_lbool r = Z3_solver_check(t->z, s);
+    pthread_mutex_lock(&w.mu);
+    w.done = true;
+    pthread_cond_signal(&w.cv);
+    pthread_mutex_unlock(&w.mu);
+    if (watching)
+        pthread_join(th, NULL);
+    pthread_cond_destroy(&w.cv);
+    pthread_mutex_destroy(&w.mu);
+    return r;
 }
 
 /* the arguments of the model (0 where the model leaves one free) */
@@ -209,7 +258,7 @@ static void refute(TvCtx *t, Z3_solver s, Z3_ast query, const Module *src, const
     Z3_ast pattern = pattern_array(t);
     Z3_solver pinned = solver_new(t);
     Z3_solver_assert(t->z, pinned, Z3_substitute(t->z, query, 1, &t->init_mem, &pattern));
-    Z3_lbool r = Z3_solver_check(t->z, pinned);
+    Z3_lbool r = check_bounded(t, pinned);
     if (r == Z3_L_TRUE)
         confirm_model(t, pinned, src, tgt, fi, v);
     Z3_solver_dec_ref(t->z, pinned);
@@ -239,7 +288,7 @@ static void decide(TvCtx *t, const TvOut *so, const TvOut *to, const Module *src
     }
     Z3_solver s = solver_new(t);
     Z3_solver_assert(t->z, s, query);
-    Z3_lbool r = Z3_solver_check(t->z, s);
+    Z3_lbool r = check_bounded(t, s);
     if (Z3_get_error_code(t->z) != Z3_OK) {
         v->kind = TV_UNKNOWN;
         snprintf(v->detail, sizeof v->detail, "solver error: %s", Z3_get_error_msg(t->z, Z3_get_error_code(t->z)));
