@@ -418,25 +418,34 @@ static bool is_live_selector_of(const Path *p, const Use *u)
     return !X->dead && is_selector(X) && u->index == 0 && p->fr->s->live[u->user];
 }
 
-/* enter join j through state input idx (the interpreter's enter_join) */
-static bool enter_join(Path *p, GateId j, uint32_t idx)
+/* every live selector of J reads its input idx (all before any changes): its value
+ * and provenance into taken[k], taken_prov[k] for use k of J */
+static bool take_inputs(Path *p, const Gate *J, uint32_t idx, Z3_ast *taken, uint32_t *taken_prov)
 {
-    const Gate *J = circ_gate(p->fr->s->c, j);
-    Z3_ast *taken = xcalloc(J->nuses, sizeof *taken);
-    GateId *taken_prov = xcalloc(J->nuses, sizeof *taken_prov);
-    bool ok = true;
-    for (uint32_t k = 0; k < J->nuses && ok; k++) {
+    for (uint32_t k = 0; k < J->nuses; k++) {
         if (!is_live_selector_of(p, &J->uses[k]))
             continue;
         const Gate *S = circ_gate(p->fr->s->c, J->uses[k].user);
         bool value = S->op == OP_VALUE_SELECTOR;
         if (idx >= (value ? S->ndata : S->ndep))
-            ok = end_path(p, TVK_INVALID);
-        else
-            ok = demand(p, value ? gate_data(S, idx) : gate_dep(S, idx));
-        taken[k] = ok && value ? p->fr->val[gate_data(S, idx)] : NULL;
-        taken_prov[k] = ok && value ? p->fr->prov[gate_data(S, idx)] : 0;
+            return end_path(p, TVK_INVALID);
+        if (!demand(p, value ? gate_data(S, idx) : gate_dep(S, idx)))
+            return false;
+        taken[k] = value ? p->fr->val[gate_data(S, idx)] : NULL;
+        taken_prov[k] = value ? p->fr->prov[gate_data(S, idx)] : 0;
     }
+    return true;
+}
+
+/* enter join j through state input idx (the interpreter's enter_join): inputs taken,
+ * a new loop iteration forgets the loop body's selectors and relays, then every
+ * selector takes its new value */
+static bool enter_join(Path *p, GateId j, uint32_t idx)
+{
+    const Gate *J = circ_gate(p->fr->s->c, j);
+    Z3_ast *taken = xcalloc(J->nuses, sizeof *taken);
+    uint32_t *taken_prov = xcalloc(J->nuses, sizeof *taken_prov);
+    bool ok = take_inputs(p, J, idx, taken, taken_prov);
     if (ok && J->op == OP_LOOP_BEGIN && p->fr->s->body[j])
         for (GateId s = 0; s < p->fr->s->n; s++)
             if (p->fr->s->body[j][s])
