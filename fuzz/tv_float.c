@@ -1,0 +1,142 @@
+/* tv_float.c — the float gates in Z3's floating-point theory.  Values stay bit-vectors
+ * (IEEE bits) everywhere; an arithmetic gate converts its operands to FP terms, and its
+ * result back to bits with the canonical-NaN rule (docs/semantics.md §2.3): a NaN
+ * result is the canonical quiet NaN of its type, so the result bits are fully
+ * determined.  FNEG flips the sign bit.  FCMP follows the ordered/unordered table;
+ * FPTOSI/FPTOUI truncate and saturate (NaN -> 0) exactly as compiler/ir/eval.c.
+ * FMOD is C fmod, exact: the IEEE remainder moved by |y| toward x's sign.  FEXP
+ * (C pow) has no encoding in the theory: it is an uninterpreted function of its
+ * operands' bits (t->abstracted is set; a counterexample that the interpreter does
+ * not confirm then means the abstraction was too coarse, not an encoding bug). */
+#include "fuzz/tv_internal.h"
+
+#include <math.h>
+
+static Z3_sort fp_sort(TvCtx *t, Type ty)
+{
+    return ty == TY_F32 ? Z3_mk_fpa_sort_32(t->z) : Z3_mk_fpa_sort_64(t->z);
+}
+
+static Z3_ast to_fp(TvCtx *t, Z3_ast bits, Type ty) { return Z3_mk_fpa_to_fp_bv(t->z, bits, fp_sort(t, ty)); }
+
+static Z3_ast rne(TvCtx *t) { return Z3_mk_fpa_rne(t->z); }
+
+/* the IEEE bits of r, a NaN made the canonical one */
+static Z3_ast to_bits(TvCtx *t, Z3_ast r, Type ty)
+{
+    Z3_ast canon = tv_bv(t, canonical_nan(ty), (unsigned)ty_bits(ty));
+    return Z3_mk_ite(t->z, Z3_mk_fpa_is_nan(t->z, r), canon, Z3_mk_fpa_to_ieee_bv(t->z, r));
+}
+
+bool tv_float_supported(int op)
+{
+    switch (op) {
+    case OP_FNEG: case OP_FADD: case OP_FSUB: case OP_FMUL: case OP_FDIV: case OP_FCMP:
+    case OP_FMOD: case OP_FEXP:
+    case OP_SITOFP: case OP_UITOFP: case OP_FPTOSI: case OP_FPTOUI: case OP_FPEXT: case OP_FPTRUNC:
+    case OP_BITCAST:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static Z3_ast fcmp(TvCtx *t, int cond, Z3_ast a, Z3_ast b)
+{
+    Z3_context z = t->z;
+    Z3_ast uno = Z3_mk_or(z, 2, (Z3_ast[]){Z3_mk_fpa_is_nan(z, a), Z3_mk_fpa_is_nan(z, b)});
+    Z3_ast rel;
+    switch (cond & 7) {
+    case 0: rel = Z3_mk_false(z); break;
+    case 1: rel = Z3_mk_fpa_eq(z, a, b); break;
+    case 2: rel = Z3_mk_fpa_gt(z, a, b); break;
+    case 3: rel = Z3_mk_fpa_geq(z, a, b); break;
+    case 4: rel = Z3_mk_fpa_lt(z, a, b); break;
+    case 5: rel = Z3_mk_fpa_leq(z, a, b); break;
+    case 6: rel = Z3_mk_not(z, Z3_mk_fpa_eq(z, a, b)); break;
+    default: rel = Z3_mk_true(z); break; /* ord / true: the NaN test decides */
+    }
+    /* codes 0-7 are ordered (false when either is NaN), 8-15 unordered (true then) */
+    Z3_ast r = cond < 8 ? Z3_mk_and(z, 2, (Z3_ast[]){Z3_mk_not(z, uno), rel}) : Z3_mk_or(z, 2, (Z3_ast[]){uno, rel});
+    return Z3_mk_ite(z, r, tv_bv(t, 1, 1), tv_bv(t, 0, 1));
+}
+
+/* truncate toward zero, saturate to the range of the w-bit result; NaN -> 0 */
+static Z3_ast fp_to_int(TvCtx *t, bool is_signed, Z3_ast x, Type in_ty, unsigned w)
+{
+    Z3_context z = t->z;
+    Z3_sort s = fp_sort(t, in_ty);
+    Z3_ast rtz = Z3_mk_fpa_rtz(z);
+    Z3_ast lim = Z3_mk_fpa_numeral_double(z, is_signed ? ldexp(1.0, (int)w - 1) : ldexp(1.0, (int)w), s);
+    Z3_ast hi = tv_bv(t, is_signed ? (1ull << (w - 1)) - 1 : ~0ull, w);
+    Z3_ast lo = tv_bv(t, is_signed ? 1ull << (w - 1) : 0, w);
+    Z3_ast low_edge = is_signed ? Z3_mk_fpa_leq(z, x, Z3_mk_fpa_neg(z, lim))
+                                : Z3_mk_fpa_leq(z, x, Z3_mk_fpa_numeral_double(z, 0.0, s));
+    Z3_ast conv = is_signed ? Z3_mk_fpa_to_sbv(z, rtz, x, w) : Z3_mk_fpa_to_ubv(z, rtz, x, w);
+    Z3_ast r = Z3_mk_ite(z, low_edge, lo, conv);
+    r = Z3_mk_ite(z, Z3_mk_fpa_geq(z, x, lim), hi, r);
+    return Z3_mk_ite(z, Z3_mk_fpa_is_nan(z, x), tv_bv(t, 0, w), r);
+}
+
+static Z3_ast fp_convert(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a)
+{
+    Z3_context z = t->z;
+    Type ty = (Type)G->type;
+    switch (G->op) {
+    case OP_SITOFP: return to_bits(t, Z3_mk_fpa_to_fp_signed(z, rne(t), a, fp_sort(t, ty)), ty);
+    case OP_UITOFP: return to_bits(t, Z3_mk_fpa_to_fp_unsigned(z, rne(t), a, fp_sort(t, ty)), ty);
+    case OP_FPTOSI: case OP_FPTOUI:
+        return fp_to_int(t, G->op == OP_FPTOSI, to_fp(t, a, in_ty), in_ty, (unsigned)ty_bits(ty));
+    case OP_FPEXT: case OP_FPTRUNC:
+        return to_bits(t, Z3_mk_fpa_to_fp_float(z, rne(t), to_fp(t, a, in_ty), fp_sort(t, ty)), ty);
+    default: return a; /* BITCAST: the same bits */
+    }
+}
+
+/* fmod(x, y) = x - trunc(x / y) * y, exact: the IEEE remainder (x - round(x / y) * y)
+ * when it is zero or has x's sign, else that remainder plus |y| with x's sign (exact:
+ * the result is representable) */
+static Z3_ast fp_fmod(TvCtx *t, Z3_ast x, Z3_ast y)
+{
+    Z3_context z = t->z;
+    Z3_ast r = Z3_mk_fpa_rem(z, x, y);
+    Z3_ast ay = Z3_mk_fpa_abs(z, y);
+    Z3_ast step = Z3_mk_ite(z, Z3_mk_fpa_is_negative(z, x), Z3_mk_fpa_neg(z, ay), ay);
+    Z3_ast wrong_sign = Z3_mk_and(z, 2, (Z3_ast[]){Z3_mk_not(z, Z3_mk_fpa_is_zero(z, r)),
+                                                   Z3_mk_not(z, Z3_mk_eq(z, Z3_mk_fpa_is_negative(z, r),
+                                                                         Z3_mk_fpa_is_negative(z, x)))});
+    return Z3_mk_ite(z, wrong_sign, Z3_mk_fpa_add(z, rne(t), r, step), r);
+}
+
+/* pow as an uninterpreted function of the operands' bits (one per type) */
+static Z3_ast fp_pow(TvCtx *t, Z3_ast a, Z3_ast b, Type ty)
+{
+    Z3_context z = t->z;
+    Z3_sort bv = Z3_mk_bv_sort(z, (unsigned)ty_bits(ty));
+    Z3_func_decl pow = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, ty == TY_F32 ? "powf" : "pow"), 2,
+                                       (Z3_sort[]){bv, bv}, bv);
+    t->abstracted = true;
+    return to_fp(t, Z3_mk_app(z, pow, 2, (Z3_ast[]){a, b}), ty);
+}
+
+Z3_ast tv_float(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b)
+{
+    Z3_context z = t->z;
+    unsigned w = (unsigned)ty_bits(in_ty);
+    if (G->op == OP_FNEG)
+        return Z3_mk_bvxor(z, a, tv_bv(t, 1ull << (w - 1), w));
+    if (G->op == OP_FCMP)
+        return fcmp(t, G->cond, to_fp(t, a, in_ty), to_fp(t, b, in_ty));
+    if (!b)
+        return fp_convert(t, G, in_ty, a);
+    Z3_ast x = to_fp(t, a, in_ty), y = to_fp(t, b, in_ty), r;
+    switch (G->op) {
+    case OP_FADD: r = Z3_mk_fpa_add(z, rne(t), x, y); break;
+    case OP_FSUB: r = Z3_mk_fpa_sub(z, rne(t), x, y); break;
+    case OP_FMUL: r = Z3_mk_fpa_mul(z, rne(t), x, y); break;
+    case OP_FDIV: r = Z3_mk_fpa_div(z, rne(t), x, y); break;
+    case OP_FMOD: r = fp_fmod(t, x, y); break;
+    default: r = fp_pow(t, a, b, in_ty); break;
+    }
+    return to_bits(t, r, in_ty);
+}
