@@ -566,6 +566,7 @@ static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outc
         runline_args(&c->m->runs[i], args);
         c->run_line = i;
         c->oracle_steps = oracle[i].steps;
+        c->oracle_alloca_bytes = oracle[i].alloca_bytes;
         check_stage_kinds[s->kind]->run(c, s, r, c->m->runs[i].func, args, got);
         res->execs++;
         char why[200];

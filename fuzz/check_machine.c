@@ -8,8 +8,9 @@
  *
  * The emulator's block budget comes from the oracle's step count for the same call
  * (a compiled call runs at most a few translated blocks per gate the interpreter
- * evaluates; EXP's loop, up to 17 blocks, is the most), so runaway compiled code
- * ends as a timeout quickly. */
+ * evaluates; EXP's loop, up to 17 blocks, is the most), plus a block per 8 bytes of
+ * ALLOCA the oracle's run allocated (compiled code zero-fills them in loops), so
+ * runaway compiled code ends as a timeout quickly. */
 #include "compiler/compile.h"
 #include "compiler/target.h"
 #include "fuzz/check_stage.h"
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BUDGET_PER_STEP = 8, BUDGET_SLACK = 20000 };
+enum { BUDGET_PER_STEP = 8, BUDGET_SLACK = 20000, BUDGET_ALLOCA_BYTES_PER_BLOCK = 8 };
 #define EMU_WALL_US 10000000ull
 
 struct CheckEngines {
@@ -123,7 +124,8 @@ static void run_machine(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t 
 {
     (void)s;
     MachineRun *mr = r->machine;
-    uint64_t budget = c->oracle_steps * BUDGET_PER_STEP + BUDGET_SLACK;
+    uint64_t budget = c->oracle_steps * BUDGET_PER_STEP + BUDGET_SLACK +
+                      c->oracle_alloca_bytes / BUDGET_ALLOCA_BYTES_PER_BLOCK;
     emu_call_func(mr->emu, c->m->funcs[func], args, budget, out);
 }
 

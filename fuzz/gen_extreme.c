@@ -243,7 +243,8 @@ static GateId named_arg(Gen *g, Type t, uint32_t index, const char *name)
  * combine the callee's result with the slot's value read back after the call */
 static void deep_recurse(Gen *g, GateId m, GateId x)
 {
-    static const uint32_t sizes[] = {8, 8, 64, 512, 4096, 8192};
+    /* 199 levels of the largest stay within the stack of a run (STACK_LIMIT, 1 MiB) */
+    static const uint32_t sizes[] = {8, 8, 64, 512, 2048, 4096};
     uint32_t size = sizes[gen_rd_below(g, 6)];
     GateId base = gen_add_gate(g, OP_ALLOCA, TY_I64, 0, size, NULL, 0, NULL, 0, NULL, 0);
     GateId off = gen_cnst(g, TY_I64, gen_rd_below(g, size - 7));

@@ -105,7 +105,7 @@
 #define EMU_STUB_STRIDE 16u
 #define EMU_CODE_ADDR 0x00400000ull
 #define EMU_STACK_ADDR 0x70000000ull
-#define EMU_STACK_SIZE (1u << 20)
+#define EMU_STACK_SIZE (4u << 20) /* STACK_LIMIT (oracle/mem.h) of ALLOCAs and 256 call levels of frames */
 #define EMU_STACK_GUARD (64u << 10) /* unmapped, below the stack */
 
 #define EMU_DEFAULT_BLOCKS 10000000ull   /* block budget when emu_call gets 0 */

@@ -640,7 +640,10 @@ static bool compute(Interp *in, Frame *fr, GateId g)
         return true;
     case OP_ALLOCA: {
         Val v;
-        if (!mem_alloca(in->mem, G->lit, fr->fi->f->index, g, &v))
+        MemAllocaResult r = mem_alloca(in->mem, G->lit, fr->fi->f->index, g, &v);
+        if (r == MEM_STACK_EXHAUSTED)
+            return fail(in, OUT_TIMEOUT, "stack beyond %u bytes of ALLOCA", STACK_LIMIT);
+        if (r != MEM_ALLOCA_OK)
             return fail_gate(in, fr, g, "allocates more than the interpreter supports");
         s->bits = v.bits;
         s->prov = v.prov;
@@ -921,6 +924,7 @@ void interp_call(Interp *in, uint32_t func, const uint64_t *args, Outcome *out)
         }
     }
     out->steps = in->steps;
+    out->alloca_bytes = mem_alloca_total(in->mem);
     memcpy(out->heap, mem_heap(in->mem), HEAP_SIZE);
 }
 

@@ -373,7 +373,10 @@ static bool exec_alloca(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
     if (fr->slots[g].stamp == fr->epoch)
         return true;
     Val v;
-    if (!mem_alloca(ci->mem, G->lit, fr->f->index, g, &v))
+    MemAllocaResult r = mem_alloca(ci->mem, G->lit, fr->f->index, g, &v);
+    if (r == MEM_STACK_EXHAUSTED)
+        return fail(ci, OUT_TIMEOUT, "stack beyond %u bytes of ALLOCA", STACK_LIMIT);
+    if (r != MEM_ALLOCA_OK)
         return fail_gate(ci, fr, g, "allocates more than the interpreter supports");
     fr->slots[g].bits = v.bits;
     fr->slots[g].prov = v.prov;
@@ -621,5 +624,6 @@ void cfg_interp_call(CfgInterp *ci, uint32_t func, const uint64_t *args, Outcome
         }
     }
     out->steps = ci->steps;
+    out->alloca_bytes = mem_alloca_total(ci->mem);
     memcpy(out->heap, mem_heap(ci->mem), HEAP_SIZE);
 }

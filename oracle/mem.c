@@ -39,6 +39,7 @@ struct Mem {
     MemObject *objs;      /* [0] none, [1..nfuncs] symbols, then live ALLOCAs */
     uint32_t nobjs, capobjs;
     uint64_t serial;      /* ALLOCAs made so far: gives each a distinct base */
+    uint64_t alloca_total;/* their bytes since mem_reset */
     Instance *insts;
     uint32_t ninsts, capinsts;
     ReaderNode *readers;  /* node 0 is the list end */
@@ -99,6 +100,7 @@ void mem_reset(Mem *mem)
     }
     mem->dirty = 0;
     mem->stacktop = 0;
+    mem->alloca_total = 0;
     uint32_t nf = mem->m->nfuncs;
     mem->objs = grow(mem->objs, &mem->capobjs, nf + 1, sizeof *mem->objs);
     memset(&mem->objs[0], 0, sizeof mem->objs[0]);
@@ -130,12 +132,15 @@ int mem_callee(const Mem *mem, Val callee)
     return callee.bits == o->base ? (int)o->func : -1;
 }
 
-bool mem_alloca(Mem *mem, uint64_t size, uint32_t func, GateId g, Val *out)
+MemAllocaResult mem_alloca(Mem *mem, uint64_t size, uint32_t func, GateId g, Val *out)
 {
     if (size > ALLOCA_MAX)
-        return false;
+        return MEM_ALLOCA_TOO_BIG;
     uint32_t sz = (uint32_t)size, off = mem->stacktop;
     uint32_t top = off + ((sz + 15u) & ~15u);
+    if (top > STACK_LIMIT)
+        return MEM_STACK_EXHAUSTED;
+    mem->alloca_total += top - off;
     if (top > mem->stackcap) {
         uint32_t cap = mem->stackcap;
         mem->stack = grow(mem->stack, &cap, top, 1);
@@ -152,8 +157,10 @@ bool mem_alloca(Mem *mem, uint64_t size, uint32_t func, GateId g, Val *out)
     uint64_t base = ALLOCA_REGION + (++mem->serial << 24);
     mem->objs[mem->nobjs] = (MemObject){base, sz, off, OBJ_ALLOCA, func, g};
     *out = (Val){base, mem->nobjs++};
-    return true;
+    return MEM_ALLOCA_OK;
 }
+
+uint64_t mem_alloca_total(const Mem *mem) { return mem->alloca_total; }
 
 /* a mark packs the object count; the stack top is recovered from the objects */
 uint32_t mem_mark(const Mem *mem) { return mem->nobjs; }

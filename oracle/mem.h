@@ -18,6 +18,10 @@ enum { OBJ_SYMBOL = 1, OBJ_ALLOCA = 2 };
 #define SYMBOL_REGION 0x0000500000000000ull /* + 16 * function index */
 #define ALLOCA_REGION 0x00007f0000000000ull /* + (serial << 24): one slot per object */
 #define ALLOCA_MAX (1u << 24)               /* larger ALLOCAs are invalid */
+/* the stack of a run: the ALLOCA bytes live at once (16-byte rounded) may not exceed
+ * it; a run that would is a `timeout` (a resource limit, like the call depth), so no
+ * run the oracles accept needs more stack than the emulator maps (oracle/emu.h) */
+#define STACK_LIMIT (1u << 20)
 
 typedef struct Mem Mem;
 
@@ -34,8 +38,14 @@ const uint8_t *mem_heap(const Mem *mem);
 Val mem_symbol(const Mem *mem, uint32_t func);
 /* the callee a CALL's first operand names, or -1 if it is not a SYMBOL of the module */
 int mem_callee(const Mem *mem, Val callee);
-/* a fresh zero-filled object of size bytes for ALLOCA gate g of func; false if too big */
-bool mem_alloca(Mem *mem, uint64_t size, uint32_t func, GateId g, Val *out);
+/* a fresh zero-filled object of size bytes for ALLOCA gate g of func: MEM_ALLOCA_OK,
+ * MEM_ALLOCA_TOO_BIG (size beyond ALLOCA_MAX: invalid) or MEM_STACK_EXHAUSTED (the
+ * live ALLOCAs would exceed STACK_LIMIT: a timeout) */
+typedef enum { MEM_ALLOCA_OK, MEM_ALLOCA_TOO_BIG, MEM_STACK_EXHAUSTED } MemAllocaResult;
+MemAllocaResult mem_alloca(Mem *mem, uint64_t size, uint32_t func, GateId g, Val *out);
+/* ALLOCA bytes allocated since mem_reset (every activation's, live or not): compiled
+ * code zero-fills them, so emulator budgets grow with it */
+uint64_t mem_alloca_total(const Mem *mem);
 /* ALLOCAs made after a mark die at mem_release (the end of their activation) */
 uint32_t mem_mark(const Mem *mem);
 void mem_release(Mem *mem, uint32_t mark);

@@ -27,6 +27,9 @@ expect float 0 "return 0.5" -- "$circ" run "$dir/op_fadd.circ" @fadd_f64 0.25 0.
 expect void 0 "return void" -- "$circ" run "$ex" @bump heap 1
 expect heap-dump 0 "heap+0x000: a5 -> a6" -- "$circ" run "$ex" @bump heap 1 --heap
 expect timeout 1 "timeout" -- "$circ" run "$dir/loops.circ" @fib 1000000 --steps 5000
+stack=$(dirname "$0")/../corpus/regress/stack_limit.circ
+expect stack-limit 0 "return 136" -- "$circ" run "$stack" @deep 16
+expect stack-beyond 1 "timeout" -- "$circ" run "$stack" @deep 17
 expect invalid 1 "invalid: in @f: address of ALLOCA %p escapes into RETURN" -- "$circ" run "$dir/invalid/return_alloca.circ" @f
 expect arity 2 "takes 2 arguments" -- "$circ" run "$ex" @bump heap
 expect badarg 2 "not a i64 argument" -- "$circ" run "$ex" @fact 1.5
