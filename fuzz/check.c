@@ -565,8 +565,7 @@ static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outc
         uint64_t args[MAX_RUN_ARGS] = {0};
         runline_args(&c->m->runs[i], args);
         c->run_line = i;
-        c->oracle_steps = oracle[i].steps;
-        c->oracle_alloca_bytes = oracle[i].alloca_bytes;
+        c->oracle_run = &oracle[i];
         check_stage_kinds[s->kind]->run(c, s, r, c->m->runs[i].func, args, got);
         res->execs++;
         char why[200];

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BUDGET_PER_STEP = 8, BUDGET_SLACK = 20000, BUDGET_ALLOCA_BYTES_PER_BLOCK = 8 };
+enum { BUDGET_PER_STEP = 8 };
 #define EMU_WALL_US 10000000ull
 
 struct CheckEngines {
@@ -124,9 +124,7 @@ static void run_machine(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t 
 {
     (void)s;
     MachineRun *mr = r->machine;
-    uint64_t budget = c->oracle_steps * BUDGET_PER_STEP + BUDGET_SLACK +
-                      c->oracle_alloca_bytes / BUDGET_ALLOCA_BYTES_PER_BLOCK;
-    emu_call_func(mr->emu, c->m->funcs[func], args, budget, out);
+    emu_call_func(mr->emu, c->m->funcs[func], args, emu_budget_from(c->oracle_run, BUDGET_PER_STEP), out);
 }
 
 static void close_machine(StageRun *r)

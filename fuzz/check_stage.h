@@ -62,8 +62,7 @@ typedef struct {
     Module *order_module; /* STAGE_ORDER: the passes so far */
     bool order_failed;
     uint32_t run_line;    /* the run being executed */
-    uint64_t oracle_steps;/* its oracle's step count (emulator budgets) */
-    uint64_t oracle_alloca_bytes; /* the ALLOCA bytes its oracle run allocated (zero-filled by compiled code) */
+    const Outcome *oracle_run; /* its oracle's outcome (emulator budgets: emu_budget_from) */
     Mem *memory;          /* the oracle memory every interpreting stage borrows */
     bool own_memory;      /* made by the check (else CheckOptions.interp.memory) */
     void *machine;        /* check_machine.c: engines kept across stages */

@@ -131,6 +131,15 @@ const char *emu_error(const Emu *e);
 void emu_call(Emu *e, uint32_t func, const Type *param_types, uint32_t nparams,
               const uint64_t *args, Type ret, uint64_t block_budget, Outcome *out);
 
+/* the block budget for compiling a call the interpreter ran as *oracle: per_step
+ * blocks per interpreter step (compiled code takes a few per gate), a block per 8
+ * bytes of ALLOCA the run allocated (compiled code zero-fills them in loops), and
+ * 20,000 of slack */
+static inline uint64_t emu_budget_from(const Outcome *oracle, unsigned per_step)
+{
+    return oracle->steps * per_step + oracle->alloca_bytes / 8 + 20000;
+}
+
 /* the same for function f of the module the blob was compiled from (blob function
  * index = f->index; parameter and return types from f's signature) */
 void emu_call_func(Emu *e, const Func *f, const uint64_t *args, uint64_t block_budget, Outcome *out);

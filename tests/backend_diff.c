@@ -3,7 +3,8 @@
  *   files FILE...        every `; run:` line of each file, compiled at -O0 and -O2,
  *                        run under Unicorn, must meet its expectation
  * In both modes the emulator's block budget is 4 blocks per interpreter step of
- * the same call plus 20,000 (compiled code may not be much slower than that).
+ * the same call, one per 8 bytes of ALLOCA, plus 20,000 (emu_budget_from: compiled
+ * code may not be much slower than that).
  *   gen N [FIRST [SIZE]] N generated programs (seeds FIRST..FIRST+N-1): every run
  *                        line's target outcome at -O0 and -O2 equals the
  *                        interpreter's (outcome_equal: kind, trap kind, value bits,
@@ -39,11 +40,7 @@ static const int levels[] = {0, 2};
 
 /* the emulator's block budget from the interpreter's steps for the same call (as
  * the differential checker sets it): compiled code may take a few blocks per gate */
-enum { BUDGET_PER_STEP = 4, BUDGET_SLACK = 20000 };
-static uint64_t block_budget(const Outcome *interp)
-{
-    return interp->steps * BUDGET_PER_STEP + BUDGET_SLACK;
-}
+static uint64_t block_budget(const Outcome *interp) { return emu_budget_from(interp, 4); }
 
 /* compile m at level into a blob loaded in the emulator; false (reported) on failure */
 static bool compile_and_load(Ctx *c, const Module *m, int level, Arena *arena, const char *what)
