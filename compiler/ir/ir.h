@@ -223,6 +223,8 @@ struct Module {
     const char *file;  /* for diagnostics */
     Func **funcs;
     uint32_t nfuncs, capfuncs;
+    uint32_t *func_slots; /* open-addressing hash of the names: index + 1, 0 if empty */
+    uint32_t capslots;    /* a power of two, more than twice nfuncs (0 before the first) */
     RunLine *runs;
     uint32_t nruns, capruns;
 };
@@ -230,7 +232,7 @@ struct Module {
 Module *module_new(const char *file);
 void module_free(Module *m);
 Func *module_add_func(Module *m, const char *name, const Type *params, uint32_t nparams, Type ret);
-Func *module_find(const Module *m, const char *name, size_t n);
+Func *module_find(const Module *m, const char *name, size_t n); /* hashed: O(n) per lookup */
 RunLine *module_add_run(Module *m); /* zeroed, caller fills it */
 Module *module_clone(const Module *m); /* deep copy: gate ids, names, run lines kept */
 /* the same signature and the same gates (opcode, type, condition, literal, inputs) at
