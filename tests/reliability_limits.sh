@@ -9,6 +9,9 @@
 #   many_args   256 parameters (the parser's limit): run lines and `circ run` with all
 #               of them through test, sched --check, every target and reduce; 257
 #               arguments name the mismatch instead of printing the usage
+#   text        LIR verifier problems at LINE:COL, a NUL byte at its column (both
+#               formats), a leading UTF-8 byte order mark accepted (both formats) and a
+#               stray one named as a byte
 set -u
 part=$1; circ=$2; peak=$3; gen=$4; regress=$5; max_mb=$6
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
@@ -65,6 +68,28 @@ many_args)
   expect 0 "256 args: reduce" "$circ" reduce "$dir/args.circ" --test "$dir/keep.sh" -q -o "$dir/red.circ"
   grep -Eq '^; run: @sum\(([^,]*, ){64}' "$dir/red.circ" && ! grep -q ' ADD ' "$dir/red.circ" ||
     { echo "FAIL: reduce kept the sum or lost the run line of 65 arguments"; tail -c 400 "$dir/red.circ"; fail=1; }
+  ;;
+text)
+  printf 'code @f ; x86-64\nBB#0:\n    Move $1, %%tmp0\n  Successors: #1\nBB#1:\n    Jump\n  Successors: #0 #1\n' >"$dir/v.lir"
+  expect 1 "LIR verifier problems" "$circ" lir "$dir/v.lir"
+  grep -q 'v.lir:3:5: error: in @f: BB#0: inst 0: the block does not end with a terminator' "$dir/out" &&
+    grep -q 'v.lir:5:1: error: in @f: BB#1: 2 successors, its terminator has 1' "$dir/out" ||
+    { echo "FAIL: located LIR verifier problems"; cat "$dir/out"; fail=1; }
+  printf 'code @f ; x86-64\nBB#0:\n    Jump \0\n  Successors: #0\n' >"$dir/nul.lir"
+  expect 1 "LIR NUL" "$circ" lir "$dir/nul.lir"
+  grep -q 'nul.lir:3:10: error: in @f: NUL byte' "$dir/out" || { echo "FAIL: LIR NUL column"; cat "$dir/out"; fail=1; }
+  printf 'func @f() -> i32 {\n  %%c = CONSTANT i32 1 \0\n  RETURN [entry] {entry} (%%c)\n}\n' >"$dir/nul.circ"
+  expect 1 "IR NUL" "$circ" verify "$dir/nul.circ"
+  grep -q 'nul.circ:2:23: error: NUL byte' "$dir/out" || { echo "FAIL: IR NUL column"; cat "$dir/out"; fail=1; }
+  printf '\357\273\277code @f ; x86-64\nBB#0:\n    Jump\n  Successors: #0\n' >"$dir/bom.lir"
+  expect 0 "LIR with a byte order mark" "$circ" lir "$dir/bom.lir"
+  printf '\357\273\277func @f() -> i32 {\n  %%c = CONSTANT i32 7\n  RETURN [entry] {entry} (%%c)\n}\n; run: @f() == 7\n' >"$dir/bom.circ"
+  expect 0 "IR with a byte order mark" "$circ" test "$dir/bom.circ"
+  grep -q '^1 passed, 0 failed' "$dir/out" || { echo "FAIL: the run line after a byte order mark"; fail=1; }
+  printf 'func @f() -> i32 {\n\357\273\277  RETURN [entry] {entry}\n}\n' >"$dir/bom2.circ"
+  expect 1 "IR with a stray byte order mark" "$circ" verify "$dir/bom2.circ"
+  grep -q 'bom2.circ:2:1: error: in @f: expected an opcode, found byte 0xEF' "$dir/out" ||
+    { echo "FAIL: the stray byte order mark is named"; cat "$dir/out"; fail=1; }
   ;;
 *) echo "unknown part $part"; exit 2 ;;
 esac

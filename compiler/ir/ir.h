@@ -276,6 +276,11 @@ void diag_error(Diag *d, uint32_t line, uint32_t col, const char *fmt, ...)
 void diag_gate(Diag *d, const Func *f, GateId g, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 const char *gate_label(const Func *f, GateId g, char *buf, size_t n); /* "%name" or "%<id>" */
+/* the length of a UTF-8 byte order mark at the start of src (3 or 0): both text
+ * formats skip it, and columns count from after it */
+size_t text_bom_length(const char *src, size_t len);
+/* the first NUL byte of src: true, with its 1-based line and column; false if none */
+bool text_find_nul(const char *src, size_t len, uint32_t *line, uint32_t *col);
 
 /* ---- text, verification, Graphviz -------------------------------------------- */
 /* parse a whole file; NULL (after reporting every error found) if it has errors */
