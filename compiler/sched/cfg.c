@@ -292,7 +292,7 @@ static int cmp_visit_key(const void *pa, const void *pb)
     const VisitKey *a = pa, *b = pb;
     if (a->key != b->key)
         return a->key < b->key ? -1 : 1;
-    return a->order < b->order ? -1 : a->order > b->order;
+    return a->order > b->order ? -1 : a->order < b->order; /* equals: the last successor first */
 }
 
 /* successor visiting order for the DFS: successors leaving more loops first (they end
