@@ -37,6 +37,10 @@ all_stages() { # all_stages FILE LABEL
 case $part in
 switch)
   all_stages "$regress/switch_64_cases.circ" "64 cases"
+  # the successors are laid out in case order, the default last
+  expect 0 "64 cases: layout" "$circ" sched "$regress/switch_64_cases.circ"
+  grep -q "; block b0 (loop depth 0, idom -) preds succs $(seq -s ' ' -f 'b%g' 1 65)\$" "$dir/out" ||
+    { echo "FAIL: the blocks of the cases are not in case order"; grep 'block b0' "$dir/out"; fail=1; }
   sh "$gen" switch 640 >"$dir/sw640.circ"
   all_stages "$dir/sw640.circ" "640 cases"
   printf '#!/bin/sh\ngrep -q "SWITCH_CASE 63 " "$1"\n' >"$dir/keep.sh"; chmod +x "$dir/keep.sh"
