@@ -156,10 +156,13 @@ void reduce_refresh_runs(Module *m, uint64_t steps)
     for (uint32_t i = 0; i < m->nruns; i++) {
         RunLine *r = &m->runs[i];
         bool keep = false;
-        if (r->func < m->nfuncs && r->nargs == m->funcs[r->func]->nparams && r->nargs <= 64) {
-            uint64_t args[64] = {0};
+        if (r->func < m->nfuncs && r->nargs == m->funcs[r->func]->nparams) {
+            uint64_t *args = calloc(r->nargs + 1, sizeof *args);
+            if (!args)
+                abort();
             runline_args(r, args);
             interp_run(m, r->func, args, &io, o);
+            free(args);
             RunExpect e;
             if (gen_expect_from_outcome(o, &e)) {
                 r->expect = e;

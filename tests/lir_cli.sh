@@ -47,7 +47,7 @@ grep -q "register" "$tmp/err.txt" || fail "message for an unallocated tmp"
 printf 'code @f ; x86-64\nBB#0:\n    Move32 $1, %%rax\n' >"$tmp/open.lir"
 "$circ" lir "$tmp/open.lir" 2>"$tmp/err.txt"
 [ $? = 1 ] || fail "a block without a terminator exits 1"
-grep -q "open.lir: error: in @f: BB#0: inst 0: the block does not end with a terminator" "$tmp/err.txt" ||
+grep -q "open.lir:3:5: error: in @f: BB#0: inst 0: the block does not end with a terminator" "$tmp/err.txt" ||
     fail "diagnostic: $(cat "$tmp/err.txt")"
 
 "$circ" lir "$tmp/missing.lir" 2>/dev/null

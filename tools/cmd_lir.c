@@ -88,25 +88,6 @@ static int encode(const LirModule *m, const char *path, bool listing, Arena *are
     return t->listing(stdout, &blob, names, NULL, NULL) ? EXIT_OK : EXIT_FAIL;
 }
 
-/* lir_verify's problems as FILE: error: in @f: BB#b inst i: ... */
-static int verify_code(const Code *c, const char *path)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *msgs = open_memstream(&text, &len);
-    int problems = msgs ? lir_verify(c, msgs) : lir_verify(c, NULL);
-    if (msgs)
-        fclose(msgs);
-    for (char *line = text, *nl; line && *line; line = nl + 1) {
-        nl = strchr(line, '\n');
-        if (!nl)
-            break;
-        fprintf(stderr, "%s: error: %.*s\n", path, (int)(nl - line), line);
-    }
-    free(text);
-    return problems ? EXIT_FAIL : EXIT_OK;
-}
-
 int cmd_lir(int argc, char **argv)
 {
     char usage[2048];
@@ -146,7 +127,7 @@ int cmd_lir(int argc, char **argv)
     LirModule m;
     int status = lir_parse(arena, src, len, targets, ntargets, &d, &m) ? EXIT_OK : EXIT_FAIL;
     for (uint32_t i = 0; status == EXIT_OK && i < m.ncodes; i++)
-        status = verify_code(m.codes[i], path);
+        status = lir_verify_located(m.codes[i], &m.pos[i], &d) ? EXIT_FAIL : EXIT_OK;
     for (uint32_t i = 0; status == EXIT_OK && print && i < m.ncodes; i++)
         lir_print(stdout, m.codes[i]);
     if (status == EXIT_OK && (listing || hex))

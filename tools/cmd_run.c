@@ -270,58 +270,71 @@ static int run_call(const Module *m, const Func *f, uint64_t *args, uint64_t ste
     return rc;
 }
 
-int cmd_run(int argc, char **argv)
+/* the call's arguments parsed in the parameter types of f into args; false (after
+ * saying why) if their number or a literal does not fit */
+static bool parse_call_args(const char *fname, const Func *f, char **pos, int npos, uint64_t *args)
 {
-    if (wants_help(argc, argv, run_usage))
-        return EXIT_OK;
-    const char *file = NULL, *fname = NULL, *pos[256];
-    int npos = 0;
-    bool heap = false;
-    uint64_t steps = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--heap"))
-            heap = true;
-        else if (!strcmp(argv[i], "--steps") && i + 1 < argc && lit_parse_int(argv[i + 1], strlen(argv[i + 1]), &steps))
-            i++;
-        else if (!strncmp(argv[i], "--", 2)) {
-            fprintf(stderr, "circ run: bad option '%s'\n%s", argv[i], run_usage);
-            return EXIT_USAGE;
-        } else if (!file)
-            file = argv[i];
-        else if (!fname)
-            fname = argv[i];
-        else if (npos < 256)
-            pos[npos++] = argv[i];
-        else
-            npos++;
+    if ((uint32_t)npos != f->nparams) {
+        fprintf(stderr, "circ run: %s takes %u argument%s, %d given\n", fname, f->nparams,
+                f->nparams == 1 ? "" : "s", npos);
+        return false;
     }
-    if (!file || !fname || fname[0] != '@' || npos > 256) {
-        fputs(run_usage, stderr);
-        return EXIT_USAGE;
-    }
+    for (int i = 0; i < npos; i++)
+        if (!parse_arg(pos[i], f->params[i], &args[i])) {
+            fprintf(stderr, "circ run: '%s' is not a %s argument\n", pos[i], ty_name(f->params[i]));
+            return false;
+        }
+    return true;
+}
+
+/* load file and run fname with the npos literals of pos */
+static int run_file(const char *file, const char *fname, char **pos, int npos, uint64_t steps, bool heap)
+{
     int status = EXIT_OK;
     Module *m = load_module(file, true, &status);
     if (!m)
         return status;
     const Func *f = module_find(m, fname + 1, strlen(fname + 1));
     int rc = EXIT_USAGE;
-    uint64_t args[256];
-    if (!f) {
+    uint64_t *args = calloc((size_t)npos + 1, sizeof *args);
+    if (!f)
         fprintf(stderr, "circ run: no function %s in %s\n", fname, file);
-    } else if ((uint32_t)npos != f->nparams) {
-        fprintf(stderr, "circ run: %s takes %u argument%s, %d given\n", fname, f->nparams,
-                f->nparams == 1 ? "" : "s", npos);
-    } else {
-        rc = EXIT_OK;
-        for (int i = 0; i < npos && rc == EXIT_OK; i++)
-            if (!parse_arg(pos[i], f->params[i], &args[i])) {
-                fprintf(stderr, "circ run: '%s' is not a %s argument\n", pos[i], ty_name(f->params[i]));
-                rc = EXIT_USAGE;
-            }
-        if (rc == EXIT_OK)
-            rc = run_call(m, f, args, steps, heap);
-    }
+    else if (args && parse_call_args(fname, f, pos, npos, args))
+        rc = run_call(m, f, args, steps, heap);
+    free(args);
     module_free(m);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    if (wants_help(argc, argv, run_usage))
+        return EXIT_OK;
+    const char *file = NULL, *fname = NULL;
+    char **pos = malloc((size_t)argc * sizeof *pos); /* the positional arguments after @FUNC */
+    int npos = 0, rc = EXIT_USAGE;
+    bool heap = false, bad = !pos;
+    uint64_t steps = 0;
+    for (int i = 1; i < argc && !bad; i++) {
+        if (!strcmp(argv[i], "--heap"))
+            heap = true;
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc && lit_parse_int(argv[i + 1], strlen(argv[i + 1]), &steps))
+            i++;
+        else if (!strncmp(argv[i], "--", 2)) {
+            fprintf(stderr, "circ run: bad option '%s'\n", argv[i]);
+            bad = true;
+        } else if (!file)
+            file = argv[i];
+        else if (!fname)
+            fname = argv[i];
+        else
+            pos[npos++] = argv[i];
+    }
+    if (bad || !file || !fname || fname[0] != '@')
+        fputs(run_usage, stderr);
+    else
+        rc = run_file(file, fname, pos, npos, steps, heap);
+    free(pos);
     return rc;
 }
 
@@ -360,14 +373,12 @@ static void test_file(const char *path, const Executor *t, int opt_level, Outcom
     }
     for (uint32_t i = 0; i < m->nruns; i++) {
         const RunLine *r = &m->runs[i];
-        uint64_t args[256] = {0};
-        if (r->nargs > 256) {
-            printf("%s:%u: more than 256 arguments\n", path, r->line);
-            tally->failed++;
-            continue;
-        }
+        uint64_t *args = calloc(r->nargs + 1, sizeof *args);
+        if (!args)
+            abort();
         runline_args(r, args);
         t->run(ctx, r->func, args, o);
+        free(args);
         if (outcome_matches(o, &r->expect)) {
             tally->passed++;
             continue;

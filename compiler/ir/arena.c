@@ -44,12 +44,20 @@ void arena_free(Arena *a)
     free(a);
 }
 
+/* the size of a new block for a request of n bytes: the blocks grow with the arena
+ * (from 2 KiB, so that a small circuit costs little, to 1 MiB), never below n */
+static size_t block_size(const Arena *a, size_t n)
+{
+    size_t size = a->total < 2048 ? 2048 : a->total > (1u << 20) ? (1u << 20) : a->total;
+    return n > size ? n : size;
+}
+
 /* n bytes (rounded up to 16), not cleared */
 static void *bump(Arena *a, size_t n)
 {
     Block *b = a->head;
     if (!b || b->size - b->used < n) {
-        size_t size = n > 32768 ? n : 32768;
+        size_t size = block_size(a, n);
         b = xmalloc(sizeof *b + size);
         b->size = size;
         b->used = 0;

@@ -7,7 +7,7 @@
 static Gate *new_gate(Circuit *c)
 {
     if (c->ngates == c->capgates) {
-        uint32_t cap = c->capgates ? c->capgates * 2 : 64;
+        uint32_t cap = c->capgates ? c->capgates * 2 : 16;
         c->gates = arena_grow_raw(c->arena, c->gates, c->capgates * sizeof(Gate), cap * sizeof(Gate));
         c->capgates = cap;
     }
@@ -55,7 +55,7 @@ static void remove_use(Circuit *c, GateId def, GateId user, uint32_t index)
     if (def == NO_GATE || def >= c->ngates)
         return;
     Gate *d = &c->gates[def];
-    for (uint32_t i = 0; i < d->nuses; i++)
+    for (uint32_t i = d->nuses; i-- > 0;) /* from the end: circ_replace_uses takes the last */
         if (d->uses[i].user == user && d->uses[i].index == index) {
             d->uses[i] = d->uses[--d->nuses];
             return;
@@ -184,6 +184,35 @@ void module_free(Module *m)
     arena_free(m->arena);
 }
 
+static uint32_t name_hash(const char *name, size_t n)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h;
+}
+
+static void index_slot_put(uint32_t *slots, uint32_t cap, const Func *f)
+{
+    uint32_t k = name_hash(f->name, strlen(f->name)) & (cap - 1);
+    while (slots[k])
+        k = (k + 1) & (cap - 1);
+    slots[k] = f->index + 1;
+}
+
+/* index f, the newest function, by name; the table doubles when half full */
+static void index_func(Module *m, const Func *f)
+{
+    if (2 * (size_t)m->nfuncs >= m->capslots) {
+        uint32_t cap = m->capslots ? 2 * m->capslots : 16;
+        m->func_slots = arena_alloc(m->arena, cap * sizeof *m->func_slots);
+        m->capslots = cap;
+        for (uint32_t i = 0; i + 1 < m->nfuncs; i++)
+            index_slot_put(m->func_slots, cap, m->funcs[i]);
+    }
+    index_slot_put(m->func_slots, m->capslots, f);
+}
+
 Func *module_add_func(Module *m, const char *name, const Type *params, uint32_t nparams, Type ret)
 {
     if (m->nfuncs == m->capfuncs) {
@@ -202,14 +231,19 @@ Func *module_add_func(Module *m, const char *name, const Type *params, uint32_t 
     f->index = m->nfuncs;
     f->circ = circ_new(f);
     m->funcs[m->nfuncs++] = f;
+    index_func(m, f);
     return f;
 }
 
 Func *module_find(const Module *m, const char *name, size_t n)
 {
-    for (uint32_t i = 0; i < m->nfuncs; i++)
-        if (strlen(m->funcs[i]->name) == n && memcmp(m->funcs[i]->name, name, n) == 0)
-            return m->funcs[i];
+    if (!m->capslots)
+        return NULL;
+    for (uint32_t k = name_hash(name, n) & (m->capslots - 1); m->func_slots[k]; k = (k + 1) & (m->capslots - 1)) {
+        Func *f = m->funcs[m->func_slots[k] - 1];
+        if (strncmp(f->name, name, n) == 0 && f->name[n] == 0)
+            return f;
+    }
     return NULL;
 }
 

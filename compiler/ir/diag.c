@@ -77,3 +77,23 @@ void diag_gate(Diag *d, const Func *f, GateId g, const char *fmt, ...)
     vreport(d, line, col, prefix, fmt, ap);
     va_end(ap);
 }
+
+size_t text_bom_length(const char *src, size_t len)
+{
+    return len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}
+
+bool text_find_nul(const char *src, size_t len, uint32_t *line, uint32_t *col)
+{
+    const char *z = memchr(src, 0, len), *line_start = src;
+    if (!z)
+        return false;
+    *line = 1;
+    for (const char *q = src; q < z; q++)
+        if (*q == '\n') {
+            ++*line;
+            line_start = q + 1;
+        }
+    *col = (uint32_t)(z - line_start) + 1;
+    return true;
+}

@@ -223,6 +223,8 @@ struct Module {
     const char *file;  /* for diagnostics */
     Func **funcs;
     uint32_t nfuncs, capfuncs;
+    uint32_t *func_slots; /* open-addressing hash of the names: index + 1, 0 if empty */
+    uint32_t capslots;    /* a power of two, more than twice nfuncs (0 before the first) */
     RunLine *runs;
     uint32_t nruns, capruns;
 };
@@ -230,7 +232,7 @@ struct Module {
 Module *module_new(const char *file);
 void module_free(Module *m);
 Func *module_add_func(Module *m, const char *name, const Type *params, uint32_t nparams, Type ret);
-Func *module_find(const Module *m, const char *name, size_t n);
+Func *module_find(const Module *m, const char *name, size_t n); /* hashed: O(n) per lookup */
 RunLine *module_add_run(Module *m); /* zeroed, caller fills it */
 Module *module_clone(const Module *m); /* deep copy: gate ids, names, run lines kept */
 /* the same signature and the same gates (opcode, type, condition, literal, inputs) at
@@ -276,6 +278,11 @@ void diag_error(Diag *d, uint32_t line, uint32_t col, const char *fmt, ...)
 void diag_gate(Diag *d, const Func *f, GateId g, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 const char *gate_label(const Func *f, GateId g, char *buf, size_t n); /* "%name" or "%<id>" */
+/* the length of a UTF-8 byte order mark at the start of src (3 or 0): both text
+ * formats skip it, and columns count from after it */
+size_t text_bom_length(const char *src, size_t len);
+/* the first NUL byte of src: true, with its 1-based line and column; false if none */
+bool text_find_nul(const char *src, size_t len, uint32_t *line, uint32_t *col);
 
 /* ---- text, verification, Graphviz -------------------------------------------- */
 /* parse a whole file; NULL (after reporting every error found) if it has errors */

@@ -178,6 +178,10 @@ static const char *tok_desc(const Token *t, char *buf, size_t n)
     case T_EOF: return "end of file";
     case T_NL: return "end of line";
     default:
+        if (t->n && ((unsigned char)t->s[0] >= 0x80 || (unsigned char)t->s[0] < 0x20)) {
+            snprintf(buf, n, "byte 0x%02X", (unsigned char)t->s[0]);
+            return buf;
+        }
         snprintf(buf, n, "'%.*s%.*s'", t->tok == T_GATE ? 1 : t->tok == T_FUNC ? 1 : 0,
                  t->tok == T_GATE ? "%" : "@", (int)(t->n > 40 ? 40 : t->n), t->s);
         return buf;
@@ -898,18 +902,18 @@ static void parse_run(Parser *ps, const PendingRun *pr)
 Module *parse_module(const char *file, const char *src, size_t len, Diag *d)
 {
     Parser ps = {0};
+    size_t bom = text_bom_length(src, len);
+    src += bom;
+    len -= bom;
     ps.d = d;
     ps.m = module_new(file);
     ps.src = ps.p = ps.line_start = src;
     ps.end = src + len;
     ps.line = 1;
     int errors0 = d->nerrors;
-    if (memchr(src, 0, len)) {
-        const char *z = memchr(src, 0, len);
-        uint32_t line = 1;
-        for (const char *q = src; q < z; q++)
-            line += *q == '\n';
-        diag_error(d, line, 1, "NUL byte in input");
+    uint32_t nul_line, nul_col;
+    if (text_find_nul(src, len, &nul_line, &nul_col)) {
+        diag_error(d, nul_line, nul_col, "NUL byte in input");
         module_free(ps.m);
         return NULL;
     }

@@ -1,6 +1,7 @@
 /* lir.c — LIR storage: roles, args, the opcode/overload table built from
  * opcodes.def, and building Codes (blocks, instructions, tmps, stack slots). */
 #include "lir.h"
+#include "grow.h"
 
 #include <string.h>
 
@@ -230,24 +231,9 @@ Code *lir_code_new(Arena *arena, const Target *target, const char *name, uint32_
     return c;
 }
 
-/* grow an arena array of elem-sized items so that it holds need items; the grown
- * part is left uncleared: every array grown here is written up to its count before
- * it is read */
-static void *grow(Arena *a, void *p, uint32_t *cap, uint32_t need, size_t elem)
-{
-    if (need <= *cap)
-        return p;
-    uint32_t ncap = *cap ? *cap * 2 : 4;
-    while (ncap < need)
-        ncap *= 2;
-    p = arena_grow_raw(a, p, (size_t)*cap * elem, (size_t)ncap * elem);
-    *cap = ncap;
-    return p;
-}
-
 LirBlock *lir_add_block(Code *c, double frequency)
 {
-    c->blocks = grow(c->arena, c->blocks, &c->capblocks, c->nblocks + 1, sizeof *c->blocks);
+    c->blocks = lir_arena_grow_array(c->arena, c->blocks, &c->capblocks, c->nblocks + 1, sizeof *c->blocks);
     LirBlock *b = arena_alloc(c->arena, sizeof *b);
     b->index = c->nblocks;
     b->frequency = frequency;
@@ -257,7 +243,7 @@ LirBlock *lir_add_block(Code *c, double frequency)
 
 void lir_add_succ(Code *c, LirBlock *b, uint32_t succ)
 {
-    b->succs = grow(c->arena, b->succs, &b->capsuccs, b->nsuccs + 1, sizeof *b->succs);
+    b->succs = lir_arena_grow_array(c->arena, b->succs, &b->capsuccs, b->nsuccs + 1, sizeof *b->succs);
     b->succs[b->nsuccs++] = succ;
 }
 
@@ -265,7 +251,7 @@ Tmp lir_new_tmp(Code *c, Bank bank) { return tmp_virtual(bank, c->ntmps[bank]++)
 
 uint32_t lir_add_slot(Code *c, uint32_t size, uint32_t align, bool locked)
 {
-    c->slots = grow(c->arena, c->slots, &c->capslots, c->nslots + 1, sizeof *c->slots);
+    c->slots = lir_arena_grow_array(c->arena, c->slots, &c->capslots, c->nslots + 1, sizeof *c->slots);
     c->slots[c->nslots] = (StackSlot){ .size = size, .align = align ? align : 1, .locked = locked };
     return c->nslots++;
 }
@@ -281,7 +267,7 @@ Inst lir_inst(LirOp op, unsigned nargs, const Arg *args)
 
 Inst *lir_insert(Code *c, LirBlock *b, uint32_t at, const Inst *inst)
 {
-    b->insts = grow(c->arena, b->insts, &b->capinsts, b->ninsts + 1, sizeof *b->insts);
+    b->insts = lir_arena_grow_array(c->arena, b->insts, &b->capinsts, b->ninsts + 1, sizeof *b->insts);
     if (at > b->ninsts)
         at = b->ninsts;
     if (at < b->ninsts)

@@ -416,12 +416,32 @@ const char *lir_trap_name(unsigned kind);               /* TrapKind: "div0", ...
 const char *lir_helper_name(unsigned helper);           /* Helper: "fmod_f64", ... */
 
 /* ---- parsing (lir_print's syntax, so dumps can be replayed) --------------------------- */
+typedef struct { uint32_t line, col; } LirPos;
+
+/* where the parts of one parsed code were written: its `code` line, each block's BB#
+ * header, and each instruction as parsed (block b's instruction i is
+ * inst_at[first_inst[b] + i]); instructions added later have no position */
+typedef struct {
+    LirPos code_at;
+    LirPos *block_at;        /* per block */
+    uint32_t *first_inst;    /* per block, into inst_at */
+    LirPos *inst_at;
+    uint32_t nblocks, ninsts, capblocks, capinsts;
+} LirCodePos;
+
 typedef struct {
     Code **codes;            /* in file order: codes[i]->func_index == i */
+    LirCodePos *pos;         /* per code: source positions */
     uint32_t ncodes;
 } LirModule;
 
-/* parse every `code @name ; TARGET` section of src; TARGET is looked up by name among
+/* lir_verify with each problem reported to d as FILE:LINE:COL: error: in @f: BB#b:
+ * inst i: ..., at the position pos gives the block or instruction (the code's line
+ * when it has none); returns the number of problems */
+int lir_verify_located(const Code *c, const LirCodePos *pos, Diag *d);
+
+/* parse every `code @name ; TARGET` section of src (a leading UTF-8 byte order mark
+ * is skipped); TARGET is looked up by name among
  * targets.  Every instruction must have an overload, and a form when the code has a
  * target.  Errors go to d as FILE:LINE:COL: error: ...; false if there were any.
  * Everything is allocated in arena. */

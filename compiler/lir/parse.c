@@ -9,6 +9,7 @@
  * Args: %tmpN %ftmpN %REG $IMM $0xBIGIMM $funcN[+K] $helper.NAME[+K] OFF(%b)
  * OFF(%b,%i,S) OFF(stackN) OFF(callArg) and condition names. */
 #include "lir.h"
+#include "grow.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@ typedef struct {
     uint32_t line;
     const char *line_start;
     Code *code;
+    LirCodePos *pos;      /* the current code's positions */
     LirBlock *block;
     LirModule *out;
     uint32_t capcodes;
@@ -47,6 +49,30 @@ static bool err(Parser *ps, const char *at, const char *fmt, ...)
     else
         diag_error(ps->d, ps->line, col, "%s", msg);
     return false;
+}
+
+/* the line and column of at, on the current line */
+static LirPos pos_of(const Parser *ps, const char *at)
+{
+    return (LirPos){ ps->line, (uint32_t)(at - ps->line_start) + 1 };
+}
+
+static void note_block_pos(Parser *ps, const char *at)
+{
+    LirCodePos *p = ps->pos;
+    uint32_t cap = p->capblocks;
+    p->block_at = lir_arena_grow_array(ps->arena, p->block_at, &cap, p->nblocks + 1, sizeof *p->block_at);
+    p->first_inst = lir_arena_grow_array(ps->arena, p->first_inst, &p->capblocks, p->nblocks + 1,
+                                         sizeof *p->first_inst);
+    p->block_at[p->nblocks] = pos_of(ps, at);
+    p->first_inst[p->nblocks++] = p->ninsts;
+}
+
+static void note_inst_pos(Parser *ps, const char *at)
+{
+    LirCodePos *p = ps->pos;
+    p->inst_at = lir_arena_grow_array(ps->arena, p->inst_at, &p->capinsts, p->ninsts + 1, sizeof *p->inst_at);
+    p->inst_at[p->ninsts++] = pos_of(ps, at);
 }
 
 /* ---- lexing ------------------------------------------------------------------------ */
@@ -411,10 +437,11 @@ static bool parse_inst(Parser *ps, Cur *c, Cur *comment)
         return err(ps, w, "%s: no %s form takes these arguments", lir_op_name((LirOp)op),
                    ps->code->target->name);
     lir_insert(ps->code, ps->block, ps->block->ninsts, &in);
+    note_inst_pos(ps, w);
     return true;
 }
 
-static bool parse_code_header(Parser *ps, Cur *c, Cur *comment)
+static bool parse_code_header(Parser *ps, Cur *c, Cur *comment, const char *at)
 {
     const char *w;
     if (!eat(c, '@'))
@@ -438,9 +465,12 @@ static bool parse_code_header(Parser *ps, Cur *c, Cur *comment)
     if (m->ncodes == ps->capcodes) {
         uint32_t cap = ps->capcodes ? ps->capcodes * 2 : 8;
         m->codes = arena_grow(ps->arena, m->codes, ps->capcodes * sizeof *m->codes, cap * sizeof *m->codes);
+        m->pos = arena_grow(ps->arena, m->pos, ps->capcodes * sizeof *m->pos, cap * sizeof *m->pos);
         ps->capcodes = cap;
     }
     ps->code = lir_code_new(ps->arena, target, name, m->ncodes);
+    ps->pos = &m->pos[m->ncodes];
+    ps->pos->code_at = pos_of(ps, at);
     m->codes[m->ncodes++] = ps->code;
     ps->block = NULL;
     return true;
@@ -483,6 +513,7 @@ static bool parse_block_header(Parser *ps, Cur *c, Cur *comment, const char *at)
             freq = 1;
     }
     ps->block = lir_add_block(ps->code, freq);
+    note_block_pos(ps, at);
     return true;
 }
 
@@ -522,7 +553,7 @@ static bool parse_line(Parser *ps, const char *s, const char *e)
         return true;
     const char *at = c.p;
     if (eat_word(&c, "code"))
-        return parse_code_header(ps, &c, &comment);
+        return parse_code_header(ps, &c, &comment, at);
     if (!ps->code)
         return err(ps, at, "expected 'code @NAME ; TARGET'");
     if (eat_word(&c, "BB#"))
@@ -544,15 +575,15 @@ static bool parse_line(Parser *ps, const char *s, const char *e)
     return parse_inst(ps, &c, &comment);
 }
 
-/* successors in range, and the right number for branches and jumps */
-static void check_code(Parser *ps, Code *code)
+/* successors in range (reported at the block's header) */
+static void check_code(Parser *ps, Code *code, const LirCodePos *pos)
 {
     for (uint32_t b = 0; b < code->nblocks; b++) {
         const LirBlock *blk = code->blocks[b];
         for (uint32_t s = 0; s < blk->nsuccs; s++)
             if (blk->succs[s] >= code->nblocks)
-                diag_error(ps->d, ps->line, 1, "in @%s: BB#%u: successor #%u does not exist", code->name,
-                           b, blk->succs[s]);
+                diag_error(ps->d, pos->block_at[b].line, pos->block_at[b].col,
+                           "in @%s: BB#%u: successor #%u does not exist", code->name, b, blk->succs[s]);
     }
     lir_compute_preds(code);
 }
@@ -563,19 +594,20 @@ bool lir_parse(Arena *arena, const char *src, size_t len, const Target *const *t
     Parser ps = { .arena = arena, .d = d, .targets = targets, .ntargets = ntargets, .out = out };
     memset(out, 0, sizeof *out);
     int errors_before = d->nerrors;
-    const char *p = src, *end = src + len;
+    const char *p = src + text_bom_length(src, len), *end = src + len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
+        const char *nul = memchr(p, 0, (size_t)(e - p));
         ps.line++;
         ps.line_start = p;
-        if (memchr(p, 0, (size_t)(e - p)))
-            err(&ps, p, "NUL byte in the input");
+        if (nul)
+            err(&ps, nul, "NUL byte in the input");
         else
             parse_line(&ps, p, e);
         p = nl ? nl + 1 : end;
     }
     for (uint32_t i = 0; i < out->ncodes; i++)
-        check_code(&ps, out->codes[i]);
+        check_code(&ps, out->codes[i], &out->pos[i]);
     return d->nerrors == errors_before;
 }

@@ -4,31 +4,50 @@
 #include "lir.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 typedef struct {
     const Code *code;
-    FILE *out;
+    FILE *out;             /* problems as lines "in @f: BB#b: inst i: ...", or NULL */
+    Diag *d;               /* or located diagnostics, at positions from pos */
+    const LirCodePos *pos;
     bool forms;            /* check each instruction against the target's forms */
     int problems;
     uint32_t block, inst;  /* UINT32_MAX: not inside one */
 } Verifier;
 
+/* where the current block or instruction was written (the code's line if unknown) */
+static LirPos current_pos(const Verifier *v)
+{
+    const LirCodePos *p = v->pos;
+    if (!p || v->block == UINT32_MAX || v->block >= p->nblocks)
+        return p ? p->code_at : (LirPos){1, 1};
+    uint32_t end = v->block + 1 < p->nblocks ? p->first_inst[v->block + 1] : p->ninsts;
+    if (v->inst != UINT32_MAX && p->first_inst[v->block] + v->inst < end)
+        return p->inst_at[p->first_inst[v->block] + v->inst];
+    return p->block_at[v->block];
+}
+
 static void problem(Verifier *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void problem(Verifier *v, const char *fmt, ...)
 {
     v->problems++;
-    if (!v->out)
+    if (!v->out && !v->d)
         return;
-    fprintf(v->out, "in @%s: ", v->code->name);
+    char where[64] = "", msg[256];
     if (v->block != UINT32_MAX)
-        fprintf(v->out, "BB#%u: ", v->block);
+        snprintf(where, sizeof where, "BB#%u: ", v->block);
     if (v->inst != UINT32_MAX)
-        fprintf(v->out, "inst %u: ", v->inst);
+        snprintf(where + strlen(where), sizeof where - strlen(where), "inst %u: ", v->inst);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(v->out, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', v->out);
+    LirPos at = current_pos(v);
+    if (v->d)
+        diag_error(v->d, at.line, at.col, "in @%s: %s%s", v->code->name, where, msg);
+    else
+        fprintf(v->out, "in @%s: %s%s\n", v->code->name, where, msg);
 }
 
 static void check_tmp(Verifier *v, Tmp t)
@@ -98,9 +117,9 @@ static void check_block(Verifier *v, const LirBlock *b)
             problem(v, "successor #%u does not exist", b->succs[s]);
 }
 
-static int verify(const Code *c, FILE *out, bool forms)
+static int verify(const Code *c, FILE *out, Diag *d, const LirCodePos *pos, bool forms)
 {
-    Verifier v = { c, out, forms, 0, UINT32_MAX, UINT32_MAX };
+    Verifier v = { c, out, d, pos, forms, 0, UINT32_MAX, UINT32_MAX };
     if (!c->nblocks)
         problem(&v, "no blocks");
     for (v.block = 0; v.block < c->nblocks; v.block++) {
@@ -114,6 +133,8 @@ static int verify(const Code *c, FILE *out, bool forms)
     return v.problems;
 }
 
-int lir_verify(const Code *c, FILE *out) { return verify(c, out, true); }
+int lir_verify(const Code *c, FILE *out) { return verify(c, out, NULL, NULL, true); }
 
-int lir_verify_shape(const Code *c, FILE *out) { return verify(c, out, false); }
+int lir_verify_shape(const Code *c, FILE *out) { return verify(c, out, NULL, NULL, false); }
+
+int lir_verify_located(const Code *c, const LirCodePos *pos, Diag *d) { return verify(c, NULL, d, pos, true); }

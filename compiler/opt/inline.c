@@ -298,14 +298,14 @@ static uint8_t *demanded_in_callee(const Circuit *cc, GateId ret)
 static GateId clone_gate(Circuit *c, const Circuit *cc, GateId x, const GateId *map)
 {
     const Gate *gt = &cc->gates[x];
-    GateId in[64];
     uint32_t n = gate_nin(gt);
-    if (n > 64)
-        return NO_GATE;
+    GateId *in = opt_calloc(n + 1, sizeof *in); /* a call may have any number of arguments */
     for (uint32_t i = 0; i < n; i++)
         in[i] = map[gt->in[i]];
-    return circ_add(c, (Opcode)gt->op, (Type)gt->type, gt->cond, gt->lit, NULL, 0, in, gt->ndep, in + gt->ndep,
-                    gt->ndata);
+    GateId g = circ_add(c, (Opcode)gt->op, (Type)gt->type, gt->cond, gt->lit, NULL, 0, in, gt->ndep,
+                        in + gt->ndep, gt->ndata);
+    free(in);
+    return g;
 }
 
 static uint32_t inline_call(Circuit *c, GateId call, const Func *callee, GateId ret, bool rezero)

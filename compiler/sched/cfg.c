@@ -49,6 +49,7 @@ typedef struct {
     const Circuit *c;
     GateId *heads;       /* discovered block heads, in discovery order */
     uint32_t nheads, capheads;
+    uint32_t capstates;  /* capacity of the states of the block being walked */
     BlockId *head_block; /* per gate: block id of a head */
 } Builder;
 
@@ -141,10 +142,15 @@ static bool end_with_switch(Builder *b, Block *blk, GateId br)
     return ok;
 }
 
+/* append g to the states of blk, the block being walked (capacity doubles) */
 static void add_state(Builder *b, Block *blk, GateId g)
 {
-    blk->states = arena_grow(b->s->arena, blk->states, blk->nstates * sizeof(GateId),
-                             (blk->nstates + 1) * sizeof(GateId));
+    if (blk->nstates == b->capstates) {
+        uint32_t cap = b->capstates ? 2 * b->capstates : 4;
+        blk->states = arena_grow_raw(b->s->arena, blk->states, b->capstates * sizeof(GateId),
+                                     cap * sizeof(GateId));
+        b->capstates = cap;
+    }
     blk->states[blk->nstates++] = g;
     b->s->state_block[g] = blk->id;
 }
@@ -154,6 +160,7 @@ static bool walk_block(Builder *b, Block *blk)
 {
     const Circuit *c = b->c;
     GateId cur = blk->head;
+    b->capstates = 0;
     add_state(b, blk, cur);
     for (uint32_t guard = 0; guard <= c->ngates; guard++) {
         int op = c->gates[cur].op;
@@ -275,52 +282,99 @@ static uint32_t common_loop_depth(const Schedule *s, BlockId a, BlockId b)
     return 0;
 }
 
+typedef struct {
+    uint32_t key;   /* loop depth shared with the successor */
+    uint32_t order; /* visiting position before sorting */
+} VisitKey;
+
+static int cmp_visit_key(const void *pa, const void *pb)
+{
+    const VisitKey *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->order > b->order ? -1 : a->order < b->order; /* equals: the last successor first */
+}
+
 /* successor visiting order for the DFS: successors leaving more loops first (they end
  * up after the loop body in reverse postorder), and among equals the last successor
- * first (so the first successor is laid out first) */
-static void visit_order(const Schedule *s, BlockId b, uint32_t *order)
+ * first (so the first successor is laid out first); keys has room for nsuccs */
+static void visit_order(const Schedule *s, BlockId b, uint32_t *order, VisitKey *keys)
 {
     const Block *blk = &s->blocks[b];
     uint32_t n = blk->nsuccs;
-    uint32_t key[64];
     for (uint32_t i = 0; i < n; i++) {
-        order[i] = n - 1 - i;
-        key[i] = n <= 64 ? common_loop_depth(s, b, blk->succs[n - 1 - i].to) : 0;
+        keys[i].order = n - 1 - i;
+        keys[i].key = common_loop_depth(s, b, blk->succs[n - 1 - i].to);
     }
-    if (n > 64)
-        return;
-    for (uint32_t i = 1; i < n; i++)
-        for (uint32_t k = i; k > 0 && key[k - 1] > key[k]; k--) {
-            uint32_t t = key[k]; key[k] = key[k - 1]; key[k - 1] = t;
-            t = order[k]; order[k] = order[k - 1]; order[k - 1] = t;
-        }
+    qsort(keys, n, sizeof *keys, cmp_visit_key);
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = keys[i].order;
+}
+
+/* DFS state: per block, where its visiting order starts in `order` (the blocks'
+ * successor counts laid end to end) and the next successor to visit */
+typedef struct {
+    const Schedule *s;
+    size_t *first;
+    uint32_t *order, *next;
+    VisitKey *keys;
+} Dfs;
+
+static bool dfs_init(Dfs *d, const Schedule *s)
+{
+    uint32_t n = s->nblocks, maxs = 1;
+    size_t total = 0;
+    d->s = s;
+    d->first = malloc(((size_t)n + 1) * sizeof *d->first);
+    for (BlockId i = 0; i < n; i++) {
+        d->first[i] = total;
+        total += s->blocks[i].nsuccs;
+        if (s->blocks[i].nsuccs > maxs)
+            maxs = s->blocks[i].nsuccs;
+    }
+    d->order = malloc((total ? total : 1) * sizeof *d->order);
+    d->next = malloc(((size_t)n + 1) * sizeof *d->next);
+    d->keys = malloc(maxs * sizeof *d->keys);
+    return d->first && d->order && d->next && d->keys;
+}
+
+static void dfs_free(Dfs *d)
+{
+    free(d->first);
+    free(d->order);
+    free(d->next);
+    free(d->keys);
+}
+
+static void dfs_enter(Dfs *d, BlockId b)
+{
+    d->next[b] = 0;
+    visit_order(d->s, b, d->order + d->first[b], d->keys);
 }
 
 /* reverse postorder from the entry; returns the number of blocks reached */
 static uint32_t reverse_postorder(const Schedule *s, BlockId *rpo)
 {
-    uint32_t n = s->nblocks, maxs = 1;
-    for (BlockId i = 0; i < n; i++)
-        if (s->blocks[i].nsuccs > maxs)
-            maxs = s->blocks[i].nsuccs;
+    uint32_t n = s->nblocks;
+    Dfs d;
     uint8_t *seen = calloc(n, 1);
     BlockId *stack = malloc(n * sizeof *stack);
-    uint32_t *next = malloc(n * sizeof *next);
-    uint32_t *order = malloc((size_t)n * maxs * sizeof *order);
+    if (!dfs_init(&d, s) || !seen || !stack) {
+        fputs("circ: out of memory\n", stderr);
+        abort();
+    }
     uint32_t sp = 0, post = n;
     stack[sp++] = 0;
     seen[0] = 1;
-    next[0] = 0;
-    visit_order(s, 0, order);
+    dfs_enter(&d, 0);
     while (sp) {
         BlockId b = stack[sp - 1];
         const Block *blk = &s->blocks[b];
-        if (next[b] < blk->nsuccs) {
-            BlockId t = blk->succs[order[(size_t)b * maxs + next[b]++]].to;
+        if (d.next[b] < blk->nsuccs) {
+            BlockId t = blk->succs[d.order[d.first[b] + d.next[b]++]].to;
             if (!seen[t]) {
                 seen[t] = 1;
-                next[t] = 0;
-                visit_order(s, t, order + (size_t)t * maxs);
+                dfs_enter(&d, t);
                 stack[sp++] = t;
             }
         } else {
@@ -334,8 +388,7 @@ static uint32_t reverse_postorder(const Schedule *s, BlockId *rpo)
         memmove(rpo, rpo + post, reached * sizeof *rpo);
     free(seen);
     free(stack);
-    free(next);
-    free(order);
+    dfs_free(&d);
     return reached;
 }
 

@@ -45,20 +45,6 @@ typedef struct {
     uint32_t n, cap;
 } BlockList;
 
-/* lists grow in the placement's scratch arena */
-static void list_add_unique(Arena *a, BlockList *l, BlockId b)
-{
-    for (uint32_t i = 0; i < l->n; i++)
-        if (l->v[i] == b)
-            return;
-    if (l->n == l->cap) {
-        uint32_t cap = l->cap ? 2 * l->cap : 4;
-        l->v = arena_grow_raw(a, l->v, l->cap * sizeof *l->v, cap * sizeof *l->v);
-        l->cap = cap;
-    }
-    l->v[l->n++] = b;
-}
-
 typedef struct {
     Schedule *s;
     const Circuit *c;
@@ -74,8 +60,31 @@ typedef struct {
     uint8_t *ant;       /* per block scratch */
     uint8_t *demand;    /* per block scratch */
     BlockId *queue;     /* per block scratch */
+    uint32_t *list_mark; /* per block: the list_gen of the list that holds it */
+    uint32_t list_gen;  /* the list being built (one at a time) */
     Arena *scratch;     /* every array above and every list; freed at the end */
 } Gcm;
+
+/* a list of distinct blocks is built from empty, one list at a time: list_start,
+ * then list_add_unique (constant time); lists grow in the scratch arena */
+static void list_start(Gcm *g, BlockList *l)
+{
+    l->n = 0;
+    g->list_gen++;
+}
+
+static void list_add_unique(Gcm *g, BlockList *l, BlockId b)
+{
+    if (g->list_mark[b] == g->list_gen)
+        return;
+    g->list_mark[b] = g->list_gen;
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 4;
+        l->v = arena_grow_raw(g->scratch, l->v, l->cap * sizeof *l->v, cap * sizeof *l->v);
+        l->cap = cap;
+    }
+    l->v[l->n++] = b;
+}
 
 static void *scratch_zeroed(const Gcm *g, size_t n, size_t size) { return arena_alloc(g->scratch, (n ? n : 1) * size); }
 static void *scratch_raw(const Gcm *g, size_t n, size_t size) { return arena_alloc_raw(g->scratch, (n ? n : 1) * size); }
@@ -247,20 +256,20 @@ static bool schedule_early(Gcm *g)
 
 /* ---- demand points ----------------------------------------------------------- */
 
-static void add_placement(const Gcm *g, GateId user, BlockList *out)
+static void add_placement(Gcm *g, GateId user, BlockList *out)
 {
     BlockId b = g->s->gate_block[user];
     if (b == MULTI_BLOCK) {
         for (uint32_t i = 0; i < g->copies[user].n; i++)
-            list_add_unique(g->scratch, out, g->copies[user].v[i]);
+            list_add_unique(g, out, g->copies[user].v[i]);
     } else if (b != NO_BLOCK)
-        list_add_unique(g->scratch, out, b);
+        list_add_unique(g, out, b);
 }
 
-static void demand_points(const Gcm *g, GateId id, BlockList *out)
+static void demand_points(Gcm *g, GateId id, BlockList *out)
 {
     const Gate *gt = gate(g, id);
-    out->n = 0;
+    list_start(g, out);
     for (uint32_t i = 0; i < gt->nuses; i++) {
         GateId u = gt->uses[i].user;
         const Gate *ug = gate(g, u);
@@ -268,14 +277,14 @@ static void demand_points(const Gcm *g, GateId id, BlockList *out)
             continue;
         if (op_has(ug->op, F_STATE)) {
             if (g->s->state_block[u] != NO_BLOCK)
-                list_add_unique(g->scratch, out, g->s->state_block[u]);
+                list_add_unique(g, out, g->s->state_block[u]);
         } else if (!g->live[u]) {
             continue;
         } else if (is_selector(ug->op)) {
             const Block *join = &g->s->blocks[g->s->state_block[ug->in[0]]];
             uint32_t k = gt->uses[i].index - ug->nstate;
             if (k < join->npreds)
-                list_add_unique(g->scratch, out, join->preds[k]);
+                list_add_unique(g, out, join->preds[k]);
         } else
             add_placement(g, u, out);
     }
@@ -283,12 +292,13 @@ static void demand_points(const Gcm *g, GateId id, BlockList *out)
 
 /* ---- placement ---------------------------------------------------------------- */
 
-/* Click: least loop depth on the dominator path from late up to early, lowest first */
+/* Click: least loop depth on the dominator path from late up to early, lowest first
+ * (the walk stops at depth 0: nothing above is better) */
 static BlockId best_block(const Gcm *g, BlockId late, BlockId early)
 {
     const Block *bl = g->s->blocks;
     BlockId best = late;
-    for (BlockId b = late; b != early && bl[b].idom != NO_BLOCK;) {
+    for (BlockId b = late; b != early && bl[b].idom != NO_BLOCK && bl[best].loop_depth > 0;) {
         b = bl[b].idom;
         if (bl[b].loop_depth < bl[best].loop_depth)
             best = b;
@@ -378,7 +388,7 @@ static bool first_demands(Gcm *g, const BlockList *dem, BlockId from, BlockId ea
     uint8_t *after = g->ant, *in_first = g->demand;
     walk(g, dem->v, dem->n, false, NULL, after, early);
     memset(in_first, 0, s->nblocks);
-    first->n = 0;
+    list_start(g, first);
     for (uint32_t i = 0; i < dem->n; i++) {
         BlockId d = dem->v[i];
         if (after[d])
@@ -386,7 +396,7 @@ static bool first_demands(Gcm *g, const BlockList *dem, BlockId from, BlockId ea
         if (effect && !sched_loop_contains(s, s->blocks[d].loop, early))
             return false;
         in_first[d] = 1;
-        list_add_unique(g->scratch, first, d);
+        list_add_unique(g, first, d);
     }
     walk(g, &from, 1, true, in_first, after, early);
     for (uint32_t i = 0; i < dem->n; i++)
@@ -398,8 +408,9 @@ static bool first_demands(Gcm *g, const BlockList *dem, BlockId from, BlockId ea
 static void place_copies(Gcm *g, GateId id, const BlockList *blocks)
 {
     BlockList *l = &g->copies[id];
+    list_start(g, l);
     for (uint32_t i = 0; i < blocks->n; i++)
-        list_add_unique(g->scratch, l, blocks->v[i]);
+        list_add_unique(g, l, blocks->v[i]);
     if (l->n == 1) {
         g->s->gate_block[id] = l->v[0];
         l->n = 0;
@@ -680,6 +691,7 @@ bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d)
     g.ant = scratch_raw(&g, s->nblocks, 1);
     g.demand = scratch_raw(&g, s->nblocks, 1);
     g.queue = scratch_raw(&g, s->nblocks, sizeof *g.queue);
+    g.list_mark = scratch_zeroed(&g, s->nblocks, sizeof *g.list_mark);
     for (GateId i = 0; i < n; i++)
         s->gate_block[i] = NO_BLOCK;
     bool ok = compute_liveness(&g) && schedule_early(&g);

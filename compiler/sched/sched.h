@@ -85,6 +85,8 @@ typedef struct {
     uint32_t npreds;
     BlockId idom;        /* immediate dominator; NO_BLOCK for the entry */
     uint32_t dom_depth;  /* 0 for the entry */
+    uint32_t dom_pre;    /* preorder number in the dominator tree: a dominates b iff */
+    uint32_t dom_size;   /* dom_pre(a) <= dom_pre(b) < dom_pre(a) + dom_size(a) */
     int32_t loop;        /* innermost loop containing the block, -1 if none */
     uint32_t loop_depth; /* number of loops containing the block */
 } Block;

@@ -1,0 +1,59 @@
+#!/bin/sh
+# gen_scale.sh — writes the large Circuit IR inputs of the scale benchmark and the
+# reliability tests to stdout:
+#   gen_scale.sh chain N     one function, N ORDINARY_BLOCKs in one state chain
+#   gen_scale.sh funcs N     N functions, each calling the one before (a run line on f50)
+#   gen_scale.sh switch N    one SWITCH_BRANCH with N SWITCH_CASEs joined by one MERGE
+#   gen_scale.sh diamonds N  N IF diamonds one after another (3N+1 blocks)
+#   gen_scale.sh args N      a function of N i64 arguments returning their sum
+[ $# -eq 2 ] || { sed -n '2,8p' "$0" >&2; exit 2; }
+exec awk -v kind="$1" -v n="$2" '
+function chain(   i, prev) {
+  print "func @main(i32) -> i32 {\n  %x = ARG i32 0\n  %one = CONSTANT i32 1"
+  prev = "entry"
+  for (i = 0; i < n; i++) { printf "  %%b%d = ORDINARY_BLOCK [%s]\n", i, prev; prev = "%b" i }
+  printf "  %%r = ADD i32 (%%x, %%one)\n  RETURN [%s] {entry} (%%r)\n}\n; run: @main(41) == 42\n", prev
+}
+function funcs(   i) {
+  print "func @f0(i32) -> i32 {\n  %x = ARG i32 0\n  RETURN [entry] {entry} (%x)\n}"
+  for (i = 1; i < n; i++)
+    printf "func @f%d(i32) -> i32 {\n  %%x = ARG i32 0\n  %%s = SYMBOL @f%d\n  %%r = CALL i32 {entry} (%%s, %%x)\n  RETURN [entry] {%%r} (%%r)\n}\n", i, i - 1
+  printf "; run: @f%d(7) == 7\n", (n - 1 < 50 ? n - 1 : 50)
+}
+function switch_(   i, cases, vals) {
+  print "func @main(i32) -> i32 {\n  %x = ARG i32 0\n  %sw = SWITCH_BRANCH [entry] (%x)"
+  for (i = 0; i < n; i++) {
+    printf "  %%c%d = SWITCH_CASE %d [%%sw]\n  %%k%d = CONSTANT i32 %d\n", i, i, i, 3 * i
+    cases = cases "%c" i ", "; vals = vals "%k" i ", "
+  }
+  print "  %d = DEFAULT_CASE [%sw]\n  %kd = CONSTANT i32 -1"
+  printf "  %%m = MERGE [%s%%d]\n  %%r = VALUE_SELECTOR i32 [%%m] (%s%%kd)\n", cases, vals
+  print "  RETURN [%m] {entry} (%r)\n}"
+  printf "; run: @main(0) == 0\n; run: @main(%d) == %d\n; run: @main(%d) == -1\n", n - 1, 3 * (n - 1), n
+}
+function diamonds(   i, prev) {
+  print "func @main(i32) -> i32 {\n  %x0 = ARG i32 0\n  %one = CONSTANT i32 1\n  %zero = CONSTANT i32 0"
+  prev = "entry"
+  for (i = 0; i < n; i++) {
+    printf "  %%c%d = ICMP slt (%%x%d, %%zero)\n  %%i%d = IF_BRANCH [%s] (%%c%d)\n", i, i, i, prev, i
+    printf "  %%t%d = IF_TRUE [%%i%d]\n  %%f%d = IF_FALSE [%%i%d]\n  %%m%d = MERGE [%%t%d, %%f%d]\n", i, i, i, i, i, i, i
+    printf "  %%a%d = ADD i32 (%%x%d, %%one)\n  %%x%d = VALUE_SELECTOR i32 [%%m%d] (%%x%d, %%a%d)\n", i, i, i + 1, i, i, i
+    prev = "%m" i
+  }
+  printf "  RETURN [%s] {entry} (%%x%d)\n}\n; run: @main(5) == %d\n", prev, n, 5 + n
+}
+function args(   i, acc, sep, list) {
+  for (i = 0; i < n; i++) { list = list sep "i64"; sep = ", " }
+  printf "func @sum(%s) -> i64 {\n", list
+  for (i = 0; i < n; i++) printf "  %%a%d = ARG i64 %d\n", i, i
+  acc = "%a0"
+  for (i = 1; i < n; i++) { printf "  %%s%d = ADD i64 (%s, %%a%d)\n", i, acc, i; acc = "%s" i }
+  printf "  RETURN [entry] {entry} (%s)\n}\n; run: @sum(", acc
+  for (i = 0; i < n; i++) printf "%s%d", (i ? ", " : ""), i
+  printf ") == %d\n", n * (n - 1) / 2
+}
+BEGIN {
+  if (kind == "chain") chain(); else if (kind == "funcs") funcs(); else if (kind == "switch") switch_()
+  else if (kind == "diamonds") diamonds(); else if (kind == "args") args()
+  else { print "gen_scale.sh: unknown kind " kind > "/dev/stderr"; exit 2 }
+}'
