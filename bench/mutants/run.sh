@@ -1,0 +1,139 @@
+# run.sh — the run mode of mutants.sh (sourced by it): scratch copy, baseline, and one
+# build + corpus check + campaign per mutant, written as a markdown table.
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# a copy of the tree's HEAD (or of its files when it is not a git checkout) in $src,
+# reused while HEAD stays the same
+make_scratch() {
+    local head
+    head=$(git -C "$tree" rev-parse HEAD 2>/dev/null || echo "no-git-$(date +%s)")
+    if [ "$(cat "$scratch/HEAD" 2>/dev/null)" != "$head" ]; then
+        rm -rf "$src" "$build"
+        mkdir -p "$src"
+        if git -C "$tree" rev-parse HEAD >/dev/null 2>&1; then
+            git -C "$tree" archive HEAD | tar -x -C "$src"
+        else
+            tar -C "$tree" --exclude='./build*' --exclude=./.git -cf - . | tar -x -C "$src"
+        fi || die "cannot copy $tree to $src"
+        echo "$head" >"$scratch/HEAD"
+    fi
+    [ -f "$build/build.ninja" ] ||
+        cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+            -DCMAKE_C_COMPILER="${CC:-gcc}" >"$scratch/configure.log" 2>&1 ||
+        die "configure failed, see $scratch/configure.log"
+}
+
+corpus_check() { # LOG
+    timeout 300 "$build/circ" check -q --isa x86-64,arm64 \
+        "$src"/corpus/examples/*.circ "$src"/corpus/seeds/*.circ "$src"/corpus/regress/*.circ \
+        >"$1" 2>&1
+}
+
+# runs the campaign; stops it at its first finding.  Sets fz_sig (empty: none) and
+# fz_time (seconds to the finding).
+campaign() { # LOG
+    local start pid hang=$((seconds < 60 ? (seconds > 10 ? seconds : 10) : 60))
+    rm -rf "$scratch/findings"
+    start=$(now) fz_sig="" fz_time=""
+    "$build/circ" fuzz --seconds "$seconds" --jobs "$jobs" --seed "$seed" \
+        --hang-seconds "$hang" --out "$scratch/findings" >"$1" 2>&1 &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        if grep -q "new finding" "$1"; then
+            fz_time=$(since "$start"); kill -TERM "$pid"; break
+        fi
+        if [ "$(since "$start" | cut -d. -f1)" -gt $((seconds + hang + 60)) ]; then
+            fz_time=$(since "$start"); fz_sig="campaign-timeout"; kill -KILL "$pid"; break
+        fi
+        sleep 0.5
+    done
+    wait "$pid"
+    local rc=$?
+    [ -n "$fz_sig" ] && return
+    fz_sig=$(sed -n 's/.*new finding \([^ ]*\) ->.*/\1/p' "$1" | head -1)
+    [ -n "$fz_time" ] || fz_time=$(since "$start")
+    [ -z "$fz_sig" ] && [ "$rc" -ne 0 ] && fz_sig="exit-$rc"
+}
+
+md_code() { # TEXT -> `TEXT` with | escaped, leading blanks trimmed
+    local t
+    t=$(printf '%s' "$1" | sed 's/^[ \t]*//; s/|/\\|/g; s/`/'"'"'/g')
+    printf '`%s`' "$t"
+}
+
+# one mutant: sets verdict, by, took
+run_mutant() { # FILE LINE COL FROM TO
+    local start log=$scratch/mutant.log
+    start=$(now) verdict="" by="" took=""
+    apply "$src" "$@" || { verdict=did-not-build; by="not applicable"; return; }
+    if ! ninja -C "$build" -j "$jobs" circ >"$log" 2>&1; then
+        verdict=did-not-build; by="compiler error"
+    elif cmp -s "$build/circ" "$scratch/circ.orig"; then
+        verdict=survived; by="identical binary"
+    elif ! corpus_check "$log"; then
+        verdict=killed; by="corpus"; took=$(since "$start")
+    else
+        campaign "$log"
+        if [ -n "$fz_sig" ]; then verdict=killed; by="fuzz $fz_sig"; took=$fz_time
+        else verdict=survived; by="-"; fi
+    fi
+    restore
+}
+
+baseline_run() {
+    ninja -C "$build" -j "$jobs" circ >"$scratch/build.log" 2>&1 ||
+        die "the unmutated tree does not build, see $scratch/build.log"
+    cp "$build/circ" "$scratch/circ.orig"
+    corpus_check "$scratch/baseline.log" || die "corpus check fails unmutated, see $scratch/baseline.log"
+    if [ "$baseline" = 1 ]; then
+        echo "baseline: ${seconds} s campaign on the unmutated compiler" >&2
+        campaign "$scratch/baseline.log"
+        [ -z "$fz_sig" ] || die "the unmutated compiler already fails ($fz_sig): fix it or pick another --seed"
+    fi
+}
+
+if [ -z "$scratch" ]; then
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/mutants.XXXXXX")
+    trap 'restore; rm -rf "$scratch"' EXIT
+else
+    mkdir -p "$scratch" && scratch=$(cd "$scratch" && pwd)
+fi
+src=$scratch/src build=$scratch/build
+out=${out:-$scratch/results.md}
+make_scratch
+baseline_run
+
+all_sites "$src" | select_sites "$count" "$seed" >"$scratch/selected.tsv"
+total=$(wc -l <"$scratch/selected.tsv")
+killed=0 survived=0 unbuilt=0 identical=0 k=0
+rows=$scratch/rows.md
+: >"$rows"
+while IFS=$'\t' read -r -u 3 id file line col kind from to; do
+    k=$((k + 1))
+    orig=$(sed -n "${line}p" "$src/$file")
+    run_mutant "$file" "$line" "$col" "$from" "$to"
+    mut=$(mutated_file "$src/$file" "$line" "$col" "$from" "$to" | sed -n "${line}p")
+    case $verdict in
+        killed) killed=$((killed + 1)) ;;
+        survived) survived=$((survived + 1)); [ "$by" = "identical binary" ] && identical=$((identical + 1)) ;;
+        *) unbuilt=$((unbuilt + 1)) ;;
+    esac
+    echo "[$k/$total] #$id $file:$line $kind '$from' -> '$to': $verdict ($by${took:+, $took s})" >&2
+    printf '| %s | %s:%s | %s | %s | %s | %s | %s | %s |\n' "$id" "$file" "$line" "$kind" \
+        "$(md_code "$orig")" "$(md_code "$mut")" "$verdict" "$by" "${took:--}" >>"$rows"
+done 3<"$scratch/selected.tsv"
+
+{
+    echo "mutants: $total of $(all_sites "$src" | wc -l) candidates, --seed $seed, --seconds $seconds," \
+        "--jobs $jobs${only:+, --only $only}; tree $(cat "$scratch/HEAD")"
+    echo
+    echo "| id | site | kind | original | mutant | verdict | by | seconds to kill |"
+    echo "|---|---|---|---|---|---|---|---|"
+    cat "$rows"
+    echo
+    echo "$killed killed, $survived survived, $unbuilt did-not-build (of $total)"
+    echo "$identical of the $survived survivors build an identical circ binary (equivalent)"
+} >"$out"
+cat "$out"
