@@ -65,12 +65,14 @@ all_sites() { # TREE
 }
 
 # the first COUNT of a seeded shuffle (Park-Miller, exact in awk's doubles), so a
-# larger -n extends a smaller one's list
+# larger -n extends a smaller one's list; COUNT 0: all, in order
 select_sites() { # COUNT SEED  (stdin: all_sites)
     awk -v n="$1" -v seed="$2" '
         { line[NR] = $0 }
         END {
-            m = NR; if (n == 0 || n > m) n = m
+            m = NR
+            if (n == 0) { for (i = 1; i <= m; i++) print line[i]; exit }
+            if (n > m) n = m
             x = (seed % 2147483646) + 1
             for (i = 1; i <= m; i++) idx[i] = i
             for (i = 1; i <= n; i++) {

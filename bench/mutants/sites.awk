@@ -37,10 +37,13 @@ function emit(col, kind, from, to) {
     printf "%s\t%d\t%d\t%s\t%s\t%s\n", FILENAME, FNR, col, kind, from, to
 }
 
-# previous non-blank character before column i of s
-function prev_char(s, i) {
-    for (i--; i >= 1; i--) if (substr(s, i, 1) != " " && substr(s, i, 1) != "\t") return substr(s, i, 1)
-    return ""
+# whether a + or - at column i of s is binary: after an operand, not after a keyword
+function binary_at(s, i,    j, w) {
+    for (i--; i >= 1 && substr(s, i, 1) ~ /[ \t]/; i--) ;
+    if (i < 1 || substr(s, i, 1) !~ /[A-Za-z0-9_)\]]/) return 0
+    for (j = i; j >= 1 && is_ident(substr(s, j, 1)); j--) ;
+    w = substr(s, j + 1, i - j)
+    return w != "return" && w != "case" && w != "sizeof"
 }
 
 # an integer literal at column i (TOK is the whole [A-Za-z0-9_.] run)
@@ -76,7 +79,7 @@ function operator(s, i,    op3, op2, c) {
     if (c == "<") { emit(i, "rel", c, "<="); return 1 }
     if (c == ">") { emit(i, "rel", c, ">="); return 1 }
     if (c == "!") { emit(i, "not", c, ""); return 1 }
-    if ((c == "+" || c == "-") && prev_char(s, i) ~ /[A-Za-z0-9_)\]]/) {
+    if ((c == "+" || c == "-") && binary_at(s, i)) {
         emit(i, "arith", c, c == "+" ? "-" : "+"); return 1
     }
     return 1
