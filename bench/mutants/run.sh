@@ -37,13 +37,14 @@ new_findings() { # LOG
 }
 
 # runs the campaign; stops it at its first finding that the baseline did not have
-# (STOP=0: runs it out).  Sets fz_sig (empty: none) and fz_time (seconds to it).
-campaign() { # LOG STOP
+# (STOP=0: runs it out); its findings go to OUT.  Sets fz_sig (empty: none) and
+# fz_time (seconds to it).
+campaign() { # LOG STOP OUT
     local start pid rc hang=$((seconds < 60 ? (seconds > 10 ? seconds : 10) : 60))
-    rm -rf "$scratch/findings"
+    rm -rf "$3"
     start=$(now) fz_sig="" fz_time=""
     "$build/circ" fuzz --seconds "$seconds" --jobs "$jobs" --seed "$seed" \
-        --hang-seconds "$hang" --out "$scratch/findings" >"$1" 2>&1 &
+        --hang-seconds "$hang" --out "$3" >"$1" 2>&1 &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
         if [ "$2" = 1 ] && [ -n "$(new_findings "$1")" ]; then
@@ -80,7 +81,7 @@ run_mutant() { # FILE LINE COL FROM TO
     elif start=$(now); ! corpus_check "$log"; then
         verdict=killed; by="corpus"; took=$(since "$start")
     else
-        campaign "$log" 1
+        campaign "$log" 1 "$scratch/findings"
         if [ -n "$fz_sig" ]; then verdict=killed; by="fuzz $fz_sig"; took=$fz_time
         else verdict=survived; by="-"; fi
     fi
@@ -95,7 +96,7 @@ baseline_run() {
     corpus_check "$scratch/baseline.log" || die "corpus check fails unmutated, see $scratch/baseline.log"
     if [ "$baseline" = 1 ]; then
         echo "baseline: ${seconds} s campaign on the unmutated compiler" >&2
-        campaign "$scratch/baseline.log" 0
+        campaign "$scratch/baseline.log" 0 "$scratch/baseline-findings"
         new_findings "$scratch/baseline.log" >"$scratch/known.new"
         mv "$scratch/known.new" "$scratch/known"
     fi
