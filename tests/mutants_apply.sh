@@ -2,12 +2,7 @@
 # mutants_apply.sh ROOT — bench/mutants/mutants.sh --try in a temp copy of compiler/:
 # while the command runs exactly the mutant's line is changed, as listed; afterwards
 # the file is restored byte for byte, also when the script is killed mid-command.
-set -u
-root=$1
-m=$root/bench/mutants/mutants.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/mutants_common.sh"
 cp -a "$root/compiler" "$tmp/compiler"
 
 for seed in 3 4; do

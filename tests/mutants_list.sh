@@ -3,12 +3,7 @@
 # exactly the expected ones (comments, strings, asserts, printing files, unary minus
 # and `->` skipped), the real compiler/ has candidates of every kind, each names text
 # that is really at its column, and the list is deterministic for a seed.
-set -u
-root=$1
-m=$root/bench/mutants/mutants.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/mutants_common.sh"
 
 mkdir -p "$tmp/compiler/x"
 cat >"$tmp/compiler/x/t.c" <<'C'

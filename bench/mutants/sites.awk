@@ -61,27 +61,22 @@ function literal(tok, i,    digits, suffix, v) {
     }
 }
 
-function operator(s, i,    op3, op2, c) {
-    op3 = substr(s, i, 3); op2 = substr(s, i, 2); c = substr(s, i, 1)
-    if (op3 == "<<=") { emit(i, "arith", op3, ">>="); return 3 }
-    if (op3 == ">>=") { emit(i, "arith", op3, "<<="); return 3 }
-    if (op2 == "<<") { emit(i, "arith", op2, ">>"); return 2 }
-    if (op2 == ">>") { emit(i, "arith", op2, "<<"); return 2 }
-    if (op2 == "<=") { emit(i, "rel", op2, "<"); return 2 }
-    if (op2 == ">=") { emit(i, "rel", op2, ">"); return 2 }
-    if (op2 == "==") { emit(i, "rel", op2, "!="); return 2 }
-    if (op2 == "!=") { emit(i, "rel", op2, "=="); return 2 }
-    if (op2 == "&&") { emit(i, "logic", op2, "||"); return 2 }
-    if (op2 == "||") { emit(i, "logic", op2, "&&"); return 2 }
-    if (op2 == "+=") { emit(i, "arith", op2, "-="); return 2 }
-    if (op2 == "-=") { emit(i, "arith", op2, "+="); return 2 }
-    if (op2 == "->" || op2 == "++" || op2 == "--") return 2
-    if (c == "<") { emit(i, "rel", c, "<="); return 1 }
-    if (c == ">") { emit(i, "rel", c, ">="); return 1 }
-    if (c == "!") { emit(i, "not", c, ""); return 1 }
-    if ((c == "+" || c == "-") && binary_at(s, i)) {
-        emit(i, "arith", c, c == "+" ? "-" : "+"); return 1
+# the operator swaps, longest first: OP -> TO of KIND (TO "-": not mutated, only skipped)
+BEGIN {
+    nops = split("<<= >>= << >> <= >= == != && || += -= -> ++ -- < > !", ops, " ")
+    split(">>= <<= >> << < > != == || && -= += - - - <= >= ", tos, " ")
+    split("arith arith arith arith rel rel rel rel logic logic arith arith - - - rel rel not", kinds, " ")
+}
+
+function operator(s, i,    k, op, c) {
+    for (k = 1; k <= nops; k++) {
+        op = ops[k]
+        if (substr(s, i, length(op)) != op) continue
+        if (kinds[k] != "-") emit(i, kinds[k], op, op == "!" ? "" : tos[k])
+        return length(op)
     }
+    c = substr(s, i, 1)
+    if ((c == "+" || c == "-") && binary_at(s, i)) emit(i, "arith", c, c == "+" ? "-" : "+")
     return 1
 }
 
