@@ -96,11 +96,14 @@ mutated_file() { # FILE LINE COL FROM TO
         { print }' "$1"
 }
 
-# Applied mutant state: restore() puts the file back (new mtime, so ninja rebuilds it).
+# Applied mutant state: restore() puts the file back (new mtime, so ninja rebuilds it;
+# the run mode touches it again at its next start, in case a build of the mutant was
+# still writing its object when the file came back).
 applied_file="" applied_backup=""
 restore() {
     if [ -n "$applied_file" ]; then
         cat "$applied_backup" >"$applied_file"
+        [ -z "${scratch:-}" ] || echo "$applied_file" >>"$scratch/restored"
         rm -f "$applied_backup"
         applied_file=""
     fi

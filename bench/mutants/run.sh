@@ -1,24 +1,29 @@
 # run.sh — the run mode of mutants.sh (sourced by it): scratch copy, baseline, and one
 # build + corpus check + campaign per mutant, written as a markdown table.
 
+# runs CMD so that a signal to this script is handled at once, not after CMD
+in_background() { "$@" & wait $!; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# a copy of the tree's HEAD (or of its files when it is not a git checkout) in $src,
-# reused while HEAD stays the same
+# $src := the tree's HEAD (or its files when it is not a git checkout).  Only files
+# whose bytes differ are copied, so a reused scratch build stays incremental.
 make_scratch() {
-    local head
-    head=$(git -C "$tree" rev-parse HEAD 2>/dev/null || echo "no-git-$(date +%s)")
-    if [ "$(cat "$scratch/HEAD" 2>/dev/null)" != "$head" ]; then
-        rm -rf "$src" "$build"
-        mkdir -p "$src"
-        if git -C "$tree" rev-parse HEAD >/dev/null 2>&1; then
-            git -C "$tree" archive HEAD | tar -x -C "$src"
-        else
-            tar -C "$tree" --exclude='./build*' --exclude=./.git -cf - . | tar -x -C "$src"
-        fi || die "cannot copy $tree to $src"
-        echo "$head" >"$scratch/HEAD"
-    fi
+    local new=$scratch/new f
+    rm -rf "$new" && mkdir -p "$new" "$src"
+    if git -C "$tree" rev-parse HEAD >/dev/null 2>&1; then
+        git -C "$tree" archive HEAD | tar -x -C "$new"
+        git -C "$tree" rev-parse HEAD >"$scratch/HEAD"
+    else
+        tar -C "$tree" --exclude='./build*' --exclude=./.git -cf - . | tar -x -C "$new"
+        echo "(files of $tree)" >"$scratch/HEAD"
+    fi || die "cannot copy $tree to $src"
+    (cd "$new" && find . -type f) | while IFS= read -r f; do
+        cmp -s "$new/$f" "$src/$f" || { mkdir -p "$(dirname "$src/$f")" && cp "$new/$f" "$src/$f"; }
+    done
+    rm -rf "$new"
+    [ -f "$scratch/restored" ] && sort -u "$scratch/restored" | xargs -r touch --
+    rm -f "$scratch/restored"
     [ -f "$build/build.ninja" ] ||
         cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
             -DCMAKE_C_COMPILER="${CC:-gcc}" >"$scratch/configure.log" 2>&1 ||
@@ -26,28 +31,39 @@ make_scratch() {
 }
 
 corpus_check() { # LOG
-    timeout 300 "$build/circ" check -q --isa x86-64,arm64 \
+    in_background timeout 300 "$build/circ" check -q --isa x86-64,arm64 \
         "$src"/corpus/examples/*.circ "$src"/corpus/seeds/*.circ "$src"/corpus/regress/*.circ \
         >"$1" 2>&1
 }
 
-# signatures the campaign log reports that the unmutated compiler did not
-new_findings() { # LOG
-    sed -n 's/.*new finding \([^ ]*\) ->.*/\1/p' "$1" | grep -vxF -f "$scratch/known" || true
+# The findings of a campaign log that are the mutant's: those whose saved program the
+# unmutated compiler passes (it has findings of its own; their signatures alone, like
+# crash:SIGSEGV, would mask a mutant's).  One signature a line; each file is replayed
+# once (the verdicts are kept in LOG.seen).
+mutant_findings() { # LOG
+    local sig path
+    touch "$1.seen"
+    sed -n 's/.*new finding \([^ ]*\) -> \(.*\)\.circ$/\1 \2.circ/p' "$1" | tr -d '\r' |
+        while read -r sig path; do
+            grep -qxF "$path" "$1.seen" && continue
+            echo "$path" >>"$1.seen"
+            timeout 120 "$scratch/circ.orig" check -q "$path" >/dev/null 2>&1 && echo "$sig"
+        done >>"$1.sigs"
+    cat "$1.sigs"
 }
 
-# runs the campaign; stops it at its first finding that the baseline did not have
-# (STOP=0: runs it out); its findings go to OUT.  Sets fz_sig (empty: none) and
-# fz_time (seconds to it).
+# runs the campaign; stops it at the mutant's first finding (STOP=0: runs it out); its
+# findings go to OUT.  Sets fz_sig (empty: none) and fz_time (seconds to it).
 campaign() { # LOG STOP OUT
     local start pid rc hang=$((seconds < 60 ? (seconds > 10 ? seconds : 10) : 60))
-    rm -rf "$3"
+    rm -rf "$3" "$1.seen" "$1.sigs"
+    : >"$1.sigs"
     start=$(now) fz_sig="" fz_time=""
     "$build/circ" fuzz --seconds "$seconds" --jobs "$jobs" --seed "$seed" \
         --hang-seconds "$hang" --out "$3" >"$1" 2>&1 &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
-        if [ "$2" = 1 ] && [ -n "$(new_findings "$1")" ]; then
+        if [ "$2" = 1 ] && [ -n "$(mutant_findings "$1")" ]; then
             fz_time=$(since "$start"); kill -TERM "$pid"; break
         fi
         if [ "$(since "$start" | cut -d. -f1)" -gt $((seconds + hang + 60)) ]; then
@@ -58,7 +74,7 @@ campaign() { # LOG STOP OUT
     wait "$pid"
     rc=$?
     [ -n "$fz_sig" ] && return
-    fz_sig=$(new_findings "$1" | head -1)
+    [ "$2" = 1 ] && fz_sig=$(mutant_findings "$1" | head -1)
     [ -n "$fz_time" ] || fz_time=$(since "$start")
     [ -z "$fz_sig" ] && [ "$rc" -gt 1 ] && fz_sig="exit-$rc"
 }
@@ -74,7 +90,7 @@ run_mutant() { # FILE LINE COL FROM TO
     local start log=$scratch/mutant.log
     verdict="" by="" took=""
     apply "$src" "$@" || { verdict=did-not-build; by="not applicable"; return; }
-    if ! ninja -C "$build" -j "$jobs" circ >"$log" 2>&1; then
+    if ! in_background ninja -C "$build" -j "$jobs" circ >"$log" 2>&1; then
         verdict=did-not-build; by="compiler error"
     elif cmp -s "$build/circ" "$scratch/circ.orig"; then
         verdict=survived; by="identical binary"
@@ -92,13 +108,12 @@ baseline_run() {
     ninja -C "$build" -j "$jobs" circ >"$scratch/build.log" 2>&1 ||
         die "the unmutated tree does not build, see $scratch/build.log"
     cp "$build/circ" "$scratch/circ.orig"
-    : >"$scratch/known"
+    rm -f "$scratch/known"
     corpus_check "$scratch/baseline.log" || die "corpus check fails unmutated, see $scratch/baseline.log"
     if [ "$baseline" = 1 ]; then
         echo "baseline: ${seconds} s campaign on the unmutated compiler" >&2
         campaign "$scratch/baseline.log" 0 "$scratch/baseline-findings"
-        new_findings "$scratch/baseline.log" >"$scratch/known.new"
-        mv "$scratch/known.new" "$scratch/known"
+        sed -n "s/.*new finding \([^ ]*\) ->.*/\1/p" "$scratch/baseline.log" >"$scratch/known"
     fi
 }
 
@@ -136,7 +151,7 @@ done 3<"$scratch/selected.tsv"
 {
     echo "mutants: $total of $(all_sites "$src" | wc -l) candidates, --seed $seed, --seconds $seconds," \
         "--jobs $jobs${only:+, --only $only}; tree $(cat "$scratch/HEAD")"
-    [ -s "$scratch/known" ] && echo "(the unmutated compiler's own findings, ignored: $(tr "\n" " " <"$scratch/known"))"
+    [ -s "$scratch/known" ] && echo "baseline findings of the unmutated compiler: $(tr "\n" " " <"$scratch/known")(a mutant's finding counts only when the unmutated compiler passes its program)"
     echo
     echo "| id | site | kind | original | mutant | verdict | by | seconds to kill |"
     echo "|---|---|---|---|---|---|---|---|"
