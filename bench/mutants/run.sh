@@ -30,10 +30,10 @@ make_scratch() {
         die "configure failed, see $scratch/configure.log"
 }
 
-corpus_check() { # LOG
-    in_background timeout 300 "$build/circ" check -q --isa x86-64,arm64 \
-        "$src"/corpus/examples/*.circ "$src"/corpus/seeds/*.circ "$src"/corpus/regress/*.circ \
-        >"$1" 2>&1
+corpus_check() { # LOG (a crash is reported there too)
+    { in_background timeout 300 "$build/circ" check -q --isa x86-64,arm64 \
+        "$src"/corpus/examples/*.circ "$src"/corpus/seeds/*.circ "$src"/corpus/regress/*.circ; \
+    } >"$1" 2>&1
 }
 
 # The findings of a campaign log that are the mutant's: those whose saved program the
@@ -47,7 +47,7 @@ mutant_findings() { # LOG
         while read -r sig path; do
             grep -qxF "$path" "$1.seen" && continue
             echo "$path" >>"$1.seen"
-            timeout 120 "$scratch/circ.orig" check -q "$path" >/dev/null 2>&1 && echo "$sig"
+            { timeout 120 "$scratch/circ.orig" check -q "$path"; } >/dev/null 2>&1 && echo "$sig"
         done >>"$1.sigs"
     cat "$1.sigs"
 }
