@@ -13,7 +13,7 @@
 #   --scratch DIR   work directory (copy of the tree + build); kept and reused when given
 #   --out FILE      the markdown table (default SCRATCH/results.md), also printed
 #   --no-baseline   skip the campaign on the unmutated compiler
-#   --list          print the selected mutants (ID FILE:LINE:COL KIND FROM TO) and stop
+#   --list          print the selected mutants, tab-separated ID FILE LINE COL KIND FROM TO
 #   --try ID -- CMD run CMD with mutant ID applied in --tree itself, then restore the file
 # The developer's tree is never modified except by --try, which restores the file byte
 # for byte when CMD ends or the script is interrupted.
