@@ -5,6 +5,7 @@
 #
 # usage: bench/mutants/mutants.sh [options]
 #   -n N            mutants to run (default 100; 0: every candidate)
+#   --skip K        leave out the first K of them (to resume or extend a run)
 #   --seed N        picks the mutants (deterministic list) and seeds the campaigns (default 1)
 #   --seconds S     campaign length per mutant (default 60)
 #   --jobs J        campaign workers and ninja jobs (default 1)
@@ -20,12 +21,13 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
-count=100 seed=1 seconds=60 jobs=1 only="" scratch="" out="" baseline=1 mode=run try_id=""
+count=100 skip=0 seed=1 seconds=60 jobs=1 only="" scratch="" out="" baseline=1 mode=run try_id=""
 
 die() { echo "mutants.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
         -n) count=$2; shift ;;
+        --skip) skip=$2; shift ;;
         --seed) seed=$2; shift ;;
         --seconds) seconds=$2; shift ;;
         --jobs) jobs=$2; shift ;;
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-for v in "$count" "$seed" "$seconds" "$jobs"; do
+for v in "$count" "$skip" "$seed" "$seconds" "$jobs"; do
     case $v in ''|*[!0-9]*) die "expected a number, got '$v'" ;; esac
 done
 
@@ -129,7 +131,7 @@ trap 'restore; exit 143' TERM
 trap 'restore' EXIT
 
 if [ "$mode" = list ]; then
-    all_sites "$tree" | select_sites "$count" "$seed"
+    all_sites "$tree" | select_sites "$count" "$seed" | tail -n +$((skip + 1))
     exit 0
 fi
 

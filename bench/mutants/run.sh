@@ -128,7 +128,7 @@ out=${out:-$scratch/results.md}
 make_scratch
 baseline_run
 
-all_sites "$src" | select_sites "$count" "$seed" >"$scratch/selected.tsv"
+all_sites "$src" | select_sites "$count" "$seed" | tail -n +$((skip + 1)) >"$scratch/selected.tsv"
 total=$(wc -l <"$scratch/selected.tsv")
 killed=0 survived=0 unbuilt=0 identical=0 k=0
 rows=$scratch/rows.md
@@ -149,7 +149,7 @@ while IFS=$'\t' read -r -u 3 id file line col kind from to; do
 done 3<"$scratch/selected.tsv"
 
 {
-    echo "mutants: $total of $(all_sites "$src" | wc -l) candidates, --seed $seed, --seconds $seconds," \
+    echo "mutants: $total (after --skip $skip) of $(all_sites "$src" | wc -l) candidates, --seed $seed, --seconds $seconds," \
         "--jobs $jobs${only:+, --only $only}; tree $(cat "$scratch/HEAD")"
     [ -s "$scratch/known" ] && echo "baseline findings of the unmutated compiler: $(tr "\n" " " <"$scratch/known")(a mutant's finding counts only when the unmutated compiler passes its program)"
     echo
