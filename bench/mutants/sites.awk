@@ -6,7 +6,7 @@
 #   const  an integer literal +1 / -1 ret    return true <-> return false
 # Skipped (see README.md): comments, preprocessor lines, lines with a string literal
 # (diagnostics, names, messages) and lines calling assert, diag_* or *error*/fail.
-# Portable awk (mawk, gawk, busybox): no gensub, no strtonum.
+# POSIX awk (runs under mawk, Debian's default): no gensub, no strtonum.
 
 function is_ident(c) { return c ~ /[A-Za-z0-9_]/ }
 
