@@ -125,8 +125,10 @@ typedef enum {
     GEN_SHAPE_STACK_ARG_OFF, /* ... an ALLOCA plus an offset */
     GEN_SHAPE_STACK_ARG_SEL, /* ... a VALUE_SELECTOR of ALLOCA addresses */
     GEN_SHAPE_STACK_ARG_LOOP,/* a stack address argument of a CALL inside a loop */
-    GEN_SHAPE_DEP_JOIN,      /* DEPEND_SELECTOR / DEPEND_RELAY of a CALL or LOAD that an
-                                effect (LOAD, STORE, CALL) depends on */
+    GEN_SHAPE_DEP_JOIN_CALL, /* DEPEND_SELECTOR / DEPEND_RELAY of a CALL that a later
+                                effect (LOAD, STORE, CALL) depends on, through at most
+                                three more of them */
+    GEN_SHAPE_DEP_JOIN_LOAD, /* ... of a LOAD */
     GEN_SHAPE_SMALL_STORE,   /* a callee of at most 48 gates that stores */
     GEN_SHAPE_SMALL_TRAP,    /* ... that divides by a non-constant */
     GEN_SHAPE_SMALL_THROW,   /* ... that may throw */

@@ -57,11 +57,11 @@ GateId gen_emit_call(Gen *g, uint32_t fn, const GateId *args)
 static void stmt_call(Gen *g, uint32_t left)
 {
     uint32_t form = gen_rd_below(g, 10);
-    if (form < 2)
+    if (form < 3)
         gen_stmt_call_via_stack(g);
-    else if (form < 4 && left >= 16 && g->nest < GEN_MAX_NEST)
+    else if (form < 7 && left >= 16 && g->nest < GEN_MAX_NEST)
         gen_stmt_dep_join(g);
-    else if (form == 4 && left >= 24)
+    else if (form == 7 && left >= 24)
         gen_stmt_pressure(g, left);
     else
         gen_call_some(g);
@@ -161,6 +161,8 @@ static void stmt_in_record(Gen *g, uint32_t limit)
     case GF_LOAD: case GF_STORE:
         if (left >= 24 && gen_rd_chance(g, 20))
             gen_stmt_pressure(g, left);
+        else if (left >= 16 && g->nest < GEN_MAX_NEST && gen_rd_chance(g, 8))
+            gen_stmt_dep_join(g);
         else if (left >= 16 && gen_rd_chance(g, 15))
             gen_stmt_guarded_access(g, k == GF_LOAD);
         else if (k == GF_LOAD)
@@ -216,7 +218,8 @@ static void make_signature(Gen *g, uint32_t idx, bool entry)
     if (entry && n == 0 && gen_rd_chance(g, 75))
         n = 1 + gen_rd_below(g, 3); /* the run lines' arguments keep the entry from folding away */
     for (uint32_t p = 0; p < n; p++) {
-        if (gen_rd_chance(g, gen_feat(g, GF_LOAD) || gen_feat(g, GF_STORE) ? 20 : 0)) {
+        uint32_t ptr_chance = entry ? 20 : 35; /* callees: stack addresses handed in */
+        if (gen_rd_chance(g, gen_feat(g, GF_LOAD) || gen_feat(g, GF_STORE) ? ptr_chance : 0)) {
             s->params[p] = TY_I64;
             s->ptr_size[p] = entry ? HEAP_SIZE : ptr_sizes[gen_rd_below(g, 5)];
         } else {
@@ -289,7 +292,7 @@ void gen_function(Gen *g, uint32_t idx, uint32_t budget)
     GenSig *s = &g->sigs[idx];
     if (idx == g->wide_fn)
         gen_extreme_signature(g, s);
-    bool small = !entry && idx != g->wide_fn && gen_rd_chance(g, 30);
+    bool small = !entry && idx != g->wide_fn && gen_rd_chance(g, 40);
     gen_end_record(g, saved);
     char name[16];
     snprintf(name, sizeof name, entry ? "main" : "f%u", idx);

@@ -191,8 +191,8 @@ static void store_into(Gen *g, GenPtr *p)
     g->dep = gen_add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &g->dep, 1, in, 2);
 }
 
-/* STORE into obj, CALL fn, handed an address in obj, LOAD from obj: the load must not
- * be forwarded the stored value past the call */
+/* STORE into obj, CALL fn, handed an address in obj, (usually) LOAD from obj: the load
+ * must not be forwarded the stored value past the call */
 static void call_via(Gen *g, uint32_t fn, GenPtr p)
 {
     store_into(g, &p);
@@ -200,7 +200,7 @@ static void call_via(Gen *g, uint32_t fn, GenPtr p)
     g->want_ptr = p;
     GateId call = gen_call(g, fn);
     g->want_ptr.base = NO_GATE;
-    if (call == NO_GATE || g->last_ptr_arg.base == NO_GATE)
+    if (call == NO_GATE || g->last_ptr_arg.base == NO_GATE || !gen_rd_chance(g, 75))
         return;
     p = g->last_ptr_arg;
     Type t = gen_rand_mem_type(g);
@@ -236,7 +236,7 @@ void gen_stmt_call_via_stack(Gen *g)
 /* the effect in the true arm: a call of an earlier function, else a load */
 static void arm_effect(Gen *g)
 {
-    if (gen_rd_chance(g, 60) && gen_call_some(g) != NO_GATE)
+    if (gen_rd_chance(g, 85) && gen_call_some(g) != NO_GATE)
         return;
     gen_stmt_load(g);
 }
@@ -261,7 +261,7 @@ void gen_stmt_dep_join(Gen *g)
             arm_effect(g);
         else if (gen_rd_chance(g, 40))
             gen_stmt_store(g);
-        GenPtr *o = join_ptr ? gen_pick_ptr(g, 1) : NULL;
+        GenPtr *o = join_ptr ? gen_pick_ptr(g, 64) : NULL;
         join_ptr = o != NULL;
         objs[arm] = o ? *o : (GenPtr){NO_GATE, 0};
         deps[arm] = g->dep;
@@ -314,7 +314,7 @@ void gen_small_callee_head(Gen *g)
     if (what == 1 && gen_feat(g, GF_DIV0) && g->unsafe_divs < 1) {
         g->unsafe_divs++;
         gen_stmt_div(g, true);
-    } else if (what == 2 && gen_feat(g, GF_EXIT)) {
+    } else if (what >= 2 && gen_feat(g, GF_EXIT)) {
         rare_throw(g);
     }
     if (what != 1 || gen_rd_chance(g, 50))

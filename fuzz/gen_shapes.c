@@ -12,7 +12,7 @@ static const char *const const_names[GEN_CONST_COUNT] = {
 
 static const char *const shape_names[GEN_SHAPE_COUNT] = {
     "bit-test-branch", "cmp-zero", "narrow-store", "big-offset", "stack-arg",
-    "stack-arg-offset", "stack-arg-selector", "stack-arg-loop", "dep-join",
+    "stack-arg-offset", "stack-arg-selector", "stack-arg-loop", "dep-join-call", "dep-join-load",
     "small-store", "small-trap", "small-throw", "pressure", "pressure-call",
 };
 
@@ -153,19 +153,37 @@ static bool is_effect(int op)
     return op == OP_LOAD || op == OP_STORE || op == OP_CALL;
 }
 
-/* a DEPEND_SELECTOR / RELAY joining a CALL or LOAD, that an effect depends on */
-static bool dep_join(const Circuit *c, const Gate *g)
+static bool is_join(int op)
 {
-    if (g->op != OP_DEPEND_SELECTOR && g->op != OP_DEPEND_RELAY)
-        return false;
-    bool from = false, to = false;
+    return op == OP_DEPEND_SELECTOR || op == OP_DEPEND_RELAY;
+}
+
+/* an effect depends on g, directly or through at most depth more joins */
+static bool feeds_effect(const Circuit *c, const Gate *g, int depth)
+{
+    for (uint32_t u = 0; u < g->nuses; u++) {
+        const Gate *user = &c->gates[g->uses[u].user];
+        if (is_effect(user->op) || (depth > 0 && is_join(user->op) && feeds_effect(c, user, depth - 1)))
+            return true;
+    }
+    return false;
+}
+
+/* a DEPEND_SELECTOR / RELAY joining a CALL (GEN_SHAPE_DEP_JOIN_CALL) or a LOAD
+ * (GEN_SHAPE_DEP_JOIN_LOAD) that a later effect depends on; GEN_SHAPE_COUNT if not */
+static GenShape dep_join(const Circuit *c, const Gate *g)
+{
+    if (!is_join(g->op))
+        return GEN_SHAPE_COUNT;
+    bool call = false, load = false;
     for (uint32_t i = 0; i < g->ndep; i++) {
         int op = c->gates[gate_dep(g, i)].op;
-        from |= op == OP_CALL || op == OP_LOAD;
+        call |= op == OP_CALL;
+        load |= op == OP_LOAD;
     }
-    for (uint32_t u = 0; u < g->nuses; u++)
-        to |= is_effect(c->gates[g->uses[u].user].op);
-    return from && to;
+    if ((!call && !load) || !feeds_effect(c, g, 3))
+        return GEN_SHAPE_COUNT;
+    return call ? GEN_SHAPE_DEP_JOIN_CALL : GEN_SHAPE_DEP_JOIN_LOAD;
 }
 
 enum { PRESSURE_LOADS = 12 };
@@ -220,8 +238,9 @@ static void gate_shapes(ShapeSeen *s, const Circuit *c, const Gate *g)
         saw(s, GEN_SHAPE_BIG_OFFSET);
     if (g->op == OP_CALL)
         call_shapes(s, c, g);
-    if (dep_join(c, g))
-        saw(s, GEN_SHAPE_DEP_JOIN);
+    GenShape join = dep_join(c, g);
+    if (join != GEN_SHAPE_COUNT)
+        saw(s, join);
     if (g->op != OP_LOAD && g->ndep == 1 && load_run(c, g) >= PRESSURE_LOADS)
         saw(s, g->op == OP_CALL ? GEN_SHAPE_PRESSURE_CALL : GEN_SHAPE_PRESSURE);
 }
