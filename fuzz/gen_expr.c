@@ -171,7 +171,9 @@ GateId gen_make_cond(Gen *g)
 {
     if (g->pool[TY_I1].n && gen_rd_chance(g, 30))
         return gen_val_of(g, TY_I1);
-    GateId c = gen_rd_chance(g, 45) ? gen_idiom_cond(g) : new_compare(g);
+    if (gen_rd_chance(g, 45)) /* used once, so the branch can take the compare's form */
+        return gen_idiom_cond(g);
+    GateId c = new_compare(g);
     gen_pool_add(g, c);
     return c;
 }

@@ -18,11 +18,29 @@ static Type idiom_type(Gen *g)
     return t[gen_rd_below(g, 6)];
 }
 
+/* a value of type t that is not a constant when there is one: an idiom on constants
+ * would fold away */
+static GateId live_value(Gen *g, Type t)
+{
+    if (g->pool[t].n)
+        return gen_val_of(g, t);
+    for (uint32_t i = 0; i < 7; i++) {
+        GenIdVec *p = &g->pool[TY_I1 + (i + t) % 7];
+        if (p->n) {
+            GateId v = gen_convert_to(g, p->v[p->n - 1], t);
+            gen_pool_add(g, v);
+            return v;
+        }
+    }
+    return gen_val_of(g, t);
+}
+
 /* (x & (1 << k)) ==/!= 0, or ((x >> k) & 1) ==/!= 0 */
 static GateId bit_test(Gen *g, Type t)
 {
-    uint32_t k = gen_rd_below(g, (uint32_t)ty_bits(t));
-    GateId x = gen_val_of(g, t);
+    /* mostly a low bit: values are often extended from narrower ones */
+    uint32_t k = gen_rd_below(g, gen_rd_chance(g, 60) ? 8 : (uint32_t)ty_bits(t));
+    GateId x = live_value(g, t);
     GateId bit;
     if (gen_rd_chance(g, 75)) {
         bit = gen_masked(g, t, x, (uint64_t)1 << k);
@@ -40,7 +58,7 @@ GateId gen_idiom_cond(Gen *g)
     uint32_t shape = gen_rd_below(g, 4);
     if (shape < 2)
         return bit_test(g, t);
-    GateId x = gen_val_of(g, t);
+    GateId x = live_value(g, t);
     GateId k = gen_cnst(g, t, shape == 2 ? 0 : gen_boundary_int(g, t));
     int cond = icmp_all[gen_rd_below(g, 10)];
     if (gen_rd_chance(g, 15)) /* the constant first */
@@ -54,7 +72,7 @@ void gen_stmt_idiom(Gen *g)
     static const Opcode ops[] = {OP_ADD, OP_SUB, OP_AND, OP_OR, OP_XOR, OP_MUL, OP_AND, OP_ADD};
     Type t = gen_rand_int_type(g);
     Opcode op = ops[gen_rd_below(g, 8)];
-    GateId x = gen_val_of(g, t);
+    GateId x = live_value(g, t);
     GateId k = gen_cnst(g, t, gen_boundary_int(g, t));
     gen_pool_add(g, gen_bin(g, op, t, x, k));
 }
