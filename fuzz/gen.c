@@ -105,7 +105,7 @@ void gen_default_weights(uint8_t w[GF_COUNT])
 {
     static const uint8_t def[GF_COUNT] = {
         [GF_INT] = 30, [GF_DIV] = 6, [GF_DIV0] = 1, [GF_FLOAT] = 14, [GF_CONVERT] = 12,
-        [GF_COMPARE] = 8, [GF_LOAD] = 9, [GF_STORE] = 9, [GF_CALL] = 8, [GF_IF] = 7,
+        [GF_COMPARE] = 8, [GF_LOAD] = 9, [GF_STORE] = 9, [GF_CALL] = 6, [GF_IF] = 7,
         [GF_SWITCH] = 3, [GF_LOOP] = 16, [GF_EXIT] = 2, [GF_BLOCK] = 1,
     };
     memcpy(w, def, sizeof def);

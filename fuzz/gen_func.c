@@ -61,8 +61,8 @@ static void stmt_call(Gen *g, uint32_t left)
         gen_stmt_call_via_stack(g);
     else if (form < 7 && left >= 16 && g->nest < GEN_MAX_NEST)
         gen_stmt_dep_join(g);
-    else if (form == 7 && left >= 24)
-        gen_stmt_pressure(g, left);
+    else if (form == 7 && left >= 24 && !g->nloops)
+        gen_stmt_pressure(g, left, true);
     else
         gen_call_some(g);
 }
@@ -159,8 +159,8 @@ static void stmt_in_record(Gen *g, uint32_t limit)
             gen_stmt_compare(g);
         break;
     case GF_LOAD: case GF_STORE:
-        if (left >= 24 && gen_rd_chance(g, 20))
-            gen_stmt_pressure(g, left);
+        if (left >= 24 && !g->nloops && gen_rd_chance(g, 10))
+            gen_stmt_pressure(g, left, false);
         else if (left >= 16 && g->nest < GEN_MAX_NEST && gen_rd_chance(g, 8))
             gen_stmt_dep_join(g);
         else if (left >= 16 && gen_rd_chance(g, 15))

@@ -98,7 +98,7 @@ static GateId pressure_value(Gen *g, GenPtr *p, Type t)
     return gen_bin(g, (ty_is_float(t) ? fops : ops)[gen_rd_below(g, 4)], t, x, k);
 }
 
-static void pressure_block(Gen *g, uint32_t left)
+static void pressure_block(Gen *g, uint32_t left, bool with_call)
 {
     uint32_t n = left / 3 < PRESSURE_MAX ? left / 3 : PRESSURE_MAX;
     if (n < PRESSURE_MIN)
@@ -111,7 +111,7 @@ static void pressure_block(Gen *g, uint32_t left)
         Type ti = gen_rd_chance(g, 15) ? TY_F64 : t;
         v[i] = pressure_value(g, p, ti);
     }
-    if (gen_rd_chance(g, 80))
+    if (with_call)
         gen_call_some(g);
     GateId acc = gen_convert_to(g, v[n - 1], t);
     for (uint32_t i = n - 1; i-- > 0;)
@@ -122,10 +122,10 @@ static void pressure_block(Gen *g, uint32_t left)
 
 enum { PRESSURE_BYTES = 1024 };
 
-/* 16..34 values made, then (usually) a call, then all of them folded into one, so
- * they are live together across the call; more choices than a statement's record
+/* 16..34 values made, then (with_call) a call, then all of them folded into one, so
+ * they are live together (across the call); more choices than a statement's record
  * holds, so they come from bytes made from a seed in the record */
-void gen_stmt_pressure(Gen *g, uint32_t left)
+void gen_stmt_pressure(Gen *g, uint32_t left, bool with_call)
 {
     uint8_t bytes[PRESSURE_BYTES];
     gen_seed_bytes(gen_rd_u64(g), bytes, sizeof bytes);
@@ -133,7 +133,7 @@ void gen_stmt_pressure(Gen *g, uint32_t left)
     GenRecord rec = g->rec;
     g->src = (GenByteSrc){bytes, sizeof bytes, 0};
     g->rec.active = false;
-    pressure_block(g, left);
+    pressure_block(g, left, with_call);
     g->src = src;
     g->rec = rec;
 }

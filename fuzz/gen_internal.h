@@ -191,7 +191,8 @@ GateId gen_call(Gen *g, uint32_t fn); /* arguments from here, cost charged; NO_G
  * effect shapes of calls (see the file's opening comment) */
 GateId gen_idiom_cond(Gen *g);                /* bit test, compare with 0 or a boundary */
 void gen_stmt_idiom(Gen *g);                  /* an operation with a boundary constant */
-void gen_stmt_pressure(Gen *g, uint32_t left); /* many values live across a call */
+void gen_stmt_pressure(Gen *g, uint32_t left, bool with_call); /* many values live
+                                                 together (across a call) */
 void gen_stmt_dep_join(Gen *g);               /* IF { CALL or LOAD } MERGE, then an effect */
 void gen_stmt_call_via_stack(Gen *g);         /* STORE, CALL f(address), LOAD */
 GateId gen_ptr_arg(Gen *g, uint32_t need);    /* a pointer argument; NO_GATE if none */
