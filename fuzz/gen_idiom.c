@@ -268,7 +268,9 @@ void gen_stmt_dep_join(Gen *g)
     GateId c = gen_make_cond(g);
     bool join_ptr = gen_rd_chance(g, 40);
     GateId br = gen_add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
-    GateId ends[2] = {gen_state1(g, OP_IF_TRUE, 0, br), gen_state1(g, OP_IF_FALSE, 0, br)};
+    GateId ends[2];
+    ends[0] = gen_state1(g, OP_IF_TRUE, 0, br); /* in this order (see gen_ctrl.c) */
+    ends[1] = gen_state1(g, OP_IF_FALSE, 0, br);
     GateId dep0 = g->dep, deps[2];
     GenPtr objs[2];
     for (int arm = 0; arm < 2; arm++) {
