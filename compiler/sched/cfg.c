@@ -285,7 +285,8 @@ static void visit_order(const Schedule *s, BlockId b, uint32_t *order)
     uint32_t key[64];
     for (uint32_t i = 0; i < n; i++) {
         order[i] = n - 1 - i;
-        key[i] = n <= 64 ? common_loop_depth(s, b, blk->succs[n - 1 - i].to) : 0;
+        if (n <= 64) /* more successors keep the plain order (key holds 64) */
+            key[i] = common_loop_depth(s, b, blk->succs[n - 1 - i].to);
     }
     if (n > 64)
         return;
