@@ -187,11 +187,50 @@ GateId gen_cnst(Gen *g, Type ty, uint64_t bits)
     return gen_add_gate(g, OP_CONSTANT, ty, 0, bits, NULL, 0, NULL, 0, NULL, 0);
 }
 
+/* the encoders' boundaries: ARM64 add/sub imm12 (and its LSL 12 form), movz/movk
+ * halves, x86-64 imm8 / imm32, and the edges of each width */
+static const uint64_t boundary_ints[] = {
+    4095, 4096, 4097, 0xfff000, 0xfff001, 0x1000000, 65535, 65536, 65537, 0xffff0000,
+    127, 128, 129, 255, 256, 0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ull,
+    0xffff, 0x7fff, 0x8000, 0x7fffffffffffffffull, 0x123456789abcull,
+};
+
+/* bit patterns ARM64 logical immediates accept (and neighbours that they do not) */
+static const uint64_t logical_ints[] = {
+    0x5555555555555555ull, 0xaaaaaaaaaaaaaaaaull, 0x3333333333333333ull,
+    0x0f0f0f0f0f0f0f0full, 0x00ff00ff00ff00ffull, 0x0000ffff0000ffffull,
+    0x00000000ffffffffull, 0xfffffffffffffffeull, 0x7ffffffffffffffeull,
+    0x0ff0ull, 0xff00ull, 0x00fffffffffff000ull, 0x5555555555555554ull, 0xf0ull,
+};
+
+/* a boundary constant: from the tables, possibly negated, or a single bit or its
+ * complement (bits above ty's width are dropped when it becomes a gate) */
+uint64_t gen_boundary_int(Gen *g, Type ty)
+{
+    int w = ty_bits(ty);
+    uint64_t k;
+    switch (gen_rd_below(g, 4)) {
+    case 0:
+        k = boundary_ints[gen_rd_below(g, sizeof boundary_ints / sizeof boundary_ints[0])];
+        break;
+    case 1:
+        k = logical_ints[gen_rd_below(g, sizeof logical_ints / sizeof logical_ints[0])];
+        break;
+    case 2:
+        k = (uint64_t)1 << gen_rd_below(g, (uint32_t)w);
+        break;
+    default:
+        k = ~((uint64_t)1 << gen_rd_below(g, (uint32_t)w));
+        break;
+    }
+    return gen_rd_chance(g, 20) ? 0 - k : k;
+}
+
 static uint64_t interesting_int(Gen *g, Type ty)
 {
     int w = ty_bits(ty);
     uint64_t min = w == 1 ? 1 : (uint64_t)1 << (w - 1);
-    switch (gen_rd_below(g, 12)) {
+    switch (gen_rd_below(g, 16)) {
     case 0: return 0;
     case 1: return 1;
     case 2: return ~0ull;                       /* -1 */
@@ -202,6 +241,7 @@ static uint64_t interesting_int(Gen *g, Type ty)
     case 7: return ((uint64_t)1 << gen_rd_below(g, (uint32_t)w)) + 1;    /* 2^k + 1 */
     case 8: return (uint64_t)0 - (gen_rd_below(g, 16) + 1);              /* small negative */
     case 9: return gen_rd_u64(g);                                         /* any bits */
+    case 10: case 11: case 12: return gen_boundary_int(g, ty);
     default: return gen_rd_below(g, 64);                                  /* small */
     }
 }

@@ -102,6 +102,42 @@ size_t gen_bytes_for_size(uint32_t size);
 
 /* ---- statistics over many programs ---------------------------------------- */
 enum { GEN_MERGE_MAX = 8 };
+
+/* integer constants by the encoding boundary they sit at (gen_shapes.c) */
+typedef enum {
+    GEN_CONST_IMM12,     /* 4095, 4096, 4097, 0xfff000, 0xfff001, 0x1000000 and negations */
+    GEN_CONST_IMM16,     /* 0x7fff, 0x8000, 65535, 65536, 65537, 0xffff0000 */
+    GEN_CONST_IMM8,      /* 127, 128, 129, 255, 256 and negations */
+    GEN_CONST_INT32,     /* 0x7fffffff, 0x80000000, 0xffffffff, 2^32 (in i64) */
+    GEN_CONST_INT64,     /* INT64_MIN, INT64_MAX */
+    GEN_CONST_BIT,       /* a single bit >= 2^9, or the complement of a single bit */
+    GEN_CONST_LOGICAL,   /* another repeating ARM64 logical-immediate pattern */
+    GEN_CONST_COUNT
+} GenConstClass;
+
+/* shapes the backends' idioms and the passes' effect rules match (gen_shapes.c) */
+typedef enum {
+    GEN_SHAPE_BIT_TEST,      /* IF_BRANCH on (x & 2^k) ==/!= 0 or ((x >> k) & 1) ==/!= 0 */
+    GEN_SHAPE_CMP_ZERO,      /* ICMP with a constant 0 operand */
+    GEN_SHAPE_NARROW_STORE,  /* STORE of a TRUNC */
+    GEN_SHAPE_BIG_OFFSET,    /* LOAD / STORE at x + k or x - k with k >= 128 */
+    GEN_SHAPE_STACK_ARG,     /* CALL argument that is an ALLOCA */
+    GEN_SHAPE_STACK_ARG_OFF, /* ... an ALLOCA plus an offset */
+    GEN_SHAPE_STACK_ARG_SEL, /* ... a VALUE_SELECTOR of ALLOCA addresses */
+    GEN_SHAPE_STACK_ARG_LOOP,/* a stack address argument of a CALL inside a loop */
+    GEN_SHAPE_DEP_JOIN_CALL, /* DEPEND_SELECTOR / DEPEND_RELAY of a CALL that a later
+                                effect (LOAD, STORE, CALL) depends on, through at most
+                                three more of them */
+    GEN_SHAPE_DEP_JOIN_LOAD, /* ... of a LOAD */
+    GEN_SHAPE_SMALL_STORE,   /* a callee of at most 48 gates that stores */
+    GEN_SHAPE_SMALL_TRAP,    /* ... that divides by a non-constant */
+    GEN_SHAPE_SMALL_THROW,   /* ... that may throw */
+    GEN_SHAPE_PRESSURE,      /* a chain of >= 12 consecutive used LOADs */
+    GEN_SHAPE_PRESSURE_CALL, /* ... ending at a CALL, the loaded values used after it */
+    GEN_SHAPE_COUNT
+} GenShape;
+const char *gen_const_class_name(GenConstClass k);
+const char *gen_shape_name(GenShape k);
 typedef struct {
     uint64_t programs, gates, verify_failures;
     uint64_t op_count[OP_COUNT];      /* gates per opcode */
@@ -120,6 +156,9 @@ typedef struct {
     uint64_t trap_kinds[8];           /* OUT_TRAP runs by TrapKind */
     uint64_t runs;
     uint64_t steps, max_steps;        /* interpreter steps over all runs, and the most in one */
+    uint64_t consts[GEN_CONST_COUNT], const_programs[GEN_CONST_COUNT]; /* constants by class,
+                                         and programs with at least one */
+    uint64_t shapes[GEN_SHAPE_COUNT], shape_programs[GEN_SHAPE_COUNT];
 } GenStats;
 
 void gen_stats_init(GenStats *s);
@@ -135,5 +174,8 @@ void gen_stats_print(FILE *out, const GenStats *s);
  * names written to out if non-NULL */
 int gen_stats_missing(const GenStats *s, FILE *out);
 uint64_t gen_stats_median(const uint64_t *v, uint64_t n);
+/* count one module's boundary constants and shapes into s (called by gen_stats_add) */
+void gen_stats_shapes(GenStats *s, const Module *m);
+void gen_stats_print_shapes(FILE *out, const GenStats *s);
 
 #endif

@@ -171,6 +171,8 @@ GateId gen_make_cond(Gen *g)
 {
     if (g->pool[TY_I1].n && gen_rd_chance(g, 30))
         return gen_val_of(g, TY_I1);
+    if (gen_rd_chance(g, 45)) /* used once, so the branch can take the compare's form */
+        return gen_idiom_cond(g);
     GateId c = new_compare(g);
     gen_pool_add(g, c);
     return c;
@@ -190,6 +192,11 @@ GenPtr *gen_pick_ptr(Gen *g, uint32_t min_size)
     if (!fresh)
         return n ? &g->ptrs[fits[gen_rd_below(g, n)]] : NULL;
     uint32_t size = alloca_sizes[gen_rd_below(g, sizeof alloca_sizes / sizeof alloca_sizes[0])];
+    /* one in the entry (which runs once, so zeroing it costs little): offsets past 4095 */
+    if (!g->big_alloca && g->fidx + 1 == g->nfuncs && gen_rd_chance(g, 8)) {
+        g->big_alloca = true;
+        size = gen_rd_chance(g, 70) ? 4104 : 8200;
+    }
     if (size < min_size)
         size = min_size;
     GenPtr *p = &g->ptrs[g->nptrs++];
@@ -243,17 +250,31 @@ static GateId offset_in(Gen *g, uint64_t span)
     }
 }
 
+/* a constant offset at an addressing-mode boundary (x86-64 disp8, ARM64 unscaled
+ * and scaled imm12), at most span */
+static uint64_t boundary_offset(Gen *g, uint64_t span, uint32_t width)
+{
+    static const uint64_t at[] = {127, 128, 255, 256, 4095, 4096, 4097, 8191};
+    uint64_t k = at[gen_rd_below(g, sizeof at / sizeof at[0])];
+    if (gen_rd_chance(g, 40))
+        k = k / width * width * (gen_rd_chance(g, 50) ? 1 : 2); /* scaled by the width */
+    return k <= span ? k : span - gen_rd_below(g, span < 8 ? (uint32_t)span + 1 : 8);
+}
+
 /* base + offset, in one of the forms provenance allows: ADD either way round, or SUB
  * of a negated constant */
-static GateId address(Gen *g, GenPtr *p, Type t)
+GateId gen_address(Gen *g, GenPtr *p, Type t)
 {
     uint32_t width = (uint32_t)ty_bits(t) / 8;
     uint32_t form = gen_rd_below(g, 10);
     if (form == 0)
         return p->base;
     if (form == 1) {
-        uint64_t k = gen_rd_below(g, p->size - width + 1);
-        return gen_bin(g, OP_SUB, TY_I64, p->base, gen_cnst(g, TY_I64, 0 - k));
+        uint64_t span = p->size - width, k = gen_rd_below(g, (uint32_t)span + 1);
+        if (span > 120 && gen_rd_chance(g, 50))
+            k = boundary_offset(g, span, width);
+        GateId c = gen_cnst(g, TY_I64, gen_rd_chance(g, 50) ? k : 0 - k);
+        return gen_bin(g, (int64_t)g->c->gates[c].lit < 0 ? OP_SUB : OP_ADD, TY_I64, p->base, c);
     }
     GateId off = offset_in(g, p->size - width);
     return form < 4 ? gen_bin(g, OP_ADD, TY_I64, off, p->base) : gen_bin(g, OP_ADD, TY_I64, p->base, off);
@@ -265,7 +286,7 @@ void gen_stmt_load(Gen *g)
     GenPtr *p = gen_pick_ptr(g, (uint32_t)ty_bits(t) / 8);
     if (!p)
         return;
-    GateId a = address(g, p, t);
+    GateId a = gen_address(g, p, t);
     GateId ld = gen_add_gate(g, OP_LOAD, t, 0, 0, NULL, 0, &g->dep, 1, &a, 1);
     g->dep = ld;
     gen_pool_add(g, ld);
@@ -278,7 +299,12 @@ void gen_stmt_store(Gen *g)
     if (!p)
         return;
     GateId v = gen_val_of(g, t);
-    GateId in[2] = {v, address(g, p, t)};
+    if (ty_is_int(t) && t != TY_I64 && gen_rd_chance(g, 25)) { /* a narrowed value */
+        static const Type wide[] = {TY_I16, TY_I32, TY_I64};
+        Type from = wide[(uint32_t)t - TY_I8 + gen_rd_below(g, (uint32_t)(TY_I64 - t))];
+        v = gen_un(g, OP_TRUNC, t, gen_val_of(g, from));
+    }
+    GateId in[2] = {v, gen_address(g, p, t)};
     g->dep = gen_add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &g->dep, 1, in, 2);
 }
 
@@ -289,8 +315,8 @@ void gen_stmt_ptr_measure(Gen *g)
     GenPtr *p = gen_pick_ptr(g, 1);
     if (!p)
         return;
-    GateId a = address(g, p, TY_I8);
-    GateId b = address(g, p, TY_I8);
+    GateId a = gen_address(g, p, TY_I8);
+    GateId b = gen_address(g, p, TY_I8);
     if (gen_rd_chance(g, 50))
         gen_pool_add(g, gen_bin(g, OP_SUB, TY_I64, a, b));
     else

@@ -26,10 +26,9 @@ static bool call_args(Gen *g, uint32_t fn, GateId *args, GateId depth)
     const GenSig *s = &g->sigs[fn];
     for (uint32_t p = 0; p < s->nparams; p++) {
         if (s->ptr_size[p]) {
-            GenPtr *ptr = gen_pick_ptr(g, s->ptr_size[p]);
-            if (!ptr)
+            args[p] = gen_ptr_arg(g, s->ptr_size[p]);
+            if (args[p] == NO_GATE)
                 return false;
-            args[p] = ptr->base;
         } else if ((int)p == s->depth_param) {
             args[p] = depth != NO_GATE ? depth
                     : gen_rd_chance(g, 50) ? gen_cnst(g, TY_I32, gen_rd_below(g, 4))
@@ -52,15 +51,20 @@ GateId gen_emit_call(Gen *g, uint32_t fn, const GateId *args)
     return call;
 }
 
-static void stmt_call(Gen *g)
+/* a call of an earlier function: plain, with a store before and a load after through
+ * the stack address it is handed, in a branch joined before a later effect, or among
+ * many live values */
+static void stmt_call(Gen *g, uint32_t left)
 {
-    uint32_t cand[GEN_MAX_FUNCS], n = 0;
-    for (uint32_t j = 0; j < g->fidx; j++)
-        if (g->cost + g->mult * g->sigs[j].cost <= GEN_FUNC_COST_MAX)
-            cand[n++] = j;
-    if (!n)
-        return;
-    gen_call(g, cand[gen_rd_below(g, n)]);
+    uint32_t form = gen_rd_below(g, 10);
+    if (form < 3)
+        gen_stmt_call_via_stack(g);
+    else if (form < 7 && left >= 16 && g->nest < GEN_MAX_NEST)
+        gen_stmt_dep_join(g);
+    else if (form == 7 && left >= 24 && !g->nloops)
+        gen_stmt_pressure(g, left, true);
+    else
+        gen_call_some(g);
 }
 
 GateId gen_call(Gen *g, uint32_t fn)
@@ -147,13 +151,19 @@ static void stmt_in_record(Gen *g, uint32_t limit)
     case GF_FLOAT: gen_stmt_float(g); break;
     case GF_CONVERT: gen_stmt_convert(g); break;
     case GF_COMPARE:
-        if (g->nptrs && gen_rd_chance(g, 12))
+        if (gen_rd_chance(g, 30))
+            gen_pool_add(g, gen_idiom_cond(g));
+        else if (g->nptrs && gen_rd_chance(g, 12))
             gen_stmt_ptr_measure(g);
         else
             gen_stmt_compare(g);
         break;
     case GF_LOAD: case GF_STORE:
-        if (left >= 16 && gen_rd_chance(g, 15))
+        if (left >= 24 && !g->nloops && gen_rd_chance(g, 6))
+            gen_stmt_pressure(g, left, false);
+        else if (left >= 16 && g->nest < GEN_MAX_NEST && gen_rd_chance(g, 8))
+            gen_stmt_dep_join(g);
+        else if (left >= 16 && gen_rd_chance(g, 15))
             gen_stmt_guarded_access(g, k == GF_LOAD);
         else if (k == GF_LOAD)
             gen_stmt_load(g);
@@ -164,14 +174,19 @@ static void stmt_in_record(Gen *g, uint32_t limit)
         if (can_recurse && (!g->fidx || gen_rd_chance(g, 30)))
             stmt_recurse(g);
         else
-            stmt_call(g);
+            stmt_call(g, left);
         break;
     case GF_IF: gen_stmt_if(g, limit); break;
     case GF_SWITCH: gen_stmt_switch(g, limit); break;
     case GF_LOOP: gen_stmt_loop(g, limit); break;
     case GF_EXIT: gen_stmt_exit(g); break;
     case GF_BLOCK: gen_stmt_block(g); break;
-    default: gen_stmt_int(g); break;
+    default:
+        if (gen_rd_chance(g, 20))
+            gen_stmt_idiom(g);
+        else
+            gen_stmt_int(g);
+        break;
     }
 }
 
@@ -203,7 +218,8 @@ static void make_signature(Gen *g, uint32_t idx, bool entry)
     if (entry && n == 0 && gen_rd_chance(g, 75))
         n = 1 + gen_rd_below(g, 3); /* the run lines' arguments keep the entry from folding away */
     for (uint32_t p = 0; p < n; p++) {
-        if (gen_rd_chance(g, gen_feat(g, GF_LOAD) || gen_feat(g, GF_STORE) ? 20 : 0)) {
+        uint32_t ptr_chance = entry ? 20 : 35; /* callees: stack addresses handed in */
+        if (gen_rd_chance(g, gen_feat(g, GF_LOAD) || gen_feat(g, GF_STORE) ? ptr_chance : 0)) {
             s->params[p] = TY_I64;
             s->ptr_size[p] = entry ? HEAP_SIZE : ptr_sizes[gen_rd_below(g, 5)];
         } else {
@@ -228,6 +244,8 @@ static void reset_function(Gen *g)
     for (uint32_t i = 0; i < GEN_MAX_FUNCS; i++)
         g->sym[i] = NO_GATE;
     g->depth_left = NO_GATE;
+    g->big_alloca = false;
+    g->want_ptr.base = NO_GATE;
     g->ret_extra = NO_GATE;
     g->self_called = false;
     g->mult = 1;
@@ -271,15 +289,22 @@ void gen_function(Gen *g, uint32_t idx, uint32_t budget)
     bool entry = idx + 1 == g->nfuncs;
     GenRecord saved = gen_begin_record(g, GEN_RECORD);
     make_signature(g, idx, entry);
-    gen_end_record(g, saved);
     GenSig *s = &g->sigs[idx];
     if (idx == g->wide_fn)
         gen_extreme_signature(g, s);
+    bool small = !entry && idx != g->wide_fn && gen_rd_chance(g, 40);
+    gen_end_record(g, saved);
     char name[16];
     snprintf(name, sizeof name, entry ? "main" : "f%u", idx);
     gen_begin_function(g, idx, name);
     make_args(g, s);
     gen_scope_push(g);
+    if (small) { /* a few gates: what the inliner takes */
+        GenRecord head = gen_begin_record(g, GEN_RECORD);
+        gen_small_callee_head(g);
+        gen_end_record(g, head);
+        budget = budget < 24 ? budget : 24;
+    }
     gen_block(g, g->c->ngates + budget);
     if (entry && !gen_path_ended(g))
         gen_extreme_tail(g);

@@ -93,6 +93,9 @@ typedef struct Gen {
     GenLoopInfo loops[GEN_MAX_NEST + 1];
     uint32_t nloops;
     uint32_t limit;          /* gate count at which the function body stops growing */
+    bool big_alloca;         /* this function has its one ALLOCA of more than 4 KiB */
+    GenPtr last_ptr_arg;     /* where the latest call's last pointer argument points */
+    GenPtr want_ptr;         /* the object pointer arguments are taken from, if base set */
     /* the structural extreme (gen_extreme.c) */
     GenExtreme extreme;      /* NONE for most modules */
     uint64_t xseed;          /* what the extreme's own bytes are made from */
@@ -121,6 +124,8 @@ GateId gen_un(Gen *g, Opcode op, Type ty, GateId a);
 GateId gen_cmp(Gen *g, Opcode op, int cond, GateId a, GateId b); /* ICMP / FCMP */
 GateId gen_cnst(Gen *g, Type ty, uint64_t bits);
 GateId gen_interesting_const(Gen *g, Type ty);
+uint64_t gen_boundary_int(Gen *g, Type ty);   /* an encoding boundary, a single bit or a
+                                                 logical-immediate pattern (see gen.c) */
 void gen_pool_add(Gen *g, GateId v);
 GateId gen_val_of(Gen *g, Type ty);           /* a value of type ty usable here */
 GateId gen_convert_to(Gen *g, GateId v, Type to);
@@ -146,6 +151,7 @@ void gen_stmt_store(Gen *g);
 void gen_stmt_ptr_measure(Gen *g);            /* SUB / ICMP of two addresses of one object */
 GateId gen_make_cond(Gen *g);                 /* an i1 condition */
 GenPtr *gen_pick_ptr(Gen *g, uint32_t min_size);
+GateId gen_address(Gen *g, GenPtr *p, Type t); /* an address in p for an access of type t */
 uint64_t gen_mask_below(uint64_t n);          /* largest 2^k - 1 <= n */
 GateId gen_i64_value(Gen *g);                 /* an i64 made from a value of any integer type */
 
@@ -180,6 +186,18 @@ void gen_begin_function(Gen *g, uint32_t idx, const char *name); /* sigs[idx] ma
 GateId gen_emit_call(Gen *g, uint32_t fn, const GateId *args); /* CALL on the chain */
 GateId gen_call(Gen *g, uint32_t fn); /* arguments from here, cost charged; NO_GATE if
                                          a pointer argument cannot be supplied */
+
+/* gen_idiom.c: shapes instruction selectors match, register pressure, and the
+ * effect shapes of calls (see the file's opening comment) */
+GateId gen_idiom_cond(Gen *g);                /* bit test, compare with 0 or a boundary */
+void gen_stmt_idiom(Gen *g);                  /* an operation with a boundary constant */
+void gen_stmt_pressure(Gen *g, uint32_t left, bool with_call); /* many values live
+                                                 together (across a call) */
+void gen_stmt_dep_join(Gen *g);               /* IF { CALL or LOAD } MERGE, then an effect */
+void gen_stmt_call_via_stack(Gen *g);         /* STORE, CALL f(address), LOAD */
+GateId gen_ptr_arg(Gen *g, uint32_t need);    /* a pointer argument; NO_GATE if none */
+void gen_small_callee_head(Gen *g);           /* a small callee's store / trap / throw */
+GateId gen_call_some(Gen *g);                 /* a call of an earlier function; NO_GATE if none */
 
 /* gen_extreme.c: the structural extremes */
 void gen_extreme_plan(Gen *g, const uint8_t *bytes, size_t len, const GenOptions *opt);

@@ -111,6 +111,7 @@ void gen_stats_add(GenStats *s, const Module *m)
             calls += g->op == OP_CALL;
         }
     }
+    gen_stats_shapes(s, m);
     for (int op = 0; op < OP_COUNT; op++)
         s->op_programs[op] += seen[op];
     s->loops[s->programs] = loops;
@@ -313,6 +314,7 @@ void gen_stats_print(FILE *out, const GenStats *s)
             (unsigned long long)s->op_count[OP_ORDINARY_BLOCK], (unsigned long long)s->op_count[OP_MERGE],
             (unsigned long long)s->op_count[OP_LOOP_BEGIN], (unsigned long long)s->op_count[OP_SWITCH_BRANCH],
             (unsigned long long)s->op_count[OP_THROW]);
+    gen_stats_print_shapes(out, s);
     if (s->runs)
         print_outcomes(out, s);
     int missing = gen_stats_missing(s, NULL);

@@ -1,0 +1,342 @@
+/* gen_idiom.c — generator statements aimed at what the backends match and bound:
+ * single-bit tests and compares with zero or a boundary constant (tbz/cbz/bt/test
+ * forms), operations with constants at the encoders' boundaries, blocks with more
+ * values live across a call than there are registers, and the effect shapes around
+ * calls: stack addresses passed to callees (offset, through selectors, in loops) with
+ * a store before and a load after, call and load dependencies joined by selectors and
+ * relays before later effects, and small callees that store, trap or throw. */
+#include "fuzz/gen_internal.h"
+
+static const int icmp_all[] = {
+    ICMP_eq, ICMP_ne, ICMP_ugt, ICMP_uge, ICMP_ult, ICMP_ule, ICMP_sgt, ICMP_sge, ICMP_slt, ICMP_sle,
+};
+
+/* i32 and i64 mostly: the widths the short branch forms take */
+static Type idiom_type(Gen *g)
+{
+    static const Type t[] = {TY_I32, TY_I64, TY_I32, TY_I64, TY_I8, TY_I16};
+    return t[gen_rd_below(g, 6)];
+}
+
+/* a value of type t that is not a constant when there is one: an idiom on constants
+ * would fold away */
+static GateId live_value(Gen *g, Type t)
+{
+    if (g->pool[t].n)
+        return gen_val_of(g, t);
+    for (uint32_t i = 0; i < 7; i++) {
+        GenIdVec *p = &g->pool[TY_I1 + (i + t) % 7];
+        if (p->n) {
+            GateId v = gen_convert_to(g, p->v[p->n - 1], t);
+            gen_pool_add(g, v);
+            return v;
+        }
+    }
+    return gen_val_of(g, t);
+}
+
+/* (x & (1 << k)) ==/!= 0, or ((x >> k) & 1) ==/!= 0 */
+static GateId bit_test(Gen *g, Type t)
+{
+    /* mostly a low bit: values are often extended from narrower ones */
+    uint32_t k = gen_rd_below(g, gen_rd_chance(g, 60) ? 8 : (uint32_t)ty_bits(t));
+    GateId x = live_value(g, t);
+    GateId bit;
+    if (gen_rd_chance(g, 75)) {
+        bit = gen_masked(g, t, x, (uint64_t)1 << k);
+    } else {
+        GateId sh = gen_cnst(g, t, k);
+        bit = gen_masked(g, t, gen_bin(g, OP_LSHR, t, x, sh), 1);
+    }
+    GateId zero = gen_cnst(g, t, 0);
+    return gen_cmp(g, OP_ICMP, gen_rd_chance(g, 50) ? ICMP_ne : ICMP_eq, bit, zero);
+}
+
+GateId gen_idiom_cond(Gen *g)
+{
+    Type t = idiom_type(g);
+    uint32_t shape = gen_rd_below(g, 4);
+    if (shape < 2)
+        return bit_test(g, t);
+    GateId x = live_value(g, t);
+    GateId k = gen_cnst(g, t, shape == 2 ? 0 : gen_boundary_int(g, t));
+    int cond = icmp_all[gen_rd_below(g, 10)];
+    if (gen_rd_chance(g, 15)) /* the constant first */
+        return gen_cmp(g, OP_ICMP, cond, k, x);
+    return gen_cmp(g, OP_ICMP, cond, x, k);
+}
+
+/* x OP boundary constant */
+void gen_stmt_idiom(Gen *g)
+{
+    static const Opcode ops[] = {OP_ADD, OP_SUB, OP_AND, OP_OR, OP_XOR, OP_MUL, OP_AND, OP_ADD};
+    Type t = gen_rand_int_type(g);
+    Opcode op = ops[gen_rd_below(g, 8)];
+    GateId x = live_value(g, t);
+    GateId k = gen_cnst(g, t, gen_boundary_int(g, t));
+    gen_pool_add(g, gen_bin(g, op, t, x, k));
+}
+
+/* ---- register pressure ----------------------------------------------------------- */
+
+enum { PRESSURE_MIN = 16, PRESSURE_MAX = 34 };
+
+/* one of the block's values: a LOAD on the chain (so it is computed before the call)
+ * or a computation with a constant */
+static GateId pressure_value(Gen *g, GenPtr *p, Type t)
+{
+    if (p && gen_rd_chance(g, 75)) {
+        GateId a = gen_address(g, p, t);
+        GateId ld = gen_add_gate(g, OP_LOAD, t, 0, 0, NULL, 0, &g->dep, 1, &a, 1);
+        g->dep = ld;
+        return ld;
+    }
+    static const Opcode ops[] = {OP_ADD, OP_XOR, OP_MUL, OP_SUB};
+    static const Opcode fops[] = {OP_FADD, OP_FMUL, OP_FSUB, OP_FADD};
+    GateId x = gen_val_of(g, t);
+    GateId k = gen_interesting_const(g, t);
+    return gen_bin(g, (ty_is_float(t) ? fops : ops)[gen_rd_below(g, 4)], t, x, k);
+}
+
+static void pressure_block(Gen *g, uint32_t left, bool with_call)
+{
+    uint32_t n = left / 3 < PRESSURE_MAX ? left / 3 : PRESSURE_MAX;
+    if (n < PRESSURE_MIN)
+        n = PRESSURE_MIN;
+    n -= gen_rd_below(g, n - PRESSURE_MIN + 1);
+    GenPtr *p = gen_pick_ptr(g, 8);
+    Type t = gen_rd_chance(g, 50) ? TY_I64 : TY_I32;
+    GateId v[PRESSURE_MAX];
+    for (uint32_t i = 0; i < n; i++) {
+        Type ti = gen_rd_chance(g, 15) ? TY_F64 : t;
+        v[i] = pressure_value(g, p, ti);
+    }
+    if (with_call)
+        gen_call_some(g);
+    GateId acc = gen_convert_to(g, v[n - 1], t);
+    for (uint32_t i = n - 1; i-- > 0;)
+        acc = gen_fold_in(g, acc, v[i], t);
+    gen_pool_add(g, acc);
+    gen_pending_add(g, acc);
+}
+
+enum { PRESSURE_BYTES = 1024 };
+
+/* 16..34 values made, then (with_call) a call, then all of them folded into one, so
+ * they are live together (across the call); more choices than a statement's record
+ * holds, so they come from bytes made from a seed in the record */
+void gen_stmt_pressure(Gen *g, uint32_t left, bool with_call)
+{
+    uint8_t bytes[PRESSURE_BYTES];
+    gen_seed_bytes(gen_rd_u64(g), bytes, sizeof bytes);
+    GenByteSrc src = g->src;
+    GenRecord rec = g->rec;
+    g->src = (GenByteSrc){bytes, sizeof bytes, 0};
+    g->rec.active = false;
+    pressure_block(g, left, with_call);
+    g->src = src;
+    g->rec = rec;
+}
+
+/* ---- effects around calls ----------------------------------------------------------- */
+
+/* an offset in [0, slack]: a constant, a masked value or a loop counter */
+static GateId arg_offset(Gen *g, uint32_t slack)
+{
+    uint32_t form = gen_rd_below(g, 3);
+    if (g->nloops && gen_rd_chance(g, 50))
+        form = 2;
+    if (form == 0)
+        return gen_cnst(g, TY_I64, 1 + gen_rd_below(g, slack));
+    if (form == 2 && g->nloops) {
+        GenLoopInfo *l = &g->loops[g->nloops - 1];
+        GateId i = gen_convert_to(g, l->counter, TY_I64);
+        return gen_masked(g, TY_I64, i, gen_mask_below(slack));
+    }
+    return gen_masked(g, TY_I64, gen_i64_value(g), gen_mask_below(slack));
+}
+
+/* the object is picked with room to spare at times, and the argument is then its base
+ * plus an offset (pointers joined by selectors are among those picked) */
+GateId gen_ptr_arg(Gen *g, uint32_t need)
+{
+    uint32_t extra = gen_rd_chance(g, 40) ? 1 + gen_rd_below(g, 64) : 0;
+    GenPtr want = g->want_ptr;
+    GenPtr *p = want.base != NO_GATE && want.size >= need ? &want : gen_pick_ptr(g, need + extra);
+    if (!p)
+        p = gen_pick_ptr(g, need);
+    if (!p)
+        return NO_GATE;
+    g->last_ptr_arg = *p;
+    uint32_t slack = p->size - need;
+    if (!slack || !gen_rd_chance(g, 50))
+        return p->base;
+    GateId off = arg_offset(g, slack);
+    return gen_rd_chance(g, 50) ? gen_bin(g, OP_ADD, TY_I64, p->base, off)
+                                : gen_bin(g, OP_ADD, TY_I64, off, p->base);
+}
+
+/* the earlier functions whose estimated cost fits here; with_ptr: only those taking a
+ * pointer */
+static uint32_t callees(const Gen *g, uint32_t *cand, bool with_ptr)
+{
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < g->fidx; j++) {
+        bool has_ptr = false;
+        for (uint32_t p = 0; p < g->sigs[j].nparams; p++)
+            has_ptr |= g->sigs[j].ptr_size[p] != 0;
+        if (g->cost + g->mult * g->sigs[j].cost <= GEN_FUNC_COST_MAX && (has_ptr || !with_ptr))
+            cand[n++] = j;
+    }
+    return n;
+}
+
+GateId gen_call_some(Gen *g)
+{
+    uint32_t cand[GEN_MAX_FUNCS];
+    uint32_t n = callees(g, cand, false);
+    return n ? gen_call(g, cand[gen_rd_below(g, n)]) : NO_GATE;
+}
+
+/* a STORE of a value at an address in p */
+static void store_into(Gen *g, GenPtr *p)
+{
+    Type t = gen_rand_mem_type(g);
+    if ((uint32_t)ty_bits(t) / 8 > p->size)
+        t = TY_I8;
+    GateId v = gen_val_of(g, t);
+    GateId in[2] = {v, gen_address(g, p, t)};
+    g->dep = gen_add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &g->dep, 1, in, 2);
+}
+
+/* STORE into obj, CALL fn, handed an address in obj, (usually) LOAD from obj: the load
+ * must not be forwarded the stored value past the call */
+static void call_via(Gen *g, uint32_t fn, GenPtr p)
+{
+    store_into(g, &p);
+    g->last_ptr_arg.base = NO_GATE;
+    g->want_ptr = p;
+    GateId call = gen_call(g, fn);
+    g->want_ptr.base = NO_GATE;
+    if (call == NO_GATE || g->last_ptr_arg.base == NO_GATE || !gen_rd_chance(g, 75))
+        return;
+    p = g->last_ptr_arg;
+    Type t = gen_rand_mem_type(g);
+    if ((uint32_t)ty_bits(t) / 8 > p.size)
+        t = TY_I8;
+    GateId a = gen_address(g, &p, t);
+    GateId ld = gen_add_gate(g, OP_LOAD, t, 0, 0, NULL, 0, &g->dep, 1, &a, 1);
+    g->dep = ld;
+    gen_pool_add(g, ld);
+}
+
+/* the same through obj, or any object if obj is NULL; a store alone if no function
+ * takes a pointer */
+static void call_via_obj(Gen *g, const GenPtr *obj)
+{
+    uint32_t cand[GEN_MAX_FUNCS];
+    uint32_t n = callees(g, cand, true);
+    GenPtr *any = obj ? NULL : gen_pick_ptr(g, 1);
+    if (!obj && !any)
+        return;
+    GenPtr p = obj ? *obj : *any;
+    if (n)
+        call_via(g, cand[gen_rd_below(g, n)], p);
+    else
+        store_into(g, &p);
+}
+
+void gen_stmt_call_via_stack(Gen *g)
+{
+    call_via_obj(g, NULL);
+}
+
+/* the effect in the true arm: a call of an earlier function, else a load */
+static void arm_effect(Gen *g)
+{
+    if (gen_rd_chance(g, 85) && gen_call_some(g) != NO_GATE)
+        return;
+    gen_stmt_load(g);
+}
+
+/* IF (c) { CALL or LOAD } else { maybe a STORE }, MERGE with a DEPEND_SELECTOR (and
+ * a relay of it at times), then a LOAD or STORE that depends on it; or, with an
+ * object picked in each arm and joined by a VALUE_SELECTOR, a STORE, CALL, LOAD
+ * through that */
+void gen_stmt_dep_join(Gen *g)
+{
+    GateId c = gen_make_cond(g);
+    bool join_ptr = gen_rd_chance(g, 40);
+    GateId br = gen_add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
+    GateId ends[2];
+    ends[0] = gen_state1(g, OP_IF_TRUE, 0, br); /* in this order (see gen_ctrl.c) */
+    ends[1] = gen_state1(g, OP_IF_FALSE, 0, br);
+    GateId dep0 = g->dep, deps[2];
+    GenPtr objs[2];
+    for (int arm = 0; arm < 2; arm++) {
+        gen_scope_push(g);
+        g->state = ends[arm];
+        g->dep = gen_relay(g, ends[arm], dep0);
+        if (arm == 0)
+            arm_effect(g);
+        else if (gen_rd_chance(g, 40))
+            gen_stmt_store(g);
+        GenPtr *o = join_ptr ? gen_pick_ptr(g, 64) : NULL;
+        join_ptr = o != NULL;
+        objs[arm] = o ? *o : (GenPtr){NO_GATE, 0};
+        deps[arm] = g->dep;
+        gen_scope_pop(g);
+    }
+    GateId m = gen_add_gate(g, OP_MERGE, TY_NONE, 0, 0, ends, 2, NULL, 0, NULL, 0);
+    g->state = m;
+    g->dep = gen_add_gate(g, OP_DEPEND_SELECTOR, TY_NONE, 0, 0, &m, 1, deps, 2, NULL, 0);
+    if (gen_rd_chance(g, 30)) {
+        g->state = gen_state1(g, OP_ORDINARY_BLOCK, 0, g->state);
+        g->dep = gen_relay(g, g->state, g->dep);
+    }
+    if (join_ptr) {
+        GateId in[2] = {objs[0].base, objs[1].base};
+        GateId sel = gen_add_gate(g, OP_VALUE_SELECTOR, TY_I64, 0, 0, &m, 1, NULL, 0, in, 2);
+        GenPtr p = {sel, objs[0].size < objs[1].size ? objs[0].size : objs[1].size};
+        call_via_obj(g, &p);
+    } else if (gen_rd_chance(g, 50))
+        gen_stmt_store(g);
+    else
+        gen_stmt_load(g);
+}
+
+/* ---- small callees ---------------------------------------------------------------- */
+
+/* IF (a == boundary constant) { THROW } for an integer argument a: true only for some
+ * calls */
+static void rare_throw(Gen *g)
+{
+    Type t = gen_rand_int_type(g);
+    if (!g->pool[t].n)
+        return;
+    GateId x = g->pool[t].v[gen_rd_below(g, g->pool[t].n)];
+    GateId c = gen_cmp(g, OP_ICMP, ICMP_eq, x, gen_cnst(g, t, gen_boundary_int(g, t)));
+    GateId br = gen_add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
+    GateId t_end = gen_state1(g, OP_IF_TRUE, 0, br), f_end = gen_state1(g, OP_IF_FALSE, 0, br);
+    GateId dep0 = g->dep;
+    g->state = t_end;
+    g->dep = gen_relay(g, t_end, dep0);
+    gen_end_path(g, true);
+    g->state = f_end;
+    g->dep = gen_relay(g, f_end, dep0);
+}
+
+/* what makes a small callee interesting to inline: a store (through a pointer
+ * parameter when it has one), the module's one division that may trap, a throw */
+void gen_small_callee_head(Gen *g)
+{
+    uint32_t what = gen_rd_below(g, 4);
+    if (what == 1 && gen_feat(g, GF_DIV0) && g->unsafe_divs < 1) {
+        g->unsafe_divs++;
+        gen_stmt_div(g, true);
+    } else if (what >= 2 && gen_feat(g, GF_EXIT)) {
+        rare_throw(g);
+    }
+    if (what != 1 || gen_rd_chance(g, 50))
+        gen_stmt_store(g);
+}
