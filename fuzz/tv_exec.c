@@ -28,7 +28,7 @@ typedef struct {
 
 /* calls nest at most INLINE_DEPTH deep; a deeper call (recursion) ends its path with
  * outcome "bound", like a loop's iteration K+1 */
-enum { MAX_OBJECTS = 256, INLINE_DEPTH = 4 };
+enum { MAX_OBJECTS = 256, INLINE_DEPTH = 4, MAX_WAYS = 255 /* of one decision */ };
 
 /* one activation: the caches of its gates */
 typedef struct {
@@ -37,8 +37,8 @@ typedef struct {
     uint32_t *prov;   /* per value: 0, or 1 + the object it points into (then val is the offset) */
     uint8_t *cur, *busy, *passed;
     uint32_t *iters;
-    Z3_ast args[64];
-    uint32_t argprov[64], nargs;
+    Z3_ast args[FUNC_MAX_PARAMS];
+    uint32_t argprov[FUNC_MAX_PARAMS], nargs;
 } Frame;
 
 /* an object addresses may point into: an ALLOCA's bytes, or a function (SYMBOL) */
@@ -483,8 +483,8 @@ static bool go(Path *p, GateId next, uint32_t idx)
 static int decide(Path *p, Z3_ast *conds, int n)
 {
     Z3_context z = p->t->z;
-    int open[256], nopen = 0;
-    for (int i = 0; i < n && nopen < 256; i++) {
+    int open[MAX_WAYS], nopen = 0; /* n <= MAX_WAYS */
+    for (int i = 0; i < n; i++) {
         conds[i] = tv_simplify(p->t, conds[i]);
         if (Z3_get_bool_value(z, conds[i]) != Z3_L_FALSE)
             open[nopen++] = i;
@@ -513,6 +513,8 @@ static GateId branch(Path *p, GateId s)
     return c < 0 ? NO_GATE : c == 0 ? p->fr->s->succ[s] : p->fr->s->alt[s];
 }
 
+static bool give_up(Path *p, const char *fmt, const char *name);
+
 /* SWITCH_BRANCH: the first case whose value matches (in use order), else the default
  * (or invalid when there is none) */
 static GateId switch_branch(Path *p, GateId s)
@@ -525,10 +527,11 @@ static GateId switch_branch(Path *p, GateId s)
         return end_path(p, TVK_INVALID), NO_GATE;
     Z3_ast v = p->fr->val[gate_data(S, 0)], none = Z3_mk_true(z);
     unsigned w = (unsigned)ty_bits((Type)circ_gate(p->fr->s->c, gate_data(S, 0))->type);
-    Z3_ast conds[256];
-    GateId targets[256], dflt = NO_GATE;
+    /* a decision records its arity in a byte: 255 ways, the default included */
+    Z3_ast conds[MAX_WAYS];
+    GateId targets[MAX_WAYS], dflt = NO_GATE;
     int n = 0;
-    for (uint32_t k = 0; k < S->nuses && n < 255; k++) {
+    for (uint32_t k = 0; k < S->nuses; k++) {
         const Gate *U = circ_gate(p->fr->s->c, S->uses[k].user);
         if (U->dead || S->uses[k].index >= U->nstate)
             continue;
@@ -536,6 +539,8 @@ static GateId switch_branch(Path *p, GateId s)
             dflt = S->uses[k].user;
         if (U->op != OP_SWITCH_CASE)
             continue;
+        if (n == MAX_WAYS - 1)
+            return give_up(p, "%s", "a SWITCH of more than 254 cases"), NO_GATE;
         Z3_ast eq = Z3_mk_eq(z, v, tv_bv(p->t, U->lit, w));
         conds[n] = Z3_mk_and(z, 2, (Z3_ast[]){none, eq});
         targets[n++] = S->uses[k].user;

@@ -21,7 +21,7 @@ typedef struct {
     Z3_context z;
     TvOptions opt;
     Z3_sort addr, byte, mem_sort;
-    Z3_ast args[64];   /* symbolic arguments, shared by source and target */
+    Z3_ast args[FUNC_MAX_PARAMS]; /* symbolic arguments, shared by source and target */
     uint32_t nargs;
     Z3_ast init_mem;   /* the initial buffer (symbolic) */
     Z3_params simp;    /* the simplifier's limits (steps, memory) */

@@ -105,7 +105,7 @@ static void ctx_init(TvCtx *t, const Func *f, const TvOptions *opt)
     t->init_mem = Z3_mk_const(t->z, Z3_mk_string_symbol(t->z, "buffer"), t->mem_sort);
     simplifier_init(t);
     t->defs = Z3_mk_true(t->z);
-    t->nargs = f->nparams < 64 ? f->nparams : 64;
+    t->nargs = f->nparams;
     for (uint32_t i = 0; i < t->nargs; i++) {
         char name[16];
         snprintf(name, sizeof name, "arg%u", i);
@@ -188,9 +188,9 @@ static void model_args(TvCtx *t, Z3_model m, uint64_t *args)
 
 static void format_runline(const Module *m, uint32_t fi, const uint64_t *args, const Outcome *o, char *buf, size_t n)
 {
-    RunArg ra[64];
+    RunArg ra[FUNC_MAX_PARAMS];
     const Func *f = m->funcs[fi];
-    RunLine r = {.func = fi, .args = ra, .nargs = f->nparams < 64 ? f->nparams : 64};
+    RunLine r = {.func = fi, .args = ra, .nargs = f->nparams};
     for (uint32_t i = 0; i < r.nargs; i++)
         ra[i] = (RunArg){ty_is_float(f->params[i])                        ? RA_FLOAT
                          : args[i] == HEAP_ADDR && f->params[i] == TY_I64 ? RA_HEAP
@@ -238,7 +238,7 @@ static void confirm(const Module *src, const Module *tgt, uint32_t fi, const uin
 /* confirm the arguments of the solver's current model */
 static void confirm_model(TvCtx *t, Z3_solver s, const Module *src, const Module *tgt, uint32_t fi, TvVerdict *v)
 {
-    uint64_t args[64];
+    uint64_t args[FUNC_MAX_PARAMS];
     Z3_model m = Z3_solver_get_model(t->z, s);
     Z3_model_inc_ref(t->z, m);
     model_args(t, m, args);

@@ -119,6 +119,9 @@ int cond_parse(CondKind k, const char *s, size_t n); /* -1 if unknown */
 /* ---- circuits ---------------------------------------------------------------- */
 typedef uint32_t GateId;
 #define NO_GATE 0xffffffffu
+/* a function takes at most this many parameters (the parser states it with a location),
+ * so a run line, a call or a frame can size its arguments by it */
+#define FUNC_MAX_PARAMS 256
 
 enum {
     ROOT_CIRCUIT, ROOT_STATE_ENTRY, ROOT_DEPEND_ENTRY, ROOT_RETURN_LIST, ROOT_THROW_LIST,

@@ -631,7 +631,7 @@ static void parse_func(Parser *ps)
     }
     Token name = ps->t;
     next(ps);
-    Type params[256];
+    Type params[FUNC_MAX_PARAMS];
     uint32_t np = 0;
     if (ps->t.tok != T_LPAREN) {
         expected(ps, "'('", NULL, 0);
@@ -641,8 +641,8 @@ static void parse_func(Parser *ps)
     next(ps);
     while (ps->t.tok != T_RPAREN) {
         Type t = ps->t.tok == T_WORD ? ty_parse(ps->t.s, ps->t.n) : TY_COUNT;
-        if (t == TY_COUNT || np == 256) {
-            expected(ps, np == 256 ? "at most 256 parameters" : "a parameter type", NULL, 0);
+        if (t == TY_COUNT || np == FUNC_MAX_PARAMS) {
+            expected(ps, np == FUNC_MAX_PARAMS ? "at most 256 parameters" : "a parameter type", NULL, 0);
             skip_func(ps);
             return;
         }
@@ -757,7 +757,7 @@ static void parse_run(Parser *ps, const PendingRun *pr)
         return;
     }
     r.p++;
-    RunArg args[256];
+    RunArg args[FUNC_MAX_PARAMS];
     uint32_t na = 0;
     run_ws(&r);
     if (r.p < r.end && *r.p == ')')
@@ -767,7 +767,7 @@ static void parse_run(Parser *ps, const PendingRun *pr)
             const char *s;
             uint32_t col = (run_ws(&r), run_col(&r));
             size_t n = run_word(&r, &s);
-            if (na >= f->nparams || na >= 256) {
+            if (na >= f->nparams || na >= FUNC_MAX_PARAMS) {
                 diag_error(ps->d, r.line, col, "run line: @%s takes %u argument%s", f->name, f->nparams,
                            f->nparams == 1 ? "" : "s");
                 return;
