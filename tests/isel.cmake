@@ -4,3 +4,5 @@
 add_executable(test_lir_isel ${CMAKE_CURRENT_SOURCE_DIR}/lir_isel.c)
 target_link_libraries(test_lir_isel PRIVATE ${CIRC_LIBS})
 add_test(NAME lir_isel COMMAND test_lir_isel)
+# a bit or mask test feeding a branch selects test/tst/tbz, not and + compare
+add_test(NAME isel_bit_test COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/isel_bit_test.sh $<TARGET_FILE:circ>)

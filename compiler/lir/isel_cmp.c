@@ -135,9 +135,68 @@ bool isel_fcmp(Lower *l, GateId g)
     return true;
 }
 
+/* is c the one live user of g? */
+static bool sole_user_is(const Lower *l, GateId g, GateId c)
+{
+    const Gate *gate = isel_g(l, g);
+    for (uint32_t i = 0; i < gate->nuses; i++)
+        if (gate->uses[i].user != c && !isel_g(l, gate->uses[i].user)->dead)
+            return false;
+    return true;
+}
+
+/* the AND under `ICMP eq|ne (AND x, m), 0` (either operand order) that nothing else
+ * reads, else NO_GATE */
+static GateId tested_and(const Lower *l, GateId c)
+{
+    const Gate *cmp = isel_g(l, c);
+    GateId a = isel_in(l, c, 0), z = isel_in(l, c, 1);
+    if (cmp->cond != ICMP_eq && cmp->cond != ICMP_ne)
+        return NO_GATE;
+    if (isel_is_const(l, a)) {
+        GateId t = a;
+        a = z;
+        z = t;
+    }
+    if (!isel_is_const(l, z) || (isel_g(l, z)->lit & ty_mask(isel_type(l, z))) != 0 ||
+        isel_g(l, a)->op != OP_AND || !sole_user_is(l, a, c))
+        return NO_GATE;
+    return a;
+}
+
+/* `ICMP eq|ne (AND x, m), 0` fused: a test of x against m (test; tst, tbz/tbnz for
+ * a single bit), the AND's own instruction then left to dead-code removal; false
+ * when the compare has another shape */
+static bool and_test_branch(Lower *l, GateId c)
+{
+    GateId a = tested_and(l, c);
+    if (a == NO_GATE)
+        return false;
+    GateId x = isel_in(l, a, 0), m = isel_in(l, a, 1);
+    if (isel_is_const(l, x)) {
+        GateId t = x;
+        x = m;
+        m = t;
+    }
+    if (isel_is_const(l, x))
+        return false;
+    Type t = isel_type(l, a);
+    int w = ty_bits(t) == 64 ? 64 : 32;
+    bool zero = isel_g(l, c)->cond == ICMP_eq;
+    Arg args[3] = {arg_rescond(zero ? RES_zero : RES_nonzero), isel_t(l, x),
+                   isel_is_const(l, m) ? arg_imm((int64_t)(isel_g(l, m)->lit & ty_mask(t))) : isel_t(l, m)};
+    GateId saved = l->origin;
+    l->origin = c;
+    isel_emit_imm(l, isel_pick(w, LIR_BranchTest32, LIR_BranchTest64), 3, args, 2, NO_GATE);
+    l->origin = saved;
+    return true;
+}
+
 /* the branch of a fused compare c */
 static void fused_branch(Lower *l, GateId c)
 {
+    if (isel_g(l, c)->op == OP_ICMP && and_test_branch(l, c))
+        return;
     if (isel_g(l, c)->op == OP_ICMP) {
         int w;
         Arg args[3];
