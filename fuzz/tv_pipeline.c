@@ -74,7 +74,10 @@ static void tally(TvSummary *sum, const TvVerdict *v, bool changed)
     case TV_PROVED_UPTO: sum->proved_upto++; break;
     case TV_REFUTED: sum->refuted++; break;
     case TV_UNCONFIRMED: sum->unconfirmed++; break;
-    default: sum->unknown++; break;
+    default:
+        sum->unknown++;
+        sum->reasons[v->reason < TVR_COUNT ? v->reason : TVR_UNSUPPORTED]++;
+        break;
     }
 }
 
@@ -114,4 +117,31 @@ bool tv_pipeline(const Module *m, TvMakePm mk, void *mkctx, const TvOptions *opt
     module_free(before);
     free(apps);
     return n > 0;
+}
+
+const char *tv_verdict_name(TvVerdictKind k)
+{
+    static const char *const names[] = {"proved", "proved up to K", "refuted", "unconfirmed counterexample", "unknown"};
+    return k <= TV_UNKNOWN ? names[k] : "?";
+}
+
+const char *tv_reason_name(TvReason r)
+{
+    static const char *const names[TVR_COUNT] = {
+        [TVR_TIMEOUT] = "solver timeout",     [TVR_PATHS] = "too many paths",
+        [TVR_UNSUPPORTED] = "unsupported construct", [TVR_FEXP] = "only under the FEXP abstraction",
+        [TVR_BUFFER] = "only for other initial buffers", [TVR_SOLVER_ERROR] = "solver error",
+        [TVR_UNAVAILABLE] = "built without Z3",
+    };
+    return r < TVR_COUNT ? names[r] : "?";
+}
+
+void tv_print_reasons(FILE *out, const uint64_t *reasons)
+{
+    for (int k = 0, first = 1; k < TVR_COUNT; k++)
+        if (reasons[k]) {
+            fprintf(out, "%s %s %llu", first ? "" : ",", tv_reason_name((TvReason)k),
+                    (unsigned long long)reasons[k]);
+            first = 0;
+        }
 }

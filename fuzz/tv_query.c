@@ -225,6 +225,7 @@ static void confirm(const Module *src, const Module *tgt, uint32_t fi, const uin
         snprintf(v->detail, sizeof v->detail, "%s (after the pass: %s; %s)", line, got, why);
     } else if (abstracted) {
         v->kind = TV_UNKNOWN;
+        v->reason = TVR_FEXP;
         snprintf(v->detail, sizeof v->detail, "%s: a difference only under the abstraction of FEXP as an "
                  "uninterpreted function (the interpreter shows none)", line);
     } else {
@@ -265,6 +266,7 @@ static void refute(TvCtx *t, Z3_solver s, Z3_ast query, const Module *src, const
     if (r == Z3_L_TRUE)
         return;
     v->kind = TV_UNKNOWN;
+    v->reason = r == Z3_L_FALSE ? TVR_BUFFER : TVR_TIMEOUT;
     snprintf(v->detail, sizeof v->detail, "%s",
              r == Z3_L_FALSE ? "the outcomes differ only for initial buffer contents other than the harness "
                                "pattern (no run line can show it)"
@@ -291,6 +293,7 @@ static void decide(TvCtx *t, const TvOut *so, const TvOut *to, const Module *src
     Z3_lbool r = check_bounded(t, s);
     if (Z3_get_error_code(t->z) != Z3_OK) {
         v->kind = TV_UNKNOWN;
+        v->reason = TVR_SOLVER_ERROR;
         snprintf(v->detail, sizeof v->detail, "solver error: %s", Z3_get_error_msg(t->z, Z3_get_error_code(t->z)));
     } else if (r == Z3_L_FALSE)
         v->kind = t->hit_bound ? TV_PROVED_UPTO : TV_PROVED;
@@ -298,6 +301,7 @@ static void decide(TvCtx *t, const TvOut *so, const TvOut *to, const Module *src
         refute(t, s, query, src, tgt, fi, v);
     else {
         v->kind = TV_UNKNOWN;
+        v->reason = TVR_TIMEOUT;
         snprintf(v->detail, sizeof v->detail, "solver timeout (%u ms)", t->opt.timeout_ms);
     }
     Z3_solver_dec_ref(t->z, s);
@@ -327,6 +331,7 @@ void tv_check_func(const Module *src, const Module *tgt, uint32_t fi, const TvOp
         decide(t, &so, &to, src, tgt, fi, v);
     else {
         v->kind = TV_UNKNOWN;
+        v->reason = t->why;
         snprintf(v->detail, sizeof v->detail, "%s", t->reason);
     }
     Z3_params_dec_ref(t->z, t->simp);
@@ -336,8 +341,4 @@ void tv_check_func(const Module *src, const Module *tgt, uint32_t fi, const TvOp
     v->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 }
 
-const char *tv_verdict_name(TvVerdictKind k)
-{
-    static const char *const names[] = {"proved", "proved up to K", "refuted", "unconfirmed counterexample", "unknown"};
-    return k <= TV_UNKNOWN ? names[k] : "?";
-}
+bool tv_available(void) { return true; }
