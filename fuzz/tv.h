@@ -13,6 +13,8 @@ typedef struct {
     uint32_t unroll;     /* loop iterations explored per loop entry; 0: 4 */
     uint32_t timeout_ms; /* per solver query; 0: 2000 */
     uint32_t max_paths;  /* paths per function before "unknown: too many paths"; 0: 512 */
+    double max_seconds;  /* tv_pipeline: applications checked after this much time are
+                            unknown (TVR_BUDGET); 0: no limit */
 } TvOptions;
 
 typedef enum {
@@ -33,6 +35,7 @@ typedef enum {
     TVR_BUFFER,       /* a difference only for buffers other than the harness pattern */
     TVR_SOLVER_ERROR, /* Z3 reported an error (a resource limit) */
     TVR_UNAVAILABLE,  /* circ was built without Z3 */
+    TVR_BUDGET,       /* TvOptions.max_seconds of the pipeline had run out */
     TVR_COUNT
 } TvReason;
 

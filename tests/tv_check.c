@@ -5,7 +5,8 @@
  *      detail holds a confirming run line; added to the module (check_tv_add_runline)
  *      that run line shows the mismatch to the plain differential stage pass-swap-sub;
  *   2. the correct -O2 pipeline on generated programs: tv stages prove, nothing refuted,
- *      the tally counts the applications;
+ *      the tally counts the applications; with the pipeline's time budget spent every
+ *      changed application is unknown for that reason;
  *   3. a short campaign (tv, swap-sub, tv stages only) finds tv-swap-sub:refuted, saves
  *      it with a run line that replays the finding with and without tv, the summary
  *      counts the verdicts; the finding reduces (reduce_campaign_finding) keeping the
@@ -81,6 +82,19 @@ static void test_check_refutes(void)
     module_free(m);
 }
 
+/* the generated program of size 50 from seed, with 3 run lines */
+static Module *gen_program(uint64_t seed)
+{
+    GenOptions g = {.size = 50};
+    size_t n = gen_bytes_for_size(50);
+    uint8_t *bytes = malloc(n);
+    gen_seed_bytes(seed, bytes, n);
+    Module *m = generate(bytes, n, &g);
+    gen_add_runlines(m, bytes, n, 3, NULL, NULL);
+    free(bytes);
+    return m;
+}
+
 static void test_pipeline_proved(void)
 {
     CheckOptions o;
@@ -91,17 +105,18 @@ static void test_pipeline_proved(void)
     CheckResult *res = malloc(sizeof *res);
     CheckTvTally sum = {0};
     for (uint64_t seed = 1; seed <= 5; seed++) {
-        GenOptions g = {.size = 50};
-        size_t n = gen_bytes_for_size(50);
-        uint8_t *bytes = malloc(n);
-        gen_seed_bytes(seed, bytes, n);
-        Module *m = generate(bytes, n, &g);
-        gen_add_runlines(m, bytes, n, 3, NULL, NULL);
-        free(bytes);
+        Module *m = gen_program(seed);
         CHECK(check_module(m, &o, res), "seed %llu: %s %s", (unsigned long long)seed, res->signature, res->detail);
         check_tv_tally_add(&sum, &res->tv);
         module_free(m);
     }
+    o.tv_options.max_seconds = 1e-9; /* the budget is spent before the first proof */
+    Module *m = gen_program(1);
+    CHECK(check_module(m, &o, res) && res->tv.unknown > 0 && res->tv.reasons[TVR_BUDGET] == res->tv.unknown &&
+              res->tv.proved + res->tv.proved_upto == 0,
+          "a spent budget: %llu unknown, %llu by the budget", (unsigned long long)res->tv.unknown,
+          (unsigned long long)res->tv.reasons[TVR_BUDGET]);
+    module_free(m);
     CHECK(sum.proved + sum.proved_upto > 0 && sum.refuted == 0 && sum.unconfirmed == 0,
           "-O2 proved: %llu proved, %llu refuted, %llu unconfirmed", (unsigned long long)(sum.proved + sum.proved_upto),
           (unsigned long long)sum.refuted, (unsigned long long)sum.unconfirmed);
