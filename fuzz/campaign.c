@@ -42,6 +42,7 @@ typedef struct {
     uint64_t outcome_kinds[5];
     double seconds[3];              /* generate, run lines, check (CPU) */
     double phases[PHASE_COUNT];     /* the checks' time by CheckPhase (wall) */
+    CheckTvTally tv;                /* the tv stages' verdicts */
     char signature[128];
     char stage[64];
     char detail[512];
@@ -224,6 +225,7 @@ static void worker_one(Worker *w, uint64_t k)
     t->seconds[2] += t3 - t2;
     for (int k = 0; k < PHASE_COUNT; k++)
         t->phases[k] += w->res->seconds[k];
+    check_tv_tally_add(&t->tv, &w->res->tv);
     if (!ok) {
         Msg f = {.type = MSG_FINDING, .worker = w->worker, .index = k, .run = w->res->run};
         snprintf(f.signature, sizeof f.signature, "%s", w->res->signature);
@@ -337,8 +339,8 @@ static bool fill_circ(FILE *f, void *ctx)
     fprintf(f, "; campaign seed %llu, worker %u, program %llu, size %u%s: generator seed 0x%016llx\n",
             (unsigned long long)o->seed, m->worker, (unsigned long long)m->index, size,
             o->gen.swarm ? ", swarm" : "", (unsigned long long)gseed);
-    fprintf(f, "; reproduce: circ check FILE%s%s   (or circ gen --seed 0x%016llx --size %u%s)\n",
-            o->check.targets ? " --targets " : "", o->check.targets ? o->check.targets : "",
+    fprintf(f, "; reproduce: circ check FILE%s%s%s   (or circ gen --seed 0x%016llx --size %u%s)\n",
+            o->check.tv ? " --tv" : "", o->check.targets ? " --targets " : "", o->check.targets ? o->check.targets : "",
             (unsigned long long)gseed, size, o->gen.swarm ? " --swarm" : "");
     size_t len;
     uint8_t *b = program_bytes(o, m->worker, m->index, &len);
@@ -448,6 +450,7 @@ static void save_finding(Parent *p, const Msg *m, double at)
     const CampaignOptions *o = p->o;
     Finding fd = {.o = o, .m = m, .at = at};
     Module *mod = finding_program(p, m, &fd.gates_generated);
+    check_tv_add_runline(&mod, m->signature, m->detail, fd.gates_generated ? &o->check : NULL);
     fd.mod = mod;
     char name[160], stem[4096];
     check_signature_filename(m->signature, name, sizeof name);
@@ -502,6 +505,7 @@ static void collect_tallies(Parent *p)
     memset(st->outcome_kinds, 0, sizeof st->outcome_kinds);
     memset(st->worker_seconds, 0, sizeof st->worker_seconds);
     memset(st->check_phases, 0, sizeof st->check_phases);
+    memset(&st->tv, 0, sizeof st->tv);
     for (uint32_t i = 0; i < p->o->jobs; i++) {
         const Msg *m = &p->shared[i].tally;
         st->programs += m->programs;
@@ -513,6 +517,7 @@ static void collect_tallies(Parent *p)
             st->worker_seconds[k] += m->seconds[k];
         for (int k = 0; k < PHASE_COUNT; k++)
             st->check_phases[k] += m->phases[k];
+        check_tv_tally_add(&st->tv, &m->tv);
     }
 }
 
@@ -621,6 +626,12 @@ static void format_status(const Parent *p, char *buf, size_t n)
              100.0 * (double)st->outcome_kinds[OUT_TIMEOUT] / (double)runs,
              100.0 * (double)st->outcome_kinds[OUT_INVALID] / (double)runs, (unsigned long long)st->mismatches,
              (unsigned long long)st->signatures);
+    const CheckTvTally *tv = &st->tv;
+    size_t k = strlen(buf);
+    if (p->o->check.tv && k < n)
+        snprintf(buf + k, n - k, "  tv proved %llu refuted %llu unknown %llu",
+                 (unsigned long long)(tv->proved + tv->proved_upto), (unsigned long long)tv->refuted,
+                 (unsigned long long)tv->unknown);
 }
 
 static void show_status(Parent *p, bool force)
@@ -744,6 +755,8 @@ static void summary(Parent *p)
                 100 * st->worker_seconds[0] / cpu, 100 * st->worker_seconds[1] / cpu,
                 100 * st->worker_seconds[2] / cpu);
     campaign_print_phases(p->status, st->check_phases);
+    if (p->o->check.tv)
+        check_tv_print_tally(p->status, "", &st->tv);
     double per_job = st->elapsed > 0 ? (double)st->programs / st->elapsed / p->o->jobs : 0;
     fprintf(p->status, "done: %.1f s, %u job%s, %llu programs (%.0f/s per job), %llu mismatches (%llu signatures, "
                        "%llu crashes, %llu hangs), %.0f execs/s per job, %.0f execs/s\n",

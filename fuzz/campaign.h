@@ -67,6 +67,7 @@ typedef struct {
     double worker_seconds[3];/* CPU time of the workers in generate / run lines
                                 (oracle) / check (oracle + stages) */
     double check_phases[PHASE_COUNT]; /* the checks' wall time by CheckPhase */
+    CheckTvTally tv;         /* CheckOptions.tv: the verdicts of the pass applications */
     char first_signature[128];
     double first_finding_at; /* seconds into the campaign */
 } CampaignStats;

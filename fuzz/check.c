@@ -584,7 +584,7 @@ static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outc
 }
 
 const char *const check_phase_names[PHASE_COUNT] = {"oracle", "optimize", "interp", "schedule",
-                                                      "compile", "emulate"};
+                                                      "compile", "emulate", "tv"};
 
 double check_now(void)
 {
@@ -602,6 +602,7 @@ static void reset_result(CheckResult *res)
     res->runs = res->execs = res->stages = 0;
     memset(res->outcome_kinds, 0, sizeof res->outcome_kinds);
     memset(res->seconds, 0, sizeof res->seconds);
+    memset(&res->tv, 0, sizeof res->tv);
 }
 
 static void free_ctx(CheckCtx *c)
@@ -628,7 +629,7 @@ static bool check_stages(CheckCtx *c, const Outcome *oracle, CheckResult *res)
     StageList l;
     check_build_stages(c->opt, &l);
     bool ok = true;
-    for (uint32_t i = 0; ok && res->runs && i < l.n; i++) {
+    for (uint32_t i = 0; ok && (res->runs || c->opt->tv) && i < l.n; i++) {
         StageRun r;
         res->stages++;
         double t = check_now();
@@ -660,7 +661,7 @@ static bool check_with_oracle(const Module *m, const CheckOptions *opt, const Ou
         opt = &defaults;
     }
     reset_result(res);
-    CheckCtx c = {.m = m, .opt = opt, .seconds = res->seconds};
+    CheckCtx c = {.m = m, .opt = opt, .seconds = res->seconds, .tv_tally = &res->tv};
     Outcome *computed = NULL;
     if (!given) {
         computed = malloc((m->nruns + 1) * sizeof *computed);

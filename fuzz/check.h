@@ -20,6 +20,7 @@
 
 #include "compiler/lir/regalloc.h"
 #include "compiler/opt/opt.h"
+#include "fuzz/tv.h"
 #include "oracle/interp.h"
 
 /* Unicorn engines (one per ISA) that outlive one check: a campaign worker keeps
@@ -50,6 +51,8 @@ typedef struct {
     RegallocOptions regalloc;/* register-allocator knobs of the machine-code stages */
     CheckEngines *engines;   /* emulator engines reused across checks (check_engines_new);
                                 NULL: made and freed by each check_module call */
+    bool tv;                 /* translation validation: a tv-PASS stage per pass (fuzz/check_tv.c) */
+    TvOptions tv_options;    /* its bound and per-query timeout (0: tv.h's defaults) */
 } CheckOptions;
 
 /* where a check's time goes (wall clock of the checking process) */
@@ -60,8 +63,16 @@ typedef enum {
     PHASE_SCHEDULE,   /* schedules (shared by scheduled-form and machine stages) */
     PHASE_COMPILE,    /* machine stages: selection, allocation, encoding */
     PHASE_EMULATE,    /* machine stages: loading the code and the runs under Unicorn */
+    PHASE_TV,         /* tv stages: the pass applications and their proofs */
     PHASE_COUNT
 } CheckPhase;
+
+/* the verdicts of the tv stages' pass applications (those that changed their function) */
+typedef struct {
+    uint64_t proved, proved_upto, refuted, unconfirmed, unknown, unchanged;
+    uint64_t reasons[TVR_COUNT]; /* unknown verdicts by TvReason */
+    bool unavailable;            /* built without Z3: nothing was checked */
+} CheckTvTally;
 
 /* what went wrong at the first stage that disagreed */
 typedef struct {
@@ -78,6 +89,7 @@ typedef struct {
     uint64_t stages;         /* stages opened */
     uint64_t outcome_kinds[5]; /* oracle outcomes by OutcomeKind */
     double seconds[PHASE_COUNT]; /* by CheckPhase */
+    CheckTvTally tv;         /* CheckOptions.tv: the verdicts */
 } CheckResult;
 extern const char *const check_phase_names[PHASE_COUNT];
 
@@ -101,6 +113,15 @@ void check_list_stages(FILE *out, const CheckOptions *opt);
 const char *check_kind_name(int outcome_kind);
 /* a signature as a file name: characters other than [A-Za-z0-9._-] become '_' */
 void check_signature_filename(const char *sig, char *buf, size_t n);
+/* a tv finding (signature tv-PASS:refuted or :unconfirmed) with its confirming run
+ * line: the `; run:` line of detail is added to *m (parsed again; *m replaced) when
+ * it fits; with o, *m is checked again under o first and the run line taken from
+ * that check (for a program changed since, e.g. reduced).  False if nothing was added. */
+bool check_tv_add_runline(Module **m, const char *signature, const char *detail, const CheckOptions *o);
+/* "PREFIXtv: N proved (K up to the loop bound), R refuted, U unknown (P%); ..." and a
+ * line of the unknown verdicts' reasons */
+void check_tv_print_tally(FILE *out, const char *prefix, const CheckTvTally *t);
+void check_tv_tally_add(CheckTvTally *sum, const CheckTvTally *t);
 /* a readable multi-line report of a mismatch (stage, call, both outcomes, heap bytes
  * that differ) */
 void check_report(FILE *out, const Module *m, const CheckResult *res);

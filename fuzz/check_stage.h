@@ -17,6 +17,7 @@ typedef enum {
     STAGE_PASS,     /* one pass alone (pass), then the graph interpreter */
     STAGE_ORDER,    /* the next pass of CheckOptions.pass_order, cumulatively */
     STAGE_PIPELINE, /* the -O1/-O2 pipeline (level), then the graph interpreter */
+    STAGE_TV,       /* translation validation of one pass's applications (check_tv.c) */
     STAGE_SCHED,    /* the scheduled form after -O(level) passes, no motion at -O0 */
     STAGE_MACHINE,  /* compiled for target at -O(level), run under the emulator */
     STAGE_KIND_COUNT
@@ -67,6 +68,8 @@ typedef struct {
     bool own_memory;      /* made by the check (else CheckOptions.interp.memory) */
     void *machine;        /* check_machine.c: engines kept across stages */
     double *seconds;      /* CheckResult.seconds: where the time goes */
+    void *tv;             /* check_tv.c: the validated pipeline, made on first use */
+    CheckTvTally *tv_tally; /* CheckResult.tv */
 } CheckCtx;
 
 void check_build_stages(const CheckOptions *o, StageList *l);
@@ -98,6 +101,6 @@ typedef struct {
 /* per StageKind, in the order stages are tried (check_stages.c) */
 extern const StageOps *const check_stage_kinds[STAGE_KIND_COUNT];
 extern const StageOps check_pass_stages, check_order_stages, check_pipeline_stages,
-    check_sched_stages, check_machine_stages;
+    check_sched_stages, check_machine_stages, check_tv_stages;
 
 #endif

@@ -7,6 +7,7 @@ const StageOps *const check_stage_kinds[STAGE_KIND_COUNT] = {
     [STAGE_PASS] = &check_pass_stages,
     [STAGE_ORDER] = &check_order_stages,
     [STAGE_PIPELINE] = &check_pipeline_stages,
+    [STAGE_TV] = &check_tv_stages,
     [STAGE_SCHED] = &check_sched_stages,
     [STAGE_MACHINE] = &check_machine_stages,
 };

@@ -656,6 +656,7 @@ static const char *unsupported(const Func *f);
 static bool give_up(Path *p, const char *fmt, const char *name)
 {
     p->unsupported = true;
+    p->t->why = TVR_UNSUPPORTED;
     snprintf(p->t->reason, sizeof p->t->reason, fmt, name);
     return end_path(p, TVK_BOUND);
 }
@@ -775,6 +776,7 @@ static bool run_paths(Path *p, TvOut *out)
     uint32_t npaths = 0, limit = t->opt.max_paths < 4096 ? t->opt.max_paths : 4096;
     do {
         if (npaths == limit) {
+            t->why = TVR_PATHS;
             snprintf(t->reason, sizeof t->reason, "more than %u paths in @%s", limit, p->fr->s->f->name);
             return false;
         }
@@ -795,6 +797,7 @@ bool tv_encode_func(TvCtx *t, const Func *f, TvOut *out)
 {
     const char *why = unsupported(f);
     if (why) {
+        t->why = TVR_UNSUPPORTED;
         snprintf(t->reason, sizeof t->reason, "%s in @%s", why, f->name);
         return false;
     }

@@ -5,9 +5,12 @@
  * determined.  FNEG flips the sign bit.  FCMP follows the ordered/unordered table;
  * FPTOSI/FPTOUI truncate and saturate (NaN -> 0) exactly as compiler/ir/eval.c.
  * FMOD is C fmod, exact: the IEEE remainder moved by |y| toward x's sign.  FEXP
- * (C pow) has no encoding in the theory: it is an uninterpreted function of its
- * operands' bits (t->abstracted is set; a counterexample that the interpreter does
- * not confirm then means the abstraction was too coarse, not an encoding bug). */
+ * (C pow) has no encoding in the theory: of constant operands it is computed as the
+ * interpreter computes it (eval_pure), pow(x, ±0) and pow(1, y) are 1 (C99 F.9.4.4),
+ * and otherwise it is an uninterpreted function of its operands' bits
+ * (t->abstracted is set; a counterexample that the interpreter does not confirm
+ * then means the abstraction was too coarse, not an encoding bug). */
+#include "compiler/ir/eval.h"
 #include "fuzz/tv_internal.h"
 
 #include <math.h>
@@ -108,6 +111,28 @@ static Z3_ast fp_fmod(TvCtx *t, Z3_ast x, Z3_ast y)
     return Z3_mk_ite(z, wrong_sign, Z3_mk_fpa_add(z, rne(t), r, step), r);
 }
 
+/* the bits of a term that simplifies to a constant */
+static bool constant_bits(TvCtx *t, Z3_ast a, uint64_t *bits)
+{
+    Z3_ast s = tv_simplify(t, a);
+    return Z3_is_numeral_ast(t->z, s) && Z3_get_numeral_uint64(t->z, s, bits);
+}
+
+/* pow where its value is known exactly: both operands constant (eval_pure, the
+ * interpreter's pow), a zero exponent or a base of one (1 for every other operand,
+ * NaN included); NULL otherwise */
+static Z3_ast pow_known(TvCtx *t, Z3_ast a, Z3_ast b, Type ty)
+{
+    uint64_t in[2], out, sign = 1ull << (ty_bits(ty) - 1);
+    uint64_t one = ty == TY_F32 ? 0x3f800000u : 0x3ff0000000000000ull;
+    bool ca = constant_bits(t, a, &in[0]), cb = constant_bits(t, b, &in[1]);
+    if ((cb && (in[1] & ~sign) == 0) || (ca && in[0] == one))
+        return tv_bv(t, one, (unsigned)ty_bits(ty));
+    if (!ca || !cb || eval_pure(OP_FEXP, ty, 0, ty, in, 2, &out) != EVAL_OK)
+        return NULL;
+    return tv_bv(t, out, (unsigned)ty_bits(ty));
+}
+
 /* pow as an uninterpreted function of the operands' bits (one per type) */
 static Z3_ast fp_pow(TvCtx *t, Z3_ast a, Z3_ast b, Type ty)
 {
@@ -129,6 +154,9 @@ Z3_ast tv_float(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b)
         return fcmp(t, G->cond, to_fp(t, a, in_ty), to_fp(t, b, in_ty));
     if (!b)
         return fp_convert(t, G, in_ty, a);
+    Z3_ast known = G->op == OP_FEXP ? pow_known(t, a, b, in_ty) : NULL;
+    if (known)
+        return known;
     Z3_ast x = to_fp(t, a, in_ty), y = to_fp(t, b, in_ty), r;
     switch (G->op) {
     case OP_FADD: r = Z3_mk_fpa_add(z, rne(t), x, y); break;

@@ -33,6 +33,7 @@ typedef struct {
     bool hit_bound;    /* some path stopped at the loop bound */
     bool abstracted;   /* some gate is an uninterpreted function (FEXP) */
     char reason[200];  /* why encoding failed (unsupported construct, path limit) */
+    TvReason why;      /* its class */
 } TvCtx;
 
 /* encode f's outcome over t's arguments and initial memory; false (reason in

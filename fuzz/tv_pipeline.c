@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct {
     char pass[64], func[128];
@@ -74,19 +75,32 @@ static void tally(TvSummary *sum, const TvVerdict *v, bool changed)
     case TV_PROVED_UPTO: sum->proved_upto++; break;
     case TV_REFUTED: sum->refuted++; break;
     case TV_UNCONFIRMED: sum->unconfirmed++; break;
-    default: sum->unknown++; break;
+    default:
+        sum->unknown++;
+        sum->reasons[v->reason < TVR_COUNT ? v->reason : TVR_UNSUPPORTED]++;
+        break;
     }
 }
 
-/* application i (1-based) turned before into after */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* application i (1-based) turned before into after; nothing is proved once the
+ * pipeline's time budget (deadline, 0: none) has passed */
 static void check_application(const Module *before, const Module *after, const Application *ap, uint64_t i,
-                              const TvOptions *opt, TvReport report, void *rctx, TvSummary *sum)
+                              const TvOptions *opt, double deadline, TvReport report, void *rctx, TvSummary *sum)
 {
     int32_t fi = func_index(before, ap->func);
     TvApplication a = {.number = i, .pass = ap->pass, .func = ap->func};
-    TvVerdict v = {.kind = TV_UNKNOWN};
+    TvVerdict v = {.kind = TV_UNKNOWN, .reason = TVR_BUDGET};
     a.changed = fi >= 0 && !func_same_body(before->funcs[fi], after->funcs[fi]);
-    if (a.changed)
+    if (a.changed && deadline > 0 && now() > deadline)
+        snprintf(v.detail, sizeof v.detail, "the time budget of the pipeline (%.0f s) was spent", opt->max_seconds);
+    else if (a.changed)
         tv_check_func(before, after, (uint32_t)fi, opt, &v);
     tally(sum, &v, a.changed);
     if (report)
@@ -105,13 +119,41 @@ bool tv_pipeline(const Module *m, TvMakePm mk, void *mkctx, const TvOptions *opt
     if (!n && err)
         snprintf(err, errn, "the pipeline runs no pass application");
     Module *before = module_clone(m);
+    double deadline = opt && opt->max_seconds > 0 ? now() + opt->max_seconds : 0;
     for (uint32_t i = 0; i < n; i++) {
         Module *after = run_limited(m, mk, mkctx, (int64_t)i + 1, NULL);
-        check_application(before, after, &apps[i], i + 1, opt, report, rctx, sum);
+        check_application(before, after, &apps[i], i + 1, opt, deadline, report, rctx, sum);
         module_free(before);
         before = after;
     }
     module_free(before);
     free(apps);
     return n > 0;
+}
+
+const char *tv_verdict_name(TvVerdictKind k)
+{
+    static const char *const names[] = {"proved", "proved up to K", "refuted", "unconfirmed counterexample", "unknown"};
+    return k <= TV_UNKNOWN ? names[k] : "?";
+}
+
+const char *tv_reason_name(TvReason r)
+{
+    static const char *const names[TVR_COUNT] = {
+        [TVR_TIMEOUT] = "solver timeout",     [TVR_PATHS] = "too many paths",
+        [TVR_UNSUPPORTED] = "unsupported construct", [TVR_FEXP] = "only under the FEXP abstraction",
+        [TVR_BUFFER] = "only for other initial buffers", [TVR_SOLVER_ERROR] = "solver error",
+        [TVR_UNAVAILABLE] = "built without Z3",   [TVR_BUDGET] = "time budget spent",
+    };
+    return r < TVR_COUNT ? names[r] : "?";
+}
+
+void tv_print_reasons(FILE *out, const uint64_t *reasons)
+{
+    for (int k = 0, first = 1; k < TVR_COUNT; k++)
+        if (reasons[k]) {
+            fprintf(out, "%s %s %llu", first ? "" : ",", tv_reason_name((TvReason)k),
+                    (unsigned long long)reasons[k]);
+            first = 0;
+        }
 }

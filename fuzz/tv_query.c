@@ -10,7 +10,10 @@
 #include "oracle/interp.h"
 
 #include <errno.h>
-#include <pthread.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -127,53 +130,6 @@ static Z3_solver solver_new(TvCtx *t)
     return s;
 }
 
-/* Z3's own timeout is not checked everywhere (bit-blasting floats can run on for
- * minutes and gigabytes): a watchdog thread interrupts the check at the deadline */
-typedef struct {
-    Z3_context z;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool done;
-    struct timespec deadline;
-} Watchdog;
-
-static void *watch(void *arg)
-{
-    Watchdog *w = arg;
-    pthread_mutex_lock(&w->mu);
-    int rc = 0;
-    while (!w->done && rc != ETIMEDOUT)
-        rc = pthread_cond_timedwait(&w->cv, &w->mu, &w->deadline);
-    if (!w->done)
-        Z3_interrupt(w->z);
-    pthread_mutex_unlock(&w->mu);
-    return NULL;
-}
-
-/* Z3_solver_check, interrupted after the timeout and a grace of 250 ms */
-static Z3_lbool check_bounded(TvCtx *t, Z3_solver s)
-{
-    Watchdog w = {.z = t->z, .done = false};
-    pthread_mutex_init(&w.mu, NULL);
-    pthread_cond_init(&w.cv, NULL);
-    clock_gettime(CLOCK_REALTIME, &w.deadline);
-    uint64_t ns = (uint64_t)w.deadline.tv_nsec + ((uint64_t)t->opt.timeout_ms + 250) * 1000000u;
-    w.deadline.tv_sec += (time_t)(ns / 1000000000u);
-    w.deadline.tv_nsec = (long)(ns % 1000000000u);
-    pthread_t th;
-    bool watching = pthread_create(&th, NULL, watch, &w) == 0;
-    Z3_lbool r = Z3_solver_check(t->z, s);
-    pthread_mutex_lock(&w.mu);
-    w.done = true;
-    pthread_cond_signal(&w.cv);
-    pthread_mutex_unlock(&w.mu);
-    if (watching)
-        pthread_join(th, NULL);
-    pthread_cond_destroy(&w.cv);
-    pthread_mutex_destroy(&w.mu);
-    return r;
-}
-
 /* the arguments of the model (0 where the model leaves one free) */
 static void model_args(TvCtx *t, Z3_model m, uint64_t *args)
 {
@@ -184,6 +140,96 @@ static void model_args(TvCtx *t, Z3_model m, uint64_t *args)
             Z3_get_numeral_uint64(t->z, v, &bits);
         args[i] = bits;
     }
+}
+
+/* what the checking process reports: the result and, when sat, the model's arguments */
+typedef struct {
+    int32_t result; /* Z3_lbool */
+    int32_t error;  /* Z3_error_code */
+    uint64_t args[FUNC_MAX_PARAMS];
+} CheckReply;
+
+static void check_child(TvCtx *t, Z3_solver s, int fd)
+{
+    CheckReply rep = {.result = Z3_solver_check(t->z, s)};
+    rep.error = Z3_get_error_code(t->z);
+    if (rep.result == Z3_L_TRUE && rep.error == Z3_OK) {
+        Z3_model m = Z3_solver_get_model(t->z, s);
+        Z3_model_inc_ref(t->z, m);
+        model_args(t, m, rep.args);
+    }
+    const char *p = (const char *)&rep;
+    for (size_t left = sizeof rep; left;) {
+        ssize_t k = write(fd, p, left);
+        if (k <= 0)
+            break;
+        p += k, left -= (size_t)k;
+    }
+    _exit(0);
+}
+
+/* read the child's reply until the deadline (CLOCK_MONOTONIC ns); false if it did not
+ * come whole */
+static bool read_reply(int fd, int64_t deadline, CheckReply *rep)
+{
+    size_t have = 0;
+    while (have < sizeof *rep) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        int64_t left_ms = (deadline - ((int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec)) / 1000000;
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        int n = left_ms > 0 ? poll(&pf, 1, (int)left_ms) : 0;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        ssize_t k = read(fd, (char *)rep + have, sizeof *rep - have);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        have += (size_t)k;
+    }
+    return true;
+}
+
+/* Z3_solver_check in a forked process, killed 250 ms after the timeout: Z3's own
+ * timeout and Z3_interrupt are not honoured everywhere (bit-blasting float formulas
+ * and some rewrites ran on for minutes and gigabytes), and a killed process frees
+ * everything.  Sat: the model's arguments in args.  Unknown if the process could not
+ * start, died or was killed; a Z3 error is kept in *error. */
+static Z3_lbool check_bounded(TvCtx *t, Z3_solver s, uint64_t *args, Z3_error_code *error)
+{
+    int fd[2];
+    *error = Z3_OK;
+    if (pipe(fd))
+        return Z3_L_UNDEF;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        check_child(t, s, fd[1]);
+    }
+    close(fd[1]);
+    CheckReply *rep = malloc(sizeof *rep);
+    if (!rep)
+        abort();
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int64_t deadline = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + ((int64_t)t->opt.timeout_ms + 250) * 1000000;
+    bool got = pid > 0 && read_reply(fd[0], deadline, rep);
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    close(fd[0]);
+    Z3_lbool r = got ? (Z3_lbool)rep->result : Z3_L_UNDEF;
+    if (got) {
+        *error = (Z3_error_code)rep->error;
+        memcpy(args, rep->args, t->nargs * sizeof *args);
+    }
+    free(rep);
+    return r;
 }
 
 static void format_runline(const Module *m, uint32_t fi, const uint64_t *args, const Outcome *o, char *buf, size_t n)
@@ -225,6 +271,7 @@ static void confirm(const Module *src, const Module *tgt, uint32_t fi, const uin
         snprintf(v->detail, sizeof v->detail, "%s (after the pass: %s; %s)", line, got, why);
     } else if (abstracted) {
         v->kind = TV_UNKNOWN;
+        v->reason = TVR_FEXP;
         snprintf(v->detail, sizeof v->detail, "%s: a difference only under the abstraction of FEXP as an "
                  "uninterpreted function (the interpreter shows none)", line);
     } else {
@@ -235,36 +282,29 @@ static void confirm(const Module *src, const Module *tgt, uint32_t fi, const uin
     free(o);
 }
 
-/* confirm the arguments of the solver's current model */
-static void confirm_model(TvCtx *t, Z3_solver s, const Module *src, const Module *tgt, uint32_t fi, TvVerdict *v)
-{
-    uint64_t args[FUNC_MAX_PARAMS];
-    Z3_model m = Z3_solver_get_model(t->z, s);
-    Z3_model_inc_ref(t->z, m);
-    model_args(t, m, args);
-    Z3_model_dec_ref(t->z, m);
-    confirm(src, tgt, fi, args, t->abstracted, v);
-}
-
-/* the query found a difference for some buffer: its arguments often show it with the
- * harness pattern too; else look for a counterexample with that pattern */
-static void refute(TvCtx *t, Z3_solver s, Z3_ast query, const Module *src, const Module *tgt, uint32_t fi,
+/* the query found a difference for some buffer (args: the model's arguments): they
+ * often show it with the harness pattern too; else look for a counterexample with
+ * that pattern */
+static void refute(TvCtx *t, const uint64_t *args, Z3_ast query, const Module *src, const Module *tgt, uint32_t fi,
                    TvVerdict *v)
 {
-    confirm_model(t, s, src, tgt, fi, v);
+    confirm(src, tgt, fi, args, t->abstracted, v);
     if (v->kind == TV_REFUTED)
         return;
     /* the pattern substituted for the buffer: reads of it become terms of the address */
     Z3_ast pattern = pattern_array(t);
     Z3_solver pinned = solver_new(t);
     Z3_solver_assert(t->z, pinned, Z3_substitute(t->z, query, 1, &t->init_mem, &pattern));
-    Z3_lbool r = check_bounded(t, pinned);
+    uint64_t pinned_args[FUNC_MAX_PARAMS];
+    Z3_error_code error;
+    Z3_lbool r = check_bounded(t, pinned, pinned_args, &error);
     if (r == Z3_L_TRUE)
-        confirm_model(t, pinned, src, tgt, fi, v);
+        confirm(src, tgt, fi, pinned_args, t->abstracted, v);
     Z3_solver_dec_ref(t->z, pinned);
     if (r == Z3_L_TRUE)
         return;
     v->kind = TV_UNKNOWN;
+    v->reason = r == Z3_L_FALSE ? TVR_BUFFER : TVR_TIMEOUT;
     snprintf(v->detail, sizeof v->detail, "%s",
              r == Z3_L_FALSE ? "the outcomes differ only for initial buffer contents other than the harness "
                                "pattern (no run line can show it)"
@@ -288,16 +328,20 @@ static void decide(TvCtx *t, const TvOut *so, const TvOut *to, const Module *src
     }
     Z3_solver s = solver_new(t);
     Z3_solver_assert(t->z, s, query);
-    Z3_lbool r = check_bounded(t, s);
-    if (Z3_get_error_code(t->z) != Z3_OK) {
+    uint64_t args[FUNC_MAX_PARAMS];
+    Z3_error_code error;
+    Z3_lbool r = check_bounded(t, s, args, &error);
+    if (error != Z3_OK) {
         v->kind = TV_UNKNOWN;
-        snprintf(v->detail, sizeof v->detail, "solver error: %s", Z3_get_error_msg(t->z, Z3_get_error_code(t->z)));
+        v->reason = TVR_SOLVER_ERROR;
+        snprintf(v->detail, sizeof v->detail, "solver error: %s", Z3_get_error_msg(t->z, error));
     } else if (r == Z3_L_FALSE)
         v->kind = t->hit_bound ? TV_PROVED_UPTO : TV_PROVED;
     else if (r == Z3_L_TRUE)
-        refute(t, s, query, src, tgt, fi, v);
+        refute(t, args, query, src, tgt, fi, v);
     else {
         v->kind = TV_UNKNOWN;
+        v->reason = TVR_TIMEOUT;
         snprintf(v->detail, sizeof v->detail, "solver timeout (%u ms)", t->opt.timeout_ms);
     }
     Z3_solver_dec_ref(t->z, s);
@@ -327,6 +371,7 @@ void tv_check_func(const Module *src, const Module *tgt, uint32_t fi, const TvOp
         decide(t, &so, &to, src, tgt, fi, v);
     else {
         v->kind = TV_UNKNOWN;
+        v->reason = t->why;
         snprintf(v->detail, sizeof v->detail, "%s", t->reason);
     }
     Z3_params_dec_ref(t->z, t->simp);
@@ -336,8 +381,4 @@ void tv_check_func(const Module *src, const Module *tgt, uint32_t fi, const TvOp
     v->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 }
 
-const char *tv_verdict_name(TvVerdictKind k)
-{
-    static const char *const names[] = {"proved", "proved up to K", "refuted", "unconfirmed counterexample", "unknown"};
-    return k <= TV_UNKNOWN ? names[k] : "?";
-}
+bool tv_available(void) { return true; }

@@ -103,4 +103,22 @@ contains "many parameters" "$tmp/params" "0 refuted"
 "$circ" gen --seed 3 --extreme switch -o "$tmp/switch.circ" && "$circ" tv -O2 "$tmp/switch.circ" > "$tmp/switch"
 expect "big switch" 0 $?
 contains "big switch" "$tmp/switch" "unknown (a SWITCH of more than 254 cases)"
+contains "reasons" "$tmp/switch" "unknown: unsupported construct 8"
+
+# FEXP of constants is computed as the interpreter computes it, pow(x, -0) is 1: the
+# fold of both is proved (as an uninterpreted function it timed out)
+cat > "$tmp/fexp.circ" <<'CIRC'
+func @p(f64) -> f64 {
+  %x = ARG f64 0
+  %two = CONSTANT f64 2.0
+  %e = CONSTANT f64 10.5
+  %zero = CONSTANT f64 -0.0
+  %a = FEXP f64 (%two, %e)
+  %b = FEXP f64 (%x, %zero)
+  %s = FADD f64 (%a, %b)
+  RETURN [entry] {entry} (%s)
+}
+CIRC
+"$circ" tv "$tmp/fexp.circ" --passes=fold > "$tmp/fexp"; expect "fexp" 0 $?
+contains "fexp" "$tmp/fexp" "@p pass#1 fold: proved ["
 exit $fail

@@ -11,6 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the per-query solver time of a campaign's tv stages: proofs that take longer are
+ * unknown rather than slowing the campaign (docs/tv.md measures the rate); the
+ * proofs of one program stop after a third of --hang-seconds (the rest unknown) */
+enum { CAMPAIGN_TV_TIMEOUT_MS = 1000 };
+
 /* ---- shared option parsing ------------------------------------------------------ */
 static bool parse_u64(const char *s, uint64_t *v)
 {
@@ -39,6 +44,24 @@ static bool parse_isas(const char *s, uint32_t *mask)
     return target_parse_isa_list(s, mask, &bad, &badlen);
 }
 
+/* --tv and --tv-timeout MS: 1 if argv[*i] was one, 0 if not, -1 on error */
+static int tv_option(int argc, char **argv, int *i, CheckOptions *co, const char *cmd)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--tv"))
+        return co->tv = true, 1;
+    if (strcmp(a, "--tv-timeout"))
+        return 0;
+    uint64_t ms;
+    if (*i + 1 >= argc || !parse_u64(argv[++*i], &ms) || !ms || ms > 3600000) {
+        fprintf(stderr, "circ %s: --tv-timeout needs milliseconds 1..3600000\n", cmd);
+        return -1;
+    }
+    co->tv = true;
+    co->tv_options.timeout_ms = (uint32_t)ms;
+    return 1;
+}
+
 /* options both commands take; returns 1 if argv[*i] was one, 0 if not, -1 on error */
 static int common_option(int argc, char **argv, int *i, CheckOptions *co, const char *cmd)
 {
@@ -46,6 +69,9 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
     bool has = *i + 1 < argc;
     if (parse_level(a, &co->levels))
         return 1;
+    int tv = tv_option(argc, argv, i, co, cmd);
+    if (tv)
+        return tv;
     if (!strcmp(a, "--targets") && has) {
         co->targets = argv[++*i];
         return 1;
@@ -69,7 +95,7 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
 /* ---- circ check ------------------------------------------------------------------ */
 static const char check_usage[] =
     "usage: circ check FILE... [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
-    "                  [--passes=a,b,c] [--list-stages] [-q]\n"
+    "                  [--passes=a,b,c] [--tv] [--tv-timeout MS] [--list-stages] [-q]\n"
     "For every `; run:` line of each file, compare the reference interpreter's outcome\n"
     "(the oracle; it must also meet the line's expectation) with every stage of the\n"
     "compiler, in pipeline order: each pass alone (pass-NAME), -O1 and -O2 (O1, O2:\n"
@@ -82,6 +108,10 @@ static const char check_usage[] =
     "  --targets LIST   only stages whose names start with one of LIST (pass,O2,sched,...)\n"
     "  --isa LIST       targets whose machine code to check, comma-separated (default all)\n"
     "  --passes=a,b,c   also apply these passes one after another, checking after each\n"
+    "  --tv             also prove every pass application with Z3 (docs/tv.md): a stage\n"
+    "                   tv-PASS per pass; a refutation is tv-PASS:refuted with its\n"
+    "                   confirming run line; the verdicts are counted per file\n"
+    "  --tv-timeout MS  solver time per query (default 2000; implies --tv)\n"
     "  --list-stages    print the stages that would be checked and exit\n"
     "  -q               print mismatches and the summary only\n"
     "Exit 0 if every stage agreed, 1 on a mismatch or an invalid file, 2 on usage or I/O errors.\n";
@@ -100,6 +130,8 @@ static int check_file(const char *path, const CheckOptions *co, bool quiet, Chec
         printf("%s: ok (%llu runs, %llu stages, %llu execs)\n", path, (unsigned long long)res->runs,
                (unsigned long long)res->stages, (unsigned long long)res->execs);
     }
+    if (co->tv && !quiet)
+        check_tv_print_tally(stdout, "  ", &res->tv);
     module_free(m);
     return ok ? EXIT_OK : EXIT_FAIL;
 }
@@ -164,6 +196,7 @@ static const char fuzz_usage[] =
     "usage: circ fuzz [--seconds S] [--seed N] [--jobs J] [--out DIR] [--targets LIST]\n"
     "                 [--size S] [--swarm] [--reduce] [--isa LIST] [-O0|-O1|-O2]\n"
     "                 [--max-programs N] [--hang-seconds H] [--status-interval S]\n"
+    "                 [--tv] [--tv-timeout MS]\n"
     "Differential fuzzing campaign: J worker processes generate programs from the\n"
     "deterministic seed stream (seed, worker, index), run their run lines through the\n"
     "oracle and every compiler stage (as `circ check`), and report to this process,\n"
@@ -186,6 +219,10 @@ static const char fuzz_usage[] =
     "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"
     "  --max-programs N   check exactly N programs (the same ones for a given --jobs)\n"
     "  --hang-seconds H   a program checked for longer than H seconds is a hang (default 60)\n"
+    "  --tv               also prove every pass application with Z3 (tv-PASS stages, as\n"
+    "                     circ check --tv); the status line and the summary count the\n"
+    "                     proved, refuted and unknown applications, and the reasons\n"
+    "  --tv-timeout MS    solver time per query (default 1000 in a campaign; implies --tv)\n"
     "Files are written whole or not at all and never replace one: a signature saved\n"
     "by an earlier run goes to DIR/SIGNATURE-2.circ, -3, ...  A finding that cannot\n"
     "be saved is reported as NOT SAVED.\n"
@@ -271,6 +308,10 @@ int cmd_fuzz(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    if (o.check.tv && !o.check.tv_options.timeout_ms)
+        o.check.tv_options.timeout_ms = CAMPAIGN_TV_TIMEOUT_MS;
+    if (o.check.tv) /* a program's proofs end well before it counts as a hang */
+        o.check.tv_options.max_seconds = o.hang_seconds / 3;
     if (o.reduce)
         o.reducer = reduce_campaign_finding; /* fuzz/reduce.h: keeps the signature */
     CampaignStats st;

@@ -35,7 +35,8 @@ static void catch_stop_signals(void)
 
 static const char reduce_usage[] =
     "usage: circ reduce FILE [-o OUT] [--test CMD] [--jobs J] [--timeout SEC]\n"
-    "                   [--max-seconds SEC] [-O0|-O1|-O2] [--targets LIST] [--isa LIST] [-q]\n"
+    "                   [--max-seconds SEC] [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
+    "                   [--tv] [--tv-timeout MS] [-q]\n"
     "Shrink FILE to a small program that still shows the same problem, and write it\n"
     "(with its `; run:` lines, expectations from the interpreter) to OUT or stdout.\n"
     "By default a candidate is kept when `circ check` still finds a mismatch with the\n"
@@ -49,7 +50,9 @@ static const char reduce_usage[] =
     "                    (uninteresting)\n"
     "  --max-seconds SEC the overall deadline: a test still running then is killed and\n"
     "                    the best result so far is written (it is still interesting)\n"
-    "  -O0|-O1|-O2, --targets LIST, --isa LIST   the check's stages, as in `circ check`\n"
+    "  -O0|-O1|-O2, --targets LIST, --isa LIST, --tv, --tv-timeout MS\n"
+    "                    the check's stages, as in `circ check`; a tv-PASS:refuted\n"
+    "                    result gets the confirming run line of its last check\n"
     "  -q                no progress lines\n"
     "The result keeps FILE's leading comment lines (a finding's header) and says how\n"
     "far it was reduced.  On SIGINT or SIGTERM the running tests are killed and the best\n"
@@ -63,6 +66,7 @@ typedef struct {
     ReduceOptions ro;
     CheckOptions check;
     bool quiet;
+    const ReduceCheck *kept; /* the check and signature kept (NULL with --test) */
 } ReduceArgs;
 
 static bool parse_isa_list(const char *s, uint32_t *mask)
@@ -88,6 +92,8 @@ static bool parse_one(int argc, char **argv, int *i, ReduceArgs *a)
     double num;
     if (!strcmp(s, "-q"))
         return a->quiet = true;
+    if (!strcmp(s, "--tv"))
+        return a->check.tv = true;
     if (!strcmp(s, "-O0") || !strcmp(s, "-O1") || !strcmp(s, "-O2")) {
         a->check.levels = 1u << (s[2] - '0');
         return true;
@@ -109,6 +115,8 @@ static bool parse_one(int argc, char **argv, int *i, ReduceArgs *a)
         a->ro.timeout = num;
     else if (!strcmp(s, "--max-seconds") && parse_number(v, 0, &num))
         a->ro.max_seconds = num;
+    else if (!strcmp(s, "--tv-timeout") && parse_number(v, 1, &num) && num <= 3600000)
+        a->check.tv = true, a->check.tv_options.timeout_ms = (uint32_t)num;
     else
         return false;
     return true;
@@ -194,6 +202,8 @@ static int reduce_with(ReduceArgs *a, const Module *m)
             fprintf(stderr, "reduce: done: %u -> %u gates, %llu candidates tried, %llu kept, %.1fs%s\n",
                     st.gates_before, st.gates_after, (unsigned long long)st.tried,
                     (unsigned long long)st.accepted, st.seconds, why_stopped(&st));
+        if (a->kept) /* a tv finding: with its confirming run line */
+            check_tv_add_runline(&r, a->kept->signature, NULL, &a->kept->check);
         rc = write_result(a, &st, r);
     }
     module_free(r);
@@ -254,6 +264,7 @@ static int reduce_by_check(ReduceArgs *a, const Module *m)
             fprintf(stderr, "reduce: keeping signature %s\n", chk->signature);
         a->ro.interesting = reduce_check_interesting;
         a->ro.ctx = chk;
+        a->kept = chk;
         rc = reduce_with(a, m);
     }
     munmap(chk, sizeof *chk);

@@ -123,6 +123,11 @@ static void print_summary(TvSummary *s)
     printf("%u proved, %u refuted, %u unknown", s->proved + s->proved_upto, s->refuted, s->unknown);
     printf(" (%u up to the loop bound; %u unconfirmed counterexamples; %u applications changed nothing;"
            " median %.3f s)\n", s->proved_upto, s->unconfirmed, s->unchanged, median);
+    if (!s->unknown)
+        return;
+    printf("unknown:");
+    tv_print_reasons(stdout, s->reasons);
+    putchar('\n');
 }
 
 static bool passes_valid(const TvArgs *a)
@@ -143,6 +148,11 @@ int cmd_tv(int argc, char **argv)
     TvArgs a;
     if (!parse_args(argc, argv, &a) || !passes_valid(&a))
         return EXIT_USAGE;
+    if (!tv_available()) {
+        fprintf(stderr, "circ tv: translation validation is unavailable: circ was built without Z3 "
+                        "(install libz3-dev and configure again)\n");
+        return EXIT_USAGE;
+    }
     int status = EXIT_OK;
     Module *m = load_module(a.file, true, &status);
     if (!m)
