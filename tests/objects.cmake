@@ -1,0 +1,13 @@
+# ELF objects and libcirc_rt (docs/objects.md): objects read back by binutils, and
+# linked by the system toolchain into programs that must give the oracle's outcomes.
+add_test(NAME objects_disasm COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/objects_disasm.sh $<TARGET_FILE:circ>
+         ${CIRC_EXAMPLES}/div.circ ${CIRC_EXAMPLES}/sumsq.circ ${CIRC_EXAMPLES}/float.circ
+         ${CMAKE_SOURCE_DIR}/corpus/seeds/gen_default_2.circ ${CMAKE_SOURCE_DIR}/corpus/seeds/gen_swarm_large.circ)
+
+add_executable(objects_link ${CMAKE_CURRENT_SOURCE_DIR}/objects_link.c)
+target_link_libraries(objects_link PRIVATE ${CIRC_LIBS})
+foreach(t x86-64 arm64)
+  add_test(NAME objects_link_${t} COMMAND objects_link $<TARGET_FILE:circ> ${CMAKE_SOURCE_DIR}/runtime ${t} 12
+           ${CMAKE_SOURCE_DIR}/corpus)
+  set_tests_properties(objects_link_${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+endforeach()
