@@ -11,3 +11,11 @@ foreach(t x86-64 arm64)
            ${CMAKE_SOURCE_DIR}/corpus)
   set_tests_properties(objects_link_${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
+
+# the harness's ELF loader: circ's objects, the system C compilers', and bad ones
+add_executable(elf_load_test ${CMAKE_CURRENT_SOURCE_DIR}/elf_load.c)
+target_link_libraries(elf_load_test PRIVATE ${CIRC_LIBS})
+add_test(NAME elf_load COMMAND elf_load_test ${CMAKE_CURRENT_SOURCE_DIR}/elf_load_gcc.c
+         ${CIRC_EXAMPLES}/div.circ ${CIRC_EXAMPLES}/float.circ ${CIRC_EXAMPLES}/sumsq.circ
+         ${CIRC_EXAMPLES}/heap.circ ${CMAKE_SOURCE_DIR}/corpus/seeds/gen_default_2.circ
+         ${CMAKE_SOURCE_DIR}/corpus/seeds/gen_swarm_large.circ)
