@@ -60,6 +60,7 @@ typedef enum {
     PHASE_SCHEDULE,   /* schedules (shared by scheduled-form and machine stages) */
     PHASE_COMPILE,    /* machine stages: selection, allocation, encoding */
     PHASE_EMULATE,    /* machine stages: loading the code and the runs under Unicorn */
+    PHASE_NATIVE,     /* native stages: the runs on the host's CPU (a process each) */
     PHASE_COUNT
 } CheckPhase;
 
@@ -104,5 +105,9 @@ void check_signature_filename(const char *sig, char *buf, size_t n);
 /* a readable multi-line report of a mismatch (stage, call, both outcomes, heap bytes
  * that differ) */
 void check_report(FILE *out, const Module *m, const CheckResult *res);
+
+/* the stages that run machine code (under Unicorn, natively), comma-separated in
+ * check order, into buf: what a campaign says it runs */
+void check_machine_stage_names(const CheckOptions *o, char *buf, size_t n);
 
 #endif

@@ -79,15 +79,8 @@ static void add_machine_stages(StageList *l, const CheckOptions *o, uint32_t lev
     }
 }
 
-static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
+bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blob, StageRun *r)
 {
-    if (!c->machine)
-        c->machine = c->opt->engines ? c->opt->engines : check_engines_new();
-    MachineRun *mr = calloc(1, sizeof *mr);
-    if (!mr)
-        abort();
-    r->machine = mr;
-    mr->arena = arena_new();
     /* the passes and schedules the scheduled-form stages use, compiled per ISA */
     Schedule *const *sched = check_schedules(c, s->level, r->detail, sizeof r->detail, &r->fail_kind);
     if (!sched)
@@ -99,11 +92,25 @@ static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
     diag_keep_first(&d, first, sizeof first);
     CompileOptions co = {.opt_level = s->level, .prepared = true, .schedules = sched,
                          .regalloc = c->opt->regalloc};
-    if (!compile_module(m, s->target, &co, mr->arena, &mr->blob, NULL, &d)) {
+    if (!compile_module(m, s->target, &co, arena, blob, NULL, &d)) {
         snprintf(r->detail, sizeof r->detail, "compile failed: %s", first);
         r->fail_kind = "compile";
         return false;
     }
+    return true;
+}
+
+static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
+{
+    if (!c->machine)
+        c->machine = c->opt->engines ? c->opt->engines : check_engines_new();
+    MachineRun *mr = calloc(1, sizeof *mr);
+    if (!mr)
+        abort();
+    r->machine = mr;
+    mr->arena = arena_new();
+    if (!check_compile(c, s, mr->arena, &mr->blob, r))
+        return false;
     double t = check_now();
     mr->emu = engine(c->machine, s->target->isa);
     bool loaded = mr->emu && emu_load(mr->emu, &mr->blob);

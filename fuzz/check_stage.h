@@ -19,6 +19,7 @@ typedef enum {
     STAGE_PIPELINE, /* the -O1/-O2 pipeline (level), then the graph interpreter */
     STAGE_SCHED,    /* the scheduled form after -O(level) passes, no motion at -O0 */
     STAGE_MACHINE,  /* compiled for target at -O(level), run under the emulator */
+    STAGE_NATIVE,   /* the same, its object run on the host's CPU (check_native.c) */
     STAGE_KIND_COUNT
 } StageKind;
 
@@ -45,6 +46,8 @@ typedef struct {
     bool unchanged;       /* a pass stage whose pass changed nothing: the oracle's
                              outcomes stand, nothing is run */
     const char *fail_kind;/* why open failed: "verify", "refused", "compile" */
+    const char *label;    /* set by a run: its mismatch's signature label instead of
+                             "EXPECTED-vs-GOT" ("unicorn-vs-native"); NULL: the kinds */
     char detail[512];
 } StageRun;
 
@@ -63,6 +66,8 @@ typedef struct {
     bool order_failed;
     uint32_t run_line;    /* the run being executed */
     const Outcome *oracle_run; /* its oracle's outcome (emulator budgets: emu_budget_from) */
+    const Outcome *oracle;     /* the oracle's outcome of every run line (a stage that
+                                  runs several at once: check_native.c) */
     Mem *memory;          /* the oracle memory every interpreting stage borrows */
     bool own_memory;      /* made by the check (else CheckOptions.interp.memory) */
     void *machine;        /* check_machine.c: engines kept across stages */
@@ -79,6 +84,9 @@ Module *check_prepared(CheckCtx *c, int level, char *detail, size_t n);
  * detail and *fail_kind ("verify" or "refused") */
 Schedule *const *check_schedules(CheckCtx *c, int level, char *detail, size_t n, const char **fail_kind);
 void check_add_stage(StageList *l, const CheckOptions *o, const CheckStage *s);
+/* the module of stage s (its -O level's passes and schedules) compiled for s->target
+ * into *blob (memory from arena); false with r->detail and r->fail_kind */
+bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blob, StageRun *r);
 PassManager *check_pass_manager(const CheckOptions *o);
 
 /* ---- the kinds of stages ------------------------------------------------------ */
@@ -98,6 +106,6 @@ typedef struct {
 /* per StageKind, in the order stages are tried (check_stages.c) */
 extern const StageOps *const check_stage_kinds[STAGE_KIND_COUNT];
 extern const StageOps check_pass_stages, check_order_stages, check_pipeline_stages,
-    check_sched_stages, check_machine_stages;
+    check_sched_stages, check_machine_stages, check_native_stages;
 
 #endif

@@ -23,7 +23,8 @@ typedef struct {
     uint16_t machine;
     Elf64_Shdr *sh;
     uint32_t nsec;
-    uint64_t *sec_addr;      /* per section: its address, 0 if not loaded */
+    uint64_t *sec_addr;      /* per section: its address */
+    uint8_t *loaded;         /* per section: laid out in the image */
     Elf64_Sym *syms;
     uint32_t nsyms, symtab;
     uint32_t shstrndx;       /* the section names' string table */
@@ -94,7 +95,8 @@ static bool read_sections(Loader *l, const Elf64_Ehdr *h)
     l->nsec = h->e_shnum;
     l->sh = malloc(l->nsec * sizeof *l->sh);
     l->sec_addr = calloc(l->nsec, sizeof *l->sec_addr);
-    if (!l->sh || !l->sec_addr)
+    l->loaded = calloc(l->nsec, 1);
+    if (!l->sh || !l->sec_addr || !l->loaded)
         return fail(l, "out of memory");
     memcpy(l->sh, l->data + h->e_shoff, l->nsec * sizeof *l->sh);
     for (uint32_t i = 0; i < l->nsec; i++) {
@@ -152,6 +154,7 @@ static bool place(Loader *l, bool exec, uint64_t *at)
         if (s->sh_size > MAX_IMAGE || *at + s->sh_size > MAX_IMAGE)
             return fail(l, "the sections need more than %u bytes", MAX_IMAGE);
         l->sec_addr[i] = l->out->base + *at;
+        l->loaded[i] = 1;
         *at += s->sh_size;
     }
     return true;
@@ -174,7 +177,7 @@ static bool lay_out(Loader *l)
     if (!l->out->image)
         return fail(l, "out of memory");
     for (uint32_t i = 1; i < l->nsec; i++)
-        if (l->sec_addr[i] && l->sh[i].sh_type != SHT_NOBITS)
+        if (l->loaded[i] && l->sh[i].sh_type != SHT_NOBITS)
             memcpy(l->out->image + (l->sec_addr[i] - l->out->base), l->data + l->sh[i].sh_offset, l->sh[i].sh_size);
     return true;
 }
@@ -200,7 +203,7 @@ static bool symbol_addr(Loader *l, uint32_t i, uint64_t *addr)
             return fail(l, "undefined symbol '%s'", name ? name : "?");
     } else if (s->st_shndx == SHN_ABS) {
         *addr = s->st_value;
-    } else if (s->st_shndx >= l->nsec || !l->sec_addr[s->st_shndx] || s->st_value > l->sh[s->st_shndx].sh_size) {
+    } else if (s->st_shndx >= l->nsec || !l->loaded[s->st_shndx] || s->st_value > l->sh[s->st_shndx].sh_size) {
         return fail(l, "symbol '%s' is in no loaded section (index %u)", name ? name : "?", s->st_shndx);
     } else {
         *addr = l->sec_addr[s->st_shndx] + s->st_value;
@@ -338,7 +341,7 @@ static bool apply_section(Loader *l, uint32_t r)
 {
     const Elf64_Shdr *rs = &l->sh[r];
     uint32_t target = rs->sh_info;
-    if (target >= l->nsec || !l->sec_addr[target])
+    if (target >= l->nsec || !l->loaded[target])
         return true; /* relocations of a section not loaded (debug information) */
     if (rs->sh_link != l->symtab || rs->sh_entsize != sizeof(Elf64_Rela) || rs->sh_size % sizeof(Elf64_Rela))
         return fail(l, "relocation section %u: bad symbol table or entry size", r);
@@ -405,7 +408,7 @@ static bool collect_traps(Loader *l)
 {
     for (uint32_t i = 1; i < l->nsec; i++) {
         const char *sn = string_at(l, l->shstrndx, l->sh[i].sh_name);
-        if (!sn || strcmp(sn, CIRC_ABI_TRAP_SECTION) || !l->sec_addr[i])
+        if (!sn || strcmp(sn, CIRC_ABI_TRAP_SECTION) || !l->loaded[i])
             continue;
         if (l->sh[i].sh_size % sizeof(CircAbiTrap) || l->sh[i].sh_type == SHT_NOBITS)
             return fail(l, "trap table of %llu bytes", (unsigned long long)l->sh[i].sh_size);
@@ -453,6 +456,7 @@ bool elf_load(const uint8_t *data, size_t size, uint16_t machine, uint64_t base,
     }
     free(l.sh);
     free(l.sec_addr);
+    free(l.loaded);
     free(l.syms);
     free(l.sym_addr);
     free(l.sym_done);

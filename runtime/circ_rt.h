@@ -56,6 +56,14 @@ const char *circ_rt_trap_name(unsigned kind);
 /* the kind the trap tables give the instruction at pc, 0 if none lists it */
 unsigned circ_rt_trap_at(const void *pc);
 
+/* for a handler of its own (a runner's child process): the trap kind of signal sig
+ * whose context is ucontext (a ucontext_t) at an instruction the caller's trap
+ * table lists with kind `listed` (0: not listed): SIGSEGV/SIGBUS a fault, on x86-64
+ * a listed faulting div div0 or overflow by its divisor, else the listed kind or
+ * illegal; and the signal's instruction address */
+unsigned circ_rt_signal_trap(int sig, const void *ucontext, unsigned listed);
+const void *circ_rt_signal_pc(const void *ucontext);
+
 /* ---- bits and values (for generated callers) ---- */
 static inline float circ_rt_f32(uint64_t bits)
 {

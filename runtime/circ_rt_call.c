@@ -78,21 +78,22 @@ static const void *signal_pc(const ucontext_t *uc) { return (const void *)uc->uc
 #error "libcirc_rt knows the signal context of x86-64 and AArch64"
 #endif
 
-/* the trap kind of a signal at pc */
-static unsigned trap_kind(int sig, const void *pc, const ucontext_t *uc)
+unsigned circ_rt_signal_trap(int sig, const void *ucontext, unsigned listed)
 {
     if (sig == SIGSEGV || sig == SIGBUS)
         return CIRC_ABI_TRAP_FAULT;
-    unsigned kind = circ_rt_trap_at(pc);
 #if defined(__x86_64__)
     uint64_t divisor;
-    if (sig == SIGFPE && kind && x86_divisor(pc, uc, &divisor))
+    const ucontext_t *uc = ucontext;
+    if (sig == SIGFPE && listed && x86_divisor(signal_pc(uc), uc, &divisor))
         return divisor == 0 ? CIRC_ABI_TRAP_DIV0 : CIRC_ABI_TRAP_OVERFLOW;
 #else
-    (void)uc;
+    (void)ucontext;
 #endif
-    return kind ? kind : CIRC_ABI_TRAP_ILLEGAL;
+    return listed ? listed : CIRC_ABI_TRAP_ILLEGAL;
 }
+
+const void *circ_rt_signal_pc(const void *ucontext) { return signal_pc(ucontext); }
 
 static void on_trap(int sig, siginfo_t *info, void *ctx)
 {
@@ -103,7 +104,7 @@ static void on_trap(int sig, siginfo_t *info, void *ctx)
         raise(sig);
         return;
     }
-    *f->out = (CircRtOutcome){.kind = CIRC_RT_TRAP, .trap = trap_kind(sig, signal_pc(ctx), ctx)};
+    *f->out = (CircRtOutcome){.kind = CIRC_RT_TRAP, .trap = circ_rt_signal_trap(sig, ctx, circ_rt_trap_at(signal_pc(ctx)))};
     siglongjmp(f->back, 1);
 }
 

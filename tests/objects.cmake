@@ -19,3 +19,8 @@ add_test(NAME elf_load COMMAND elf_load_test ${CMAKE_CURRENT_SOURCE_DIR}/elf_loa
          ${CIRC_EXAMPLES}/div.circ ${CIRC_EXAMPLES}/float.circ ${CIRC_EXAMPLES}/sumsq.circ
          ${CIRC_EXAMPLES}/heap.circ ${CMAKE_SOURCE_DIR}/corpus/seeds/gen_default_2.circ
          ${CMAKE_SOURCE_DIR}/corpus/seeds/gen_swarm_large.circ)
+
+# the native stage of circ check on the host's CPU (x86-64 or ARM64 hosts)
+add_test(NAME native_stage COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/native_stage.sh $<TARGET_FILE:circ>
+         ${CMAKE_SOURCE_DIR}/corpus)
+set_tests_properties(native_stage PROPERTIES SKIP_RETURN_CODE 77)
