@@ -25,6 +25,7 @@ enum { BUDGET_PER_STEP = 8 };
 struct CheckEngines {
     Emu *emu[ISA_COUNT];
     bool failed[ISA_COUNT];
+    NativeZygote *native;   /* the native stage's fork server (check_native.c) */
 };
 
 typedef struct {
@@ -38,8 +39,11 @@ CheckEngines *check_engines_new(void)
     CheckEngines *e = calloc(1, sizeof *e);
     if (!e)
         abort();
+    e->native = native_zygote_new();
     return e;
 }
+
+NativeZygote *check_engines_native(CheckEngines *e) { return e->native; }
 
 void check_engines_free(CheckEngines *e)
 {
@@ -47,6 +51,7 @@ void check_engines_free(CheckEngines *e)
         return;
     for (int i = 0; i < ISA_COUNT; i++)
         emu_free(e->emu[i]);
+    native_zygote_free(e->native);
     free(e);
 }
 

@@ -1,15 +1,18 @@
 /* check_native.c — the native stage of the differential check: on an x86-64 host
  * `x86-64-O2-native` (on an ARM64 host `arm64-O2-native`) compiles the module at -O2
  * as the machine stage does, writes the ELF object (compiler/lir/objwrite.h), loads
- * it (oracle/elf_load.h) into a page the check maps read+execute, and runs each call
- * in a forked child: the harness buffer at its fixed address, rlimits, an alarm for
- * timeouts, handlers for SIGFPE/SIGILL/SIGTRAP/SIGSEGV/SIGBUS that map the trapping
- * instruction to its kind through the object's trap table (libcirc_rt's
- * circ_rt_signal_trap), then a seccomp filter that allows nothing but exiting.  The
- * child reports through a shared page.  When the native outcome differs from the
- * oracle's, the same code is run under Unicorn: if the emulator and the hardware
- * disagree, the signature says `unicorn-vs-native`, so an emulator bug is never
- * reported as a miscompile. */
+ * it (oracle/elf_load.h) into a shared region, and runs the run lines in a child
+ * process: the code mapped read+execute, the harness buffer at its fixed address,
+ * rlimits, an alarm for timeouts, handlers for SIGFPE/SIGILL/SIGTRAP/SIGSEGV/SIGBUS
+ * that map the trapping instruction to its kind through the object's trap table
+ * (libcirc_rt's circ_rt_signal_trap), then a seccomp filter that allows nothing but
+ * exiting.  The child writes each run's outcome to the shared region.  Children are
+ * forked by a small fork server (NativeZygote) that a CheckEngines forks while its
+ * process is still small, so that a campaign worker does not copy its own address
+ * space per program; without one the check forks them itself.  When a native
+ * outcome differs from the oracle's, the same code runs under Unicorn: if the
+ * emulator and the hardware disagree, the signature says `unicorn-vs-native`, so an
+ * emulator bug is never reported as a miscompile. */
 #include "compiler/compile.h"
 #include "compiler/lir/objwrite.h"
 #include "compiler/target.h"
@@ -18,6 +21,7 @@
 #include "oracle/emu.h"
 #include "runtime/circ_rt.h"
 
+#include <errno.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -30,6 +34,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,13 +52,15 @@ enum { NATIVE_GP_ARGS = 8 };
 enum {
     NATIVE_FP_ARGS = 8,
     NATIVE_STACK_ARGS = 16,   /* calls with more arguments in memory are not run */
-    NATIVE_ALARM_S = 5,       /* wall clock before a call is a timeout */
+    NATIVE_ALARM_S = 5,       /* wall clock before a child's calls are a timeout */
     CHILD_CTX_SIZE = 1 << 16, /* the child's context page and its signal stack */
+    JOB_MAX_CALLS = 64,       /* run lines per child */
+    REGION_CODE_MAX = 8 << 20,/* code and trap table of one module */
 };
 /* where the child keeps a pointer to its context: a page of its own (after fork) */
 #define CHILD_CTX_ADDR (HEAP_ADDR + 0x100000ull)
 
-/* what the child reports for one run line (shared pages, a slot per run line) */
+/* what the child reports for one call */
 typedef struct {
     uint8_t started, done;  /* the child began the call; it wrote the outcome */
     uint8_t kind, trap;     /* OutcomeKind, TrapKind */
@@ -61,24 +68,6 @@ typedef struct {
     uint64_t bits;
     uint8_t heap[HEAP_SIZE];
 } NativeSlot;
-
-typedef struct {
-    char reason[120];       /* why the child could not set itself up */
-    NativeSlot slot[];      /* per run line of the module */
-} NativeReport;
-
-typedef struct {
-    Arena *arena;
-    CodeBlob blob;          /* the compiled module (Unicorn's view of the same code) */
-    ElfImage img;           /* the object loaded at code */
-    uint8_t *code;          /* img mapped read+execute */
-    size_t code_size;
-    NativeReport *report;   /* MAP_SHARED */
-    size_t report_size;
-    int last_status;        /* how the last child ended */
-    Emu *emu;               /* Unicorn, made when a native outcome differs */
-    bool emu_loaded;
-} NativeRun;
 
 /* the integer and float argument registers, then the arguments in memory in order:
  * with every register filled by the prototype, the memory arguments of the callee
@@ -104,6 +93,36 @@ typedef struct {
     uint64_t mem[NATIVE_STACK_ARGS];
 } NativeArgs;
 
+/* one call of a job: the function's address, its result type, its arguments */
+typedef struct {
+    uint64_t entry;
+    uint8_t ret;            /* Type */
+    uint32_t run;           /* the run line */
+    NativeArgs args;
+} NativeCall;
+
+/* the region a child runs from, shared by the check, the fork server and the
+ * children: the job, then (page-aligned) the code and after it the trap table */
+typedef struct {
+    char reason[120];       /* why a child could not set itself up */
+    uint64_t code_size;     /* bytes of code at region_code() */
+    uint32_t ntraps, ncalls;
+    NativeCall calls[JOB_MAX_CALLS];
+    NativeSlot slots[JOB_MAX_CALLS];
+} NativeJob;
+
+#define JOB_BYTES ((sizeof(NativeJob) + 4095) / 4096 * 4096)
+#define REGION_SIZE (JOB_BYTES + REGION_CODE_MAX)
+
+static uint8_t *region_code(NativeJob *job) { return (uint8_t *)job + JOB_BYTES; }
+static TrapSite *region_traps(NativeJob *job) { return (TrapSite *)(region_code(job) + (job->code_size + 7) / 8 * 8); }
+
+static NativeJob *region_new(void)
+{
+    void *p = mmap(NULL, REGION_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
 static bool sort_args(const Func *f, const uint64_t *args, NativeArgs *a)
 {
     memset(a, 0, sizeof *a);
@@ -121,23 +140,21 @@ static bool sort_args(const Func *f, const uint64_t *args, NativeArgs *a)
     }
     return true;
 }
-#endif
 
-#ifdef NATIVE_ISA
+/* ---- the child ------------------------------------------------------------------ */
 /* what the child's signal handlers and throw helper find at CHILD_CTX_ADDR */
 typedef struct {
-    NativeReport *report;
-    const ElfImage *img;
-    uint32_t run;           /* the run line being called */
-    sigjmp_buf next;        /* back to the loop over run lines */
+    NativeJob *job;
+    uint32_t call;          /* the call being made */
+    sigjmp_buf next;        /* back to the loop over calls */
 } NativeChild;
 
 static NativeChild *child_ctx(void) { return *(NativeChild *const *)(uintptr_t)CHILD_CTX_ADDR; }
 
-/* the current run's outcome, then the next run */
+/* the current call's outcome, then the next call */
 static _Noreturn void child_finish(NativeChild *k, uint8_t kind, uint8_t trap, uint64_t bits)
 {
-    NativeSlot *r = &k->report->slot[k->run];
+    NativeSlot *r = &k->job->slots[k->call];
     r->kind = kind;
     r->trap = kind == OUT_THROW ? 0 : trap;
     r->type = kind == OUT_THROW ? trap : 0;
@@ -151,15 +168,16 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
 {
     (void)info;
     NativeChild *k = child_ctx();
-    uint64_t off = (uint64_t)(uintptr_t)circ_rt_signal_pc(uc) - k->img->base;
+    uint64_t off = (uint64_t)(uintptr_t)circ_rt_signal_pc(uc) - (uint64_t)(uintptr_t)region_code(k->job);
+    const TrapSite *traps = region_traps(k->job);
     unsigned listed = 0;
-    for (uint32_t i = 0; i < k->img->ntraps; i++)
-        if (k->img->traps[i].offset == off)
-            listed = k->img->traps[i].kind;
+    for (uint32_t i = 0; i < k->job->ntraps; i++)
+        if (traps[i].offset == off)
+            listed = traps[i].kind;
     child_finish(k, OUT_TRAP, (uint8_t)circ_rt_signal_trap(sig, uc, listed), 0);
 }
 
-/* THROW in the child: the outcome, then the next run */
+/* THROW in the child: the outcome, then the next call */
 static void native_throw(uint64_t bits, uint32_t type)
 {
     if (type < TY_I1 || type > TY_F64)
@@ -183,30 +201,31 @@ static bool resolve_host(void *ctx, const char *name, uint64_t *addr)
     return false;
 }
 
-static bool child_fail(NativeReport *r, const char *why)
+static bool child_fail(NativeJob *job, const char *why)
 {
-    snprintf(r->reason, sizeof r->reason, "%s", why);
+    snprintf(job->reason, sizeof job->reason, "%s", why);
     return false;
 }
 
-/* the child's world: harness buffer, context page, signal stack and handlers */
-static bool child_setup(NativeRun *nr)
+/* the child's world: code read+execute, harness buffer, context page, signal stack
+ * and handlers */
+static bool child_setup(NativeJob *job)
 {
     struct rlimit cpu = {NATIVE_ALARM_S, NATIVE_ALARM_S + 1}, none = {0, 0};
     setrlimit(RLIMIT_CPU, &cpu);
     setrlimit(RLIMIT_CORE, &none);
     setrlimit(RLIMIT_FSIZE, &none);
+    if (mprotect(region_code(job), REGION_CODE_MAX, PROT_READ | PROT_EXEC))
+        return child_fail(job, "the code cannot be made executable");
     void *heap = mmap((void *)(uintptr_t)HEAP_ADDR, HEAP_SIZE, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
     uint8_t *ctx = mmap((void *)(uintptr_t)CHILD_CTX_ADDR, CHILD_CTX_SIZE, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
     if (heap != (void *)(uintptr_t)HEAP_ADDR || ctx != (uint8_t *)(uintptr_t)CHILD_CTX_ADDR)
-        return child_fail(nr->report, "the harness buffer's address is taken");
-    heap_fill_pattern(heap);
+        return child_fail(job, "the harness buffer's address is taken");
     NativeChild *k = (NativeChild *)(ctx + 64);
-    k->report = nr->report;
-    k->img = &nr->img;
-    k->run = 0;
+    k->job = job;
+    k->call = 0;
     *(NativeChild **)ctx = k;
     stack_t ss = {.ss_sp = ctx + 4096, .ss_size = CHILD_CTX_SIZE - 4096};
     struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER};
@@ -215,11 +234,11 @@ static bool child_setup(NativeRun *nr)
     bool ok = sigaltstack(&ss, NULL) == 0;
     for (size_t i = 0; ok && i < sizeof sigs / sizeof sigs[0]; i++)
         ok = sigaction(sigs[i], &sa, NULL) == 0;
-    return ok || child_fail(nr->report, "cannot install the signal handlers");
+    return ok || child_fail(job, "cannot install the signal handlers");
 }
 
 /* nothing but exit and exit_group from here on */
-static bool child_seccomp(NativeReport *r)
+static bool child_seccomp(NativeJob *job)
 {
     struct sock_filter filter[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
@@ -233,7 +252,7 @@ static bool child_seccomp(NativeReport *r)
     };
     struct sock_fprog prog = {.len = sizeof filter / sizeof filter[0], .filter = filter};
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-        return child_fail(r, "cannot install the seccomp filter");
+        return child_fail(job, "cannot install the seccomp filter");
     return true;
 }
 
@@ -248,55 +267,138 @@ static bool child_seccomp(NativeReport *r)
 #define NATIVE_GP_EXTRA_ARGS(a)
 #endif
 
-/* one call of the current run line; returns after its outcome is in its slot */
-static void child_call(NativeChild *k, const Func *f, uint64_t entry, const NativeArgs *args)
+/* call k of the job; returns once its outcome is in its slot */
+static void child_call(NativeChild *k, uint32_t call)
 {
-    NativeArgs a = *args;
+    const NativeCall *c = &k->job->calls[call];
+    NativeArgs a = c->args;
     heap_fill_pattern((uint8_t *)(uintptr_t)HEAP_ADDR);
-    k->report->slot[k->run].started = 1;
+    k->call = call;
+    k->job->slots[call].started = 1;
     if (sigsetjmp(k->next, 0))
         return;
     uint64_t bits;
-    if (f->ret == TY_F32 || f->ret == TY_F64) {
-        double d = ((FloatCall)(uintptr_t)entry)(NATIVE_ARGS(a));
+    if (c->ret == TY_F32 || c->ret == TY_F64) {
+        double d = ((FloatCall)(uintptr_t)c->entry)(NATIVE_ARGS(a));
         memcpy(&bits, &d, sizeof bits);
     } else {
-        bits = ((IntCall)(uintptr_t)entry)(NATIVE_ARGS(a));
+        bits = ((IntCall)(uintptr_t)c->entry)(NATIVE_ARGS(a));
     }
     child_finish(k, OUT_RETURN, 0, bits);
 }
 
-/* the comparable run lines from `from` on, each into its slot, then exit */
-static _Noreturn void child_main(NativeRun *nr, const CheckCtx *c, uint32_t from)
+/* every call of the job, each into its slot, then exit */
+static _Noreturn void child_main(NativeJob *job)
 {
-    if (!child_setup(nr))
+    if (!child_setup(job))
         _exit(1);
     alarm(NATIVE_ALARM_S);
-    if (!child_seccomp(nr->report))
+    if (!child_seccomp(job))
         _exit(1);
     NativeChild *k = child_ctx();
-    for (uint32_t i = from; i < c->m->nruns; i++) {
-        const RunLine *rl = &c->m->runs[i];
-        const Func *f = c->m->funcs[rl->func];
-        uint64_t args[256];
-        NativeArgs a;
-        if (c->oracle[i].kind == OUT_TIMEOUT || c->oracle[i].kind == OUT_INVALID || rl->nargs > 256)
-            continue;
-        runline_args(rl, args);
-        if (!sort_args(f, args, &a))
-            continue;
-        k->run = i;
-        child_call(k, f, nr->img.base + nr->blob.entry[rl->func], &a);
+    for (uint32_t i = 0; i < job->ncalls; i++)
+        child_call(k, i);
+    _exit(0);
+}
+
+static int fork_child(NativeJob *job)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        child_main(job);
+    int status = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0)
+        ;
+    return pid > 0 ? status : -1;
+}
+
+/* ---- the fork server ------------------------------------------------------------- */
+struct NativeZygote {
+    pid_t pid;
+    int sock;
+    NativeJob *job;         /* the region, shared with the server and its children */
+};
+
+/* the server: a child per byte received, its status sent back; EOF ends it */
+static _Noreturn void zygote_main(int sock, NativeJob *job)
+{
+    char go;
+    while (recv(sock, &go, 1, 0) == 1) {
+        int status = fork_child(job);
+        if (send(sock, &status, sizeof status, MSG_NOSIGNAL) != sizeof status)
+            break;
     }
     _exit(0);
 }
+
+NativeZygote *native_zygote_new(void)
+{
+    NativeZygote *z = calloc(1, sizeof *z);
+    int sv[2];
+    if (!z || !(z->job = region_new()) || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+        native_zygote_free(z);
+        return NULL;
+    }
+    z->pid = fork();
+    if (z->pid == 0) {
+        close(sv[0]);
+        zygote_main(sv[1], z->job);
+    }
+    close(sv[1]);
+    z->sock = sv[0];
+    if (z->pid < 0) {
+        native_zygote_free(z);
+        return NULL;
+    }
+    return z;
+}
+
+void native_zygote_free(NativeZygote *z)
+{
+    if (!z)
+        return;
+    if (z->pid > 0) {
+        close(z->sock);
+        while (waitpid(z->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (z->job)
+        munmap(z->job, REGION_SIZE);
+    free(z);
+}
+
+/* the job through the server: the child's status, -1 if the server is gone */
+static int zygote_run(NativeZygote *z)
+{
+    int status;
+    char go = 1;
+    if (send(z->sock, &go, 1, MSG_NOSIGNAL) != 1 || recv(z->sock, &status, sizeof status, MSG_WAITALL) != sizeof status)
+        return -1;
+    return status;
+}
+#else
+NativeZygote *native_zygote_new(void) { return NULL; }
+void native_zygote_free(NativeZygote *z) { (void)z; }
 #endif
 
+/* ---- the stage ------------------------------------------------------------------ */
 #ifdef NATIVE_ISA
+typedef struct {
+    Arena *arena;
+    CodeBlob blob;          /* the compiled module (Unicorn's view of the same code) */
+    NativeZygote *zygote;   /* the server that forks the children, NULL: the check does */
+    NativeJob *job;         /* the zygote's region, or own_job */
+    NativeJob *own_job;
+    int last_status;        /* how the last child ended */
+    Emu *emu;               /* Unicorn, made when a native outcome differs */
+    bool emu_loaded;
+} NativeRun;
+
 static void add_native_stages(StageList *l, const CheckOptions *o, uint32_t levels)
 {
     const Target *t = target_for_isa(NATIVE_ISA);
-    if (!t || !t->obj || !(levels & CHECK_O2) || (o->isa_mask && !(o->isa_mask & (1u << NATIVE_ISA))))
+    if (o->no_native || !t || !t->obj || !(levels & CHECK_O2) ||
+        (o->isa_mask && !(o->isa_mask & (1u << NATIVE_ISA))))
         return;
     CheckStage s = {.kind = STAGE_NATIVE, .level = 2, .target = t};
     snprintf(s.name, sizeof s.name, "%s-O2-native", t->name);
@@ -310,7 +412,8 @@ static bool native_fail(StageRun *r, const char *kind, const char *what, const c
     return false;
 }
 
-/* the object of the compiled module, loaded into a read+execute mapping */
+/* the object of the compiled module, loaded into the region's code area with its
+ * trap table after it */
 static bool load_native(NativeRun *nr, const Module *m, const Target *t, StageRun *r)
 {
     const char **names = calloc(m->nfuncs + 1, sizeof *names);
@@ -322,23 +425,22 @@ static bool load_native(NativeRun *nr, const Module *m, const Target *t, StageRu
     free(names);
     if (!ok)
         return native_fail(r, "object", "the object writer", err);
-    ElfImage probe; /* the size first, to map the code where it will run */
-    ok = elf_load(obj.data, obj.size, elf_machine(t->isa), 0, resolve_host, NULL, &probe, err, sizeof err);
-    nr->code_size = ok ? (probe.size + 4095) / 4096 * 4096 : 0;
-    if (ok)
-        elf_image_free(&probe);
-    void *code = ok ? mmap(NULL, nr->code_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;
-    ok = code != MAP_FAILED && elf_load(obj.data, obj.size, elf_machine(t->isa), (uint64_t)(uintptr_t)code,
-                                        resolve_host, NULL, &nr->img, err, sizeof err);
+    ElfImage img;
+    uint8_t *code = region_code(nr->job);
+    ok = elf_load(obj.data, obj.size, elf_machine(t->isa), (uint64_t)(uintptr_t)code, resolve_host, NULL, &img,
+                  err, sizeof err);
     free(obj.data);
-    if (code != MAP_FAILED)
-        nr->code = code;
     if (!ok)
         return native_fail(r, "load", "the loader", err);
-    memcpy(code, nr->img.image, nr->img.size);
-    if (mprotect(code, nr->code_size, PROT_READ | PROT_EXEC))
-        return native_fail(r, "load", "mprotect", "the code cannot be made executable");
-    return true;
+    nr->job->code_size = img.size;
+    nr->job->ntraps = img.ntraps;
+    ok = (img.size + 7) / 8 * 8 + (uint64_t)img.ntraps * sizeof(TrapSite) <= REGION_CODE_MAX;
+    if (ok) {
+        memcpy(code, img.image, img.size);
+        memcpy(region_traps(nr->job), img.traps, img.ntraps * sizeof(TrapSite));
+    }
+    elf_image_free(&img);
+    return ok || native_fail(r, "load", "the loader", "the code does not fit the native stage's region");
 }
 
 static bool open_native(CheckCtx *c, const CheckStage *s, StageRun *r)
@@ -350,21 +452,53 @@ static bool open_native(CheckCtx *c, const CheckStage *s, StageRun *r)
     nr->arena = arena_new();
     if (!check_compile(c, s, nr->arena, &nr->blob, r))
         return false;
-    const Module *m = check_prepared(c, s->level, r->detail, sizeof r->detail);
-    nr->report_size = sizeof *nr->report + (c->m->nruns + 1) * sizeof(NativeSlot);
-    nr->report = mmap(NULL, nr->report_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (nr->report == MAP_FAILED) {
-        nr->report = NULL;
-        return native_fail(r, "load", "the report pages", "cannot be mapped");
-    }
-    return load_native(nr, m, s->target, r);
+    if (!c->machine)
+        c->machine = c->opt->engines ? c->opt->engines : check_engines_new();
+    nr->zygote = check_engines_native(c->machine);
+    nr->job = nr->zygote ? nr->zygote->job : (nr->own_job = region_new());
+    if (!nr->job)
+        return native_fail(r, "load", "the native stage's region", "cannot be mapped");
+    nr->job->ncalls = 0;
+    return load_native(nr, check_prepared(c, s->level, r->detail, sizeof r->detail), s->target, r);
 }
 
-/* run line i's slot as an outcome, or how the child ended during it */
-static void read_slot(const NativeRun *nr, uint32_t i, Type ret, Outcome *out)
+/* the calls of the comparable run lines from `from` on, as a job */
+static void make_job(NativeRun *nr, const CheckCtx *c, uint32_t from)
+{
+    NativeJob *job = nr->job;
+    job->ncalls = 0;
+    job->reason[0] = 0;
+    for (uint32_t i = from; i < c->m->nruns && job->ncalls < JOB_MAX_CALLS; i++) {
+        const RunLine *rl = &c->m->runs[i];
+        const Func *f = c->m->funcs[rl->func];
+        uint64_t args[256];
+        if (c->oracle[i].kind == OUT_TIMEOUT || c->oracle[i].kind == OUT_INVALID || rl->nargs > 256)
+            continue;
+        runline_args(rl, args);
+        NativeCall *call = &job->calls[job->ncalls];
+        if (!sort_args(f, args, &call->args))
+            continue;
+        call->entry = (uint64_t)(uintptr_t)region_code(job) + nr->blob.entry[rl->func];
+        call->ret = (uint8_t)f->ret;
+        call->run = i;
+        memset(&job->slots[job->ncalls], 0, sizeof job->slots[0]);
+        job->ncalls++;
+    }
+}
+
+/* the job's call of run line i, NULL if it has none */
+static const NativeSlot *slot_of(const NativeRun *nr, uint32_t i)
+{
+    for (uint32_t k = 0; k < nr->job->ncalls; k++)
+        if (nr->job->calls[k].run == i)
+            return &nr->job->slots[k];
+    return NULL;
+}
+
+/* a slot as an outcome, or how the child ended during its call */
+static void read_slot(const NativeRun *nr, const NativeSlot *slot, Type ret, Outcome *out)
 {
     memset(out, 0, sizeof *out);
-    const NativeSlot *slot = &nr->report->slot[i];
     if (slot->done) {
         out->kind = slot->kind;
         out->trap = slot->trap;
@@ -373,25 +507,13 @@ static void read_slot(const NativeRun *nr, uint32_t i, Type ret, Outcome *out)
         memcpy(out->heap, slot->heap, HEAP_SIZE);
         return;
     }
-    int status = nr->last_status, sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    int status = nr->last_status, sig = status >= 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     out->kind = sig == SIGALRM || sig == SIGXCPU ? OUT_TIMEOUT : sig == SIGSYS ? OUT_TRAP : OUT_INVALID;
     out->trap = TRAP_ILLEGAL;
     heap_fill_pattern(out->heap);
     snprintf(out->reason, sizeof out->reason, "native child: %s%s%s",
-             sig == SIGSYS ? "a system call (seccomp)" : slot->started ? "" : nr->report->reason,
-             sig && sig != SIGSYS ? strsignal(sig) : "", WIFEXITED(status) ? " (exited without an outcome)" : "");
-}
-
-/* a child for the run lines from `from` on, waited for */
-static void run_child(NativeRun *nr, const CheckCtx *c, uint32_t from)
-{
-    memset(nr->report, 0, nr->report_size);
-    pid_t pid = fork();
-    if (pid == 0)
-        child_main(nr, c, from);
-    nr->last_status = 0;
-    while (pid > 0 && waitpid(pid, &nr->last_status, 0) < 0)
-        ;
+             sig == SIGSYS ? "a system call (seccomp)" : slot->started ? "" : nr->job->reason,
+             sig && sig != SIGSYS ? strsignal(sig) : "", status < 0 ? " (no child)" : "");
 }
 
 /* the same code under Unicorn, to tell an emulator from a hardware disagreement */
@@ -409,24 +531,27 @@ static void run_unicorn(CheckCtx *c, NativeRun *nr, const Func *f, const uint64_
     emu_call_func(nr->emu, f, args, emu_budget_from(c->oracle_run, 8), out);
 }
 
-/* every run line from the first asked for on runs in one child; a child that dies
- * during a run (a timeout, a system call) leaves the later ones to the next */
+/* the run lines from the first asked for on run in one child; a child that dies in
+ * a call (a timeout, a system call) leaves the later ones to the next */
 static void run_native(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func, const uint64_t *args,
                        Outcome *out)
 {
     (void)s;
     NativeRun *nr = r->machine;
     const Func *f = c->m->funcs[func];
-    uint32_t i = c->run_line;
-    NativeArgs a;
     r->label = NULL;
-    if (!sort_args(f, args, &a)) { /* more arguments in memory than the caller passes: not run */
+    const NativeSlot *slot = slot_of(nr, c->run_line);
+    if (!slot || !slot->started) {
+        make_job(nr, c, c->run_line);
+        int status = nr->zygote ? zygote_run(nr->zygote) : -1;
+        nr->last_status = status >= 0 ? status : fork_child(nr->job);
+        slot = slot_of(nr, c->run_line);
+    }
+    if (!slot) { /* more arguments in memory than the stage's caller passes: not run */
         *out = *c->oracle_run;
         return;
     }
-    if (!nr->report->slot[i].started)
-        run_child(nr, c, i);
-    read_slot(nr, i, f->ret, out);
+    read_slot(nr, slot, f->ret, out);
     if (outcome_equal(c->oracle_run, out, NULL, 0))
         return;
     Outcome *emu = malloc(sizeof *emu);
@@ -442,11 +567,8 @@ static void close_native(StageRun *r)
     NativeRun *nr = r->machine;
     if (!nr)
         return;
-    if (nr->code)
-        munmap(nr->code, nr->code_size);
-    if (nr->report)
-        munmap(nr->report, nr->report_size);
-    elf_image_free(&nr->img);
+    if (nr->own_job)
+        munmap(nr->own_job, REGION_SIZE);
     emu_free(nr->emu);
     arena_free(nr->arena);
     free(nr);

@@ -89,6 +89,13 @@ void check_add_stage(StageList *l, const CheckOptions *o, const CheckStage *s);
 bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blob, StageRun *r);
 PassManager *check_pass_manager(const CheckOptions *o);
 
+/* the native stage's fork server (check_native.c): made by check_engines_new while
+ * the process is small, NULL where there is no native stage or it cannot be made */
+typedef struct NativeZygote NativeZygote;
+NativeZygote *native_zygote_new(void);
+void native_zygote_free(NativeZygote *z);
+NativeZygote *check_engines_native(CheckEngines *e);
+
 /* ---- the kinds of stages ------------------------------------------------------ */
 typedef void (*StageRunFn)(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
                            const uint64_t *args, Outcome *out);

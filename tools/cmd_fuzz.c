@@ -54,6 +54,10 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
         co->pass_order = a + 9;
         return 1;
     }
+    if (!strcmp(a, "--no-native")) {
+        co->no_native = true;
+        return 1;
+    }
     if (!strcmp(a, "--isa") && has) {
         if (!parse_isas(argv[++*i], &co->isa_mask)) {
             char names[128];
@@ -69,19 +73,21 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
 /* ---- circ check ------------------------------------------------------------------ */
 static const char check_usage[] =
     "usage: circ check FILE... [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
-    "                  [--passes=a,b,c] [--list-stages] [-q]\n"
+    "                  [--passes=a,b,c] [--no-native] [--list-stages] [-q]\n"
     "For every `; run:` line of each file, compare the reference interpreter's outcome\n"
     "(the oracle; it must also meet the line's expectation) with every stage of the\n"
     "compiler, in pipeline order: each pass alone (pass-NAME), -O1 and -O2 (O1, O2:\n"
     "the interpreter after the passes), the scheduled form with no motion (sched-O0)\n"
     "and after -O2 with global code motion (sched-O2), and machine code under the\n"
-    "emulator for each target ({TARGETS}: TARGET-O0 and TARGET-O2).\n"
+    "emulator for each target ({TARGETS}: TARGET-O0 and TARGET-O2), then the -O2\n"
+    "object on the host's CPU (x86-64-O2-native on an x86-64 host; docs/objects.md).\n"
     "The first stage that disagrees is reported with both outcomes and a signature\n"
     "STAGE:EXPECTED-vs-GOT (outcome kinds), e.g. sched-O2:return-vs-trap.\n"
     "  -O0|-O1|-O2      only the stages of that level (default: all)\n"
     "  --targets LIST   only stages whose names start with one of LIST (pass,O2,sched,...)\n"
     "  --isa LIST       targets whose machine code to check, comma-separated (default all)\n"
     "  --passes=a,b,c   also apply these passes one after another, checking after each\n"
+    "  --no-native      no stage on the host's CPU\n"
     "  --list-stages    print the stages that would be checked and exit\n"
     "  -q               print mismatches and the summary only\n"
     "Exit 0 if every stage agreed, 1 on a mismatch or an invalid file, 2 on usage or I/O errors.\n";
@@ -164,6 +170,7 @@ static const char fuzz_usage[] =
     "usage: circ fuzz [--seconds S] [--seed N] [--jobs J] [--out DIR] [--targets LIST]\n"
     "                 [--size S] [--swarm] [--reduce] [--isa LIST] [-O0|-O1|-O2]\n"
     "                 [--max-programs N] [--hang-seconds H] [--status-interval S]\n"
+    "                 [--no-native]\n"
     "Differential fuzzing campaign: J worker processes generate programs from the\n"
     "deterministic seed stream (seed, worker, index), run their run lines through the\n"
     "oracle and every compiler stage (as `circ check`), and report to this process,\n"
@@ -181,6 +188,7 @@ static const char fuzz_usage[] =
     "                     missing) and locked before the campaign starts; a second\n"
     "                     campaign on a locked folder exits 2\n"
     "  --targets LIST     only stages whose names start with one of LIST\n"
+    "  --no-native        no stage on the host's CPU (the summary names the stages run)\n"
     "  --size S           target gate count of generated modules, default 100\n"
     "  --swarm            switch a random subset of generator features off per program\n"
     "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"
