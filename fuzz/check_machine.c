@@ -116,9 +116,17 @@ static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
     mr->arena = arena_new();
     if (!check_compile(c, s, mr->arena, &mr->blob, r))
         return false;
+    /* the code goes to the emulator as an ELF object through the harness's loader,
+     * so every check runs the object writer and the loader too */
+    ElfImage img;
+    CodeBlob object;
+    if (!check_load_object(check_prepared(c, s->level, r->detail, sizeof r->detail), s->target, &mr->blob,
+                           EMU_CODE_ADDR, elf_resolve_emu_stub, mr->arena, &img, &object, r))
+        return false;
     double t = check_now();
     mr->emu = engine(c->machine, s->target->isa);
-    bool loaded = mr->emu && emu_load(mr->emu, &mr->blob);
+    bool loaded = mr->emu && emu_load(mr->emu, &object);
+    elf_image_free(&img);
     double loading = check_now() - t; /* emulation, not compilation */
     c->seconds[PHASE_EMULATE] += loading;
     c->seconds[PHASE_COMPILE] -= loading;

@@ -416,25 +416,14 @@ static bool native_fail(StageRun *r, const char *kind, const char *what, const c
  * trap table after it */
 static bool load_native(NativeRun *nr, const Module *m, const Target *t, StageRun *r)
 {
-    const char **names = calloc(m->nfuncs + 1, sizeof *names);
-    for (uint32_t i = 0; names && i < m->nfuncs; i++)
-        names[i] = m->funcs[i]->name;
-    ObjImage obj = {0};
-    char err[256] = "out of memory";
-    bool ok = names && obj_write_elf(&nr->blob, t, names, NULL, &obj, err, sizeof err);
-    free(names);
-    if (!ok)
-        return native_fail(r, "object", "the object writer", err);
     ElfImage img;
+    CodeBlob loaded;
     uint8_t *code = region_code(nr->job);
-    ok = elf_load(obj.data, obj.size, elf_machine(t->isa), (uint64_t)(uintptr_t)code, resolve_host, NULL, &img,
-                  err, sizeof err);
-    free(obj.data);
-    if (!ok)
-        return native_fail(r, "load", "the loader", err);
+    if (!check_load_object(m, t, &nr->blob, (uint64_t)(uintptr_t)code, resolve_host, nr->arena, &img, &loaded, r))
+        return false;
     nr->job->code_size = img.size;
     nr->job->ntraps = img.ntraps;
-    ok = (img.size + 7) / 8 * 8 + (uint64_t)img.ntraps * sizeof(TrapSite) <= REGION_CODE_MAX;
+    bool ok = (img.size + 7) / 8 * 8 + (uint64_t)img.ntraps * sizeof(TrapSite) <= REGION_CODE_MAX;
     if (ok) {
         memcpy(code, img.image, img.size);
         memcpy(region_traps(nr->job), img.traps, img.ntraps * sizeof(TrapSite));

@@ -9,6 +9,7 @@
 #include "compiler/lir/lir.h"
 #include "compiler/sched/sched.h"
 #include "fuzz/check.h"
+#include "oracle/elf_load.h"
 #include "oracle/mem.h"
 
 typedef struct CfgInterp CfgInterp;
@@ -88,6 +89,13 @@ void check_add_stage(StageList *l, const CheckOptions *o, const CheckStage *s);
  * into *blob (memory from arena); false with r->detail and r->fail_kind */
 bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blob, StageRun *r);
 PassManager *check_pass_manager(const CheckOptions *o);
+
+/* the compiled blob of m for t written as an ELF object and loaded back at base
+ * (check_object.c): *img the loaded image (the caller frees it), *loaded a blob over
+ * it for the emulator (its arrays in img and arena); false with r->detail and
+ * r->fail_kind "object" */
+bool check_load_object(const Module *m, const Target *t, const CodeBlob *blob, uint64_t base,
+                       ElfResolveFn resolve, Arena *arena, ElfImage *img, CodeBlob *loaded, StageRun *r);
 
 /* the native stage's fork server (check_native.c): made by check_engines_new while
  * the process is small, NULL where there is no native stage or it cannot be made */
