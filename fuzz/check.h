@@ -36,7 +36,10 @@ typedef struct {
     const char *targets;     /* comma-separated stage-name prefixes to check ("pass",
                                 "O2", "sched", "x86-64", "arm64-O0", ...); NULL: every stage */
     uint32_t isa_mask;       /* machine-code stages: bit per Isa (blob.h); 0: both */
-    bool no_native;          /* no stage on the host's CPU (check_native.c) */
+    bool no_native;          /* no stage on the host's CPU (check_native.c) nor under
+                                qemu-aarch64 (check_qemu.c) */
+    uint32_t qemu_every;     /* the qemu stage runs on one program in this many (a hash
+                                of the program picks it); 0 or 1: every program */
     bool check_expectations; /* also compare the oracle with each run line's expectation
                                 (a mismatch with the stage name `oracle`) */
     const PassInfo *extra_passes; /* registered in every pass manager the check makes

@@ -121,7 +121,7 @@ static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
     ElfImage img;
     CodeBlob object;
     if (!check_load_object(check_prepared(c, s->level, r->detail, sizeof r->detail), s->target, &mr->blob,
-                           EMU_CODE_ADDR, elf_resolve_emu_stub, mr->arena, &img, &object, r))
+                           EMU_CODE_ADDR, elf_resolve_emu_stub, NULL, mr->arena, &img, &object, r))
         return false;
     double t = check_now();
     mr->emu = engine(c->machine, s->target->isa);

@@ -419,7 +419,7 @@ static bool load_native(NativeRun *nr, const Module *m, const Target *t, StageRu
     ElfImage img;
     CodeBlob loaded;
     uint8_t *code = region_code(nr->job);
-    if (!check_load_object(m, t, &nr->blob, (uint64_t)(uintptr_t)code, resolve_host, nr->arena, &img, &loaded, r))
+    if (!check_load_object(m, t, &nr->blob, (uint64_t)(uintptr_t)code, resolve_host, NULL, nr->arena, &img, &loaded, r))
         return false;
     nr->job->code_size = img.size;
     nr->job->ntraps = img.ntraps;
@@ -578,7 +578,7 @@ void check_machine_stage_names(const CheckOptions *o, char *buf, size_t n)
     size_t k = 0;
     buf[0] = 0;
     for (uint32_t i = 0; i < l.n && k < n; i++)
-        if (l.v[i].kind == STAGE_MACHINE || l.v[i].kind == STAGE_NATIVE)
+        if (l.v[i].kind == STAGE_MACHINE || l.v[i].kind == STAGE_NATIVE || l.v[i].kind == STAGE_QEMU)
             k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", l.v[i].name);
     free(l.v);
 #ifndef NATIVE_ISA

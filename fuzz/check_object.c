@@ -8,7 +8,8 @@
 #include <stdlib.h>
 
 bool check_load_object(const Module *m, const Target *t, const CodeBlob *blob, uint64_t base,
-                       ElfResolveFn resolve, Arena *arena, ElfImage *img, CodeBlob *loaded, StageRun *r)
+                       ElfResolveFn resolve, void *ctx, Arena *arena, ElfImage *img, CodeBlob *loaded,
+                       StageRun *r)
 {
     const char **names = arena_alloc(arena, (m->nfuncs + 1) * sizeof *names);
     for (uint32_t i = 0; i < m->nfuncs; i++)
@@ -17,7 +18,7 @@ bool check_load_object(const Module *m, const Target *t, const CodeBlob *blob, u
     char err[256];
     bool ok = obj_write_elf(blob, t, names, NULL, &obj, err, sizeof err);
     if (ok) {
-        ok = elf_load(obj.data, obj.size, elf_machine(t->isa), base, resolve, NULL, img, err, sizeof err);
+        ok = elf_load(obj.data, obj.size, elf_machine(t->isa), base, resolve, ctx, img, err, sizeof err);
         free(obj.data);
     }
     uint32_t *entry = arena_alloc(arena, (m->nfuncs + 1) * sizeof *entry);

@@ -21,6 +21,7 @@ typedef enum {
     STAGE_SCHED,    /* the scheduled form after -O(level) passes, no motion at -O0 */
     STAGE_MACHINE,  /* compiled for target at -O(level), run under the emulator */
     STAGE_NATIVE,   /* the same, its object run on the host's CPU (check_native.c) */
+    STAGE_QEMU,     /* the ARM64 object under qemu-aarch64 (check_qemu.c) */
     STAGE_KIND_COUNT
 } StageKind;
 
@@ -91,11 +92,12 @@ bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blo
 PassManager *check_pass_manager(const CheckOptions *o);
 
 /* the compiled blob of m for t written as an ELF object and loaded back at base
- * (check_object.c): *img the loaded image (the caller frees it), *loaded a blob over
+ * (check_object.c; resolve gets ctx): *img the loaded image (the caller frees it), *loaded a blob over
  * it for the emulator (its arrays in img and arena); false with r->detail and
  * r->fail_kind "object" */
 bool check_load_object(const Module *m, const Target *t, const CodeBlob *blob, uint64_t base,
-                       ElfResolveFn resolve, Arena *arena, ElfImage *img, CodeBlob *loaded, StageRun *r);
+                       ElfResolveFn resolve, void *ctx, Arena *arena, ElfImage *img, CodeBlob *loaded,
+                       StageRun *r);
 
 /* the native stage's fork server (check_native.c): made by check_engines_new while
  * the process is small, NULL where there is no native stage or it cannot be made */
@@ -121,6 +123,6 @@ typedef struct {
 /* per StageKind, in the order stages are tried (check_stages.c) */
 extern const StageOps *const check_stage_kinds[STAGE_KIND_COUNT];
 extern const StageOps check_pass_stages, check_order_stages, check_pipeline_stages,
-    check_sched_stages, check_machine_stages, check_native_stages;
+    check_sched_stages, check_machine_stages, check_native_stages, check_qemu_stages;
 
 #endif

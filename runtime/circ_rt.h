@@ -51,6 +51,15 @@ typedef struct {
  * is the outcome.  One call at a time per thread; false if the signal handlers
  * cannot be installed. */
 bool circ_rt_call(CircRtCaller call, const uint64_t *args, CircRtOutcome *out);
+/* the same with a trap table of code loaded by the caller (not linked): the
+ * instruction at base + offsets[i] traps with kinds[i] */
+typedef struct {
+    const char *base;
+    const uint32_t *offsets;
+    const uint8_t *kinds;
+    uint32_t n;
+} CircRtTraps;
+bool circ_rt_call_traps(CircRtCaller call, const uint64_t *args, const CircRtTraps *traps, CircRtOutcome *out);
 /* "div0", "overflow", "fault", "illegal"; "?" for another kind */
 const char *circ_rt_trap_name(unsigned kind);
 /* the kind the trap tables give the instruction at pc, 0 if none lists it */

@@ -16,6 +16,7 @@
 typedef struct {
     sigjmp_buf back;
     CircRtOutcome *out;
+    const CircRtTraps *traps; /* a table beyond the linked ones (NULL: none) */
 } CallFrame;
 
 static _Thread_local CallFrame *current_call;
@@ -104,7 +105,12 @@ static void on_trap(int sig, siginfo_t *info, void *ctx)
         raise(sig);
         return;
     }
-    *f->out = (CircRtOutcome){.kind = CIRC_RT_TRAP, .trap = circ_rt_signal_trap(sig, ctx, circ_rt_trap_at(signal_pc(ctx)))};
+    const char *pc = signal_pc(ctx);
+    unsigned listed = circ_rt_trap_at(pc);
+    for (uint32_t i = 0; !listed && f->traps && i < f->traps->n; i++)
+        if (f->traps->base + f->traps->offsets[i] == pc)
+            listed = f->traps->kinds[i];
+    *f->out = (CircRtOutcome){.kind = CIRC_RT_TRAP, .trap = circ_rt_signal_trap(sig, ctx, listed)};
     siglongjmp(f->back, 1);
 }
 
@@ -125,10 +131,15 @@ static bool install_handlers(void)
 
 bool circ_rt_call(CircRtCaller call, const uint64_t *args, CircRtOutcome *out)
 {
+    return circ_rt_call_traps(call, args, NULL, out);
+}
+
+bool circ_rt_call_traps(CircRtCaller call, const uint64_t *args, const CircRtTraps *traps, CircRtOutcome *out)
+{
     stack_t old;
     if ((sigaltstack(NULL, &old) != 0 || (old.ss_flags & SS_DISABLE)) && !install_handlers())
         return false;
-    CallFrame frame = {.out = out};
+    CallFrame frame = {.out = out, .traps = traps};
     *out = (CircRtOutcome){.kind = CIRC_RT_RETURN};
     if (sigsetjmp(frame.back, 1) == 0) {
         current_call = &frame;
