@@ -340,8 +340,10 @@ NativeZygote *native_zygote_new(void)
         return NULL;
     }
     z->pid = fork();
-    if (z->pid == 0) {
-        close(sv[0]);
+    if (z->pid == 0) { /* nothing of the check's open files but the socket */
+        for (int fd = 3; fd < 1024; fd++)
+            if (fd != sv[1])
+                close(fd);
         zygote_main(sv[1], z->job);
     }
     close(sv[1]);

@@ -28,7 +28,7 @@ const char *obj_helper_symbol(unsigned helper) { return helper < HELPER_COUNT ? 
 enum { SEC_NULL, SEC_TEXT, SEC_RELA_TEXT, SEC_TRAPS, SEC_RELA_TRAPS, SEC_NOTE, SEC_SYMTAB, SEC_STRTAB,
        SEC_SHSTRTAB, SEC_COUNT };
 static const char *const section_names[SEC_COUNT] = {
-    "", ".text", ".rela.text", CIRC_ABI_TRAP_SECTION, ".rela." CIRC_ABI_TRAP_SECTION,
+    "", ".text", ".rela.text", CIRC_ABI_TRAP_SECTION, ".rela.circ_traps", /* .rela. + the trap section */
     ".note.GNU-stack", ".symtab", ".strtab", ".shstrtab",
 };
 
