@@ -6,6 +6,7 @@
 #   fuzz_text         text -> parse -> verify -> print -> parse round trip
 #   fuzz_encode       first byte: a target of the registry; then a LIR instruction of
 #                     one of its forms -> Target.encode_inst -> Capstone (Target.disasm)
+#   fuzz_elf_load     bytes -> the harness's ELF loader (oracle/elf_load.h)
 # With CIRC_FUZZ_ENGINE set (OSS-Fuzz/ClusterFuzzLite: $LIB_FUZZING_ENGINE), that is
 # linked instead of -fsanitize=fuzzer, and sanitizers come from the CFLAGS.
 if(CIRC_LIBFUZZER)
@@ -20,7 +21,7 @@ if(CIRC_LIBFUZZER)
     endforeach()
     add_link_options(-fsanitize=address,undefined)
   endif()
-  set(_fuzz_targets fuzz_diff fuzz_passes fuzz_text fuzz_encode)
+  set(_fuzz_targets fuzz_diff fuzz_passes fuzz_text fuzz_encode fuzz_elf_load)
   foreach(t ${_fuzz_targets})
     add_executable(${t} ${CMAKE_SOURCE_DIR}/fuzz/targets/${t}.c)
     target_link_libraries(${t} PRIVATE circ_fuzz circ_capstone)

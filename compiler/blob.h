@@ -19,6 +19,8 @@ typedef enum {
 
 typedef enum {
     RELOC_ABS64,  /* 8 bytes at offset := absolute address of the target */
+    RELOC_CALL,   /* a direct call's PC-relative field (x86-64 rel32, AArch64 BL imm26),
+                     already resolved to a function of the module (CodeBlob.calls) */
 } RelocKind;
 
 typedef enum { TARGET_FUNC, TARGET_HELPER } RelocTarget;
@@ -50,6 +52,9 @@ typedef struct {
     uint32_t nfuncs;
     Reloc *relocs;
     uint32_t nrelocs;
+    Reloc *calls;     /* RELOC_CALL sites, sorted by offset: already patched, listed for
+                         object files (compiler/lir/objwrite.h); loaders need not apply them */
+    uint32_t ncalls;
     TrapSite *traps;  /* sorted by offset */
     uint32_t ntraps;
     SourceMark *marks;/* sorted by offset */

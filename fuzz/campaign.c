@@ -757,6 +757,9 @@ static void summary(Parent *p)
     campaign_print_phases(p->status, st->check_phases);
     if (p->o->check.tv)
         check_tv_print_tally(p->status, "", &st->tv);
+    char stages[512];
+    check_machine_stage_names(&p->o->check, stages, sizeof stages);
+    fprintf(p->status, "machine-code stages: %s\n", stages[0] ? stages : "none");
     double per_job = st->elapsed > 0 ? (double)st->programs / st->elapsed / p->o->jobs : 0;
     fprintf(p->status, "done: %.1f s, %u job%s, %llu programs (%.0f/s per job), %llu mismatches (%llu signatures, "
                        "%llu crashes, %llu hangs), %.0f execs/s per job, %.0f execs/s\n",

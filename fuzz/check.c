@@ -566,14 +566,18 @@ static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outc
         runline_args(&c->m->runs[i], args);
         c->run_line = i;
         c->oracle_run = &oracle[i];
+        c->oracle = oracle;
         check_stage_kinds[s->kind]->run(c, s, r, c->m->runs[i].func, args, got);
         res->execs++;
         char why[200];
         if (outcome_equal(&oracle[i], got, why, sizeof why))
             continue;
         char abi[40]; /* a broken calling convention is named by its label */
-        set_signature(res, s->name, check_kind_name(oracle[i].kind),
-                      outcome_abi_label(got, abi, sizeof abi) ? abi : check_kind_name(got->kind));
+        if (r->label)
+            set_signature(res, s->name, r->label, NULL);
+        else
+            set_signature(res, s->name, check_kind_name(oracle[i].kind),
+                          outcome_abi_label(got, abi, sizeof abi) ? abi : check_kind_name(got->kind));
         res->run = i;
         res->expected = oracle[i];
         res->got = *got;
@@ -584,7 +588,7 @@ static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outc
 }
 
 const char *const check_phase_names[PHASE_COUNT] = {"oracle", "optimize", "interp", "schedule",
-                                                      "compile", "emulate", "tv"};
+                                                      "compile", "emulate", "tv", "native"};
 
 double check_now(void)
 {

@@ -37,6 +37,10 @@ typedef struct {
     const char *targets;     /* comma-separated stage-name prefixes to check ("pass",
                                 "O2", "sched", "x86-64", "arm64-O0", ...); NULL: every stage */
     uint32_t isa_mask;       /* machine-code stages: bit per Isa (blob.h); 0: both */
+    bool no_native;          /* no stage on the host's CPU (check_native.c) nor under
+                                qemu-aarch64 (check_qemu.c) */
+    uint32_t qemu_every;     /* the qemu stage runs on one program in this many (a hash
+                                of the program picks it); 0 or 1: every program */
     bool check_expectations; /* also compare the oracle with each run line's expectation
                                 (a mismatch with the stage name `oracle`) */
     const PassInfo *extra_passes; /* registered in every pass manager the check makes
@@ -64,6 +68,7 @@ typedef enum {
     PHASE_COMPILE,    /* machine stages: selection, allocation, encoding */
     PHASE_EMULATE,    /* machine stages: loading the code and the runs under Unicorn */
     PHASE_TV,         /* tv stages: the pass applications and their proofs */
+    PHASE_NATIVE,     /* native stages: the runs on the host's CPU (a process each) */
     PHASE_COUNT
 } CheckPhase;
 
@@ -125,5 +130,9 @@ void check_tv_tally_add(CheckTvTally *sum, const CheckTvTally *t);
 /* a readable multi-line report of a mismatch (stage, call, both outcomes, heap bytes
  * that differ) */
 void check_report(FILE *out, const Module *m, const CheckResult *res);
+
+/* the stages that run machine code (under Unicorn, natively), comma-separated in
+ * check order, into buf: what a campaign says it runs */
+void check_machine_stage_names(const CheckOptions *o, char *buf, size_t n);
 
 #endif

@@ -25,6 +25,7 @@ enum { BUDGET_PER_STEP = 8 };
 struct CheckEngines {
     Emu *emu[ISA_COUNT];
     bool failed[ISA_COUNT];
+    NativeZygote *native;   /* the native stage's fork server (check_native.c) */
 };
 
 typedef struct {
@@ -38,8 +39,11 @@ CheckEngines *check_engines_new(void)
     CheckEngines *e = calloc(1, sizeof *e);
     if (!e)
         abort();
+    e->native = native_zygote_new();
     return e;
 }
+
+NativeZygote *check_engines_native(CheckEngines *e) { return e->native; }
 
 void check_engines_free(CheckEngines *e)
 {
@@ -47,6 +51,7 @@ void check_engines_free(CheckEngines *e)
         return;
     for (int i = 0; i < ISA_COUNT; i++)
         emu_free(e->emu[i]);
+    native_zygote_free(e->native);
     free(e);
 }
 
@@ -79,15 +84,8 @@ static void add_machine_stages(StageList *l, const CheckOptions *o, uint32_t lev
     }
 }
 
-static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
+bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blob, StageRun *r)
 {
-    if (!c->machine)
-        c->machine = c->opt->engines ? c->opt->engines : check_engines_new();
-    MachineRun *mr = calloc(1, sizeof *mr);
-    if (!mr)
-        abort();
-    r->machine = mr;
-    mr->arena = arena_new();
     /* the passes and schedules the scheduled-form stages use, compiled per ISA */
     Schedule *const *sched = check_schedules(c, s->level, r->detail, sizeof r->detail, &r->fail_kind);
     if (!sched)
@@ -99,14 +97,36 @@ static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
     diag_keep_first(&d, first, sizeof first);
     CompileOptions co = {.opt_level = s->level, .prepared = true, .schedules = sched,
                          .regalloc = c->opt->regalloc};
-    if (!compile_module(m, s->target, &co, mr->arena, &mr->blob, NULL, &d)) {
+    if (!compile_module(m, s->target, &co, arena, blob, NULL, &d)) {
         snprintf(r->detail, sizeof r->detail, "compile failed: %s", first);
         r->fail_kind = "compile";
         return false;
     }
+    return true;
+}
+
+static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
+{
+    if (!c->machine)
+        c->machine = c->opt->engines ? c->opt->engines : check_engines_new();
+    MachineRun *mr = calloc(1, sizeof *mr);
+    if (!mr)
+        abort();
+    r->machine = mr;
+    mr->arena = arena_new();
+    if (!check_compile(c, s, mr->arena, &mr->blob, r))
+        return false;
+    /* the code goes to the emulator as an ELF object through the harness's loader,
+     * so every check runs the object writer and the loader too */
+    ElfImage img;
+    CodeBlob object;
+    if (!check_load_object(check_prepared(c, s->level, r->detail, sizeof r->detail), s->target, &mr->blob,
+                           EMU_CODE_ADDR, elf_resolve_emu_stub, NULL, mr->arena, &img, &object, r))
+        return false;
     double t = check_now();
     mr->emu = engine(c->machine, s->target->isa);
-    bool loaded = mr->emu && emu_load(mr->emu, &mr->blob);
+    bool loaded = mr->emu && emu_load(mr->emu, &object);
+    elf_image_free(&img);
     double loading = check_now() - t; /* emulation, not compilation */
     c->seconds[PHASE_EMULATE] += loading;
     c->seconds[PHASE_COMPILE] -= loading;

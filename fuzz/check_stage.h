@@ -9,6 +9,7 @@
 #include "compiler/lir/lir.h"
 #include "compiler/sched/sched.h"
 #include "fuzz/check.h"
+#include "oracle/elf_load.h"
 #include "oracle/mem.h"
 
 typedef struct CfgInterp CfgInterp;
@@ -20,6 +21,8 @@ typedef enum {
     STAGE_TV,       /* translation validation of one pass's applications (check_tv.c) */
     STAGE_SCHED,    /* the scheduled form after -O(level) passes, no motion at -O0 */
     STAGE_MACHINE,  /* compiled for target at -O(level), run under the emulator */
+    STAGE_NATIVE,   /* the same, its object run on the host's CPU (check_native.c) */
+    STAGE_QEMU,     /* the ARM64 object under qemu-aarch64 (check_qemu.c) */
     STAGE_KIND_COUNT
 } StageKind;
 
@@ -46,6 +49,8 @@ typedef struct {
     bool unchanged;       /* a pass stage whose pass changed nothing: the oracle's
                              outcomes stand, nothing is run */
     const char *fail_kind;/* why open failed: "verify", "refused", "compile" */
+    const char *label;    /* set by a run: its mismatch's signature label instead of
+                             "EXPECTED-vs-GOT" ("unicorn-vs-native"); NULL: the kinds */
     char detail[512];
 } StageRun;
 
@@ -64,6 +69,8 @@ typedef struct {
     bool order_failed;
     uint32_t run_line;    /* the run being executed */
     const Outcome *oracle_run; /* its oracle's outcome (emulator budgets: emu_budget_from) */
+    const Outcome *oracle;     /* the oracle's outcome of every run line (a stage that
+                                  runs several at once: check_native.c) */
     Mem *memory;          /* the oracle memory every interpreting stage borrows */
     bool own_memory;      /* made by the check (else CheckOptions.interp.memory) */
     void *machine;        /* check_machine.c: engines kept across stages */
@@ -82,7 +89,25 @@ Module *check_prepared(CheckCtx *c, int level, char *detail, size_t n);
  * detail and *fail_kind ("verify" or "refused") */
 Schedule *const *check_schedules(CheckCtx *c, int level, char *detail, size_t n, const char **fail_kind);
 void check_add_stage(StageList *l, const CheckOptions *o, const CheckStage *s);
+/* the module of stage s (its -O level's passes and schedules) compiled for s->target
+ * into *blob (memory from arena); false with r->detail and r->fail_kind */
+bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blob, StageRun *r);
 PassManager *check_pass_manager(const CheckOptions *o);
+
+/* the compiled blob of m for t written as an ELF object and loaded back at base
+ * (check_object.c; resolve gets ctx): *img the loaded image (the caller frees it), *loaded a blob over
+ * it for the emulator (its arrays in img and arena); false with r->detail and
+ * r->fail_kind "object" */
+bool check_load_object(const Module *m, const Target *t, const CodeBlob *blob, uint64_t base,
+                       ElfResolveFn resolve, void *ctx, Arena *arena, ElfImage *img, CodeBlob *loaded,
+                       StageRun *r);
+
+/* the native stage's fork server (check_native.c): made by check_engines_new while
+ * the process is small, NULL where there is no native stage or it cannot be made */
+typedef struct NativeZygote NativeZygote;
+NativeZygote *native_zygote_new(void);
+void native_zygote_free(NativeZygote *z);
+NativeZygote *check_engines_native(CheckEngines *e);
 
 /* ---- the kinds of stages ------------------------------------------------------ */
 typedef void (*StageRunFn)(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
@@ -101,6 +126,6 @@ typedef struct {
 /* per StageKind, in the order stages are tried (check_stages.c) */
 extern const StageOps *const check_stage_kinds[STAGE_KIND_COUNT];
 extern const StageOps check_pass_stages, check_order_stages, check_pipeline_stages,
-    check_sched_stages, check_machine_stages, check_tv_stages;
+    check_sched_stages, check_machine_stages, check_tv_stages, check_native_stages, check_qemu_stages;
 
 #endif

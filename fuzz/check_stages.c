@@ -1,6 +1,6 @@
 /* check_stages.c — the kinds of stages of the differential check, in the order
  * they are tried: each is a StageOps (check_stage.h) of check.c or
- * check_machine.c. */
+ * check_machine.c, check_native.c or check_qemu.c. */
 #include "fuzz/check_stage.h"
 
 const StageOps *const check_stage_kinds[STAGE_KIND_COUNT] = {
@@ -10,4 +10,6 @@ const StageOps *const check_stage_kinds[STAGE_KIND_COUNT] = {
     [STAGE_TV] = &check_tv_stages,
     [STAGE_SCHED] = &check_sched_stages,
     [STAGE_MACHINE] = &check_machine_stages,
+    [STAGE_NATIVE] = &check_native_stages,
+    [STAGE_QEMU] = &check_qemu_stages,
 };

@@ -30,7 +30,7 @@ expect_exit 0 "$circ" compile "$div" --target arm64 -O2 --emit=lir-alloc
 if grep -q '%tmp\|%ftmp' "$tmp/out"; then echo "FAIL: lir-alloc still has virtual tmps"; fails=$((fails + 1)); fi
 check "--emit=lir-alloc has the prologue" grep -q 'PushPair %x29, %x30' "$tmp/out"
 
-expect_exit 0 "$circ" compile "$div" --target arm64 -o "$tmp/code.bin"
+expect_exit 0 "$circ" compile "$div" --target arm64 --emit=bin -o "$tmp/code.bin"
 check "-o writes bytes" test -s "$tmp/code.bin"
 check "-o writes whole instructions" test $(( $(stat -c %s "$tmp/code.bin") % 4 )) -eq 0
 

@@ -37,7 +37,7 @@ expect_exit 0 "$circ" lir "$tmp/low.lir"
 expect_exit 0 "$circ" lir "$tmp/alloc.lir" -S
 check "the allocated dump encodes" grep -q 'ret' "$tmp/out"
 
-expect_exit 0 "$circ" compile "$div" --target x86-64 -o "$tmp/code.bin"
+expect_exit 0 "$circ" compile "$div" --target x86-64 --emit=bin -o "$tmp/code.bin"
 check "-o writes bytes" test -s "$tmp/code.bin"
 expect_exit 0 "$circ" compile "$div" --target x86-64
 size=$(awk '{s += $(NF-1)} END {print s}' "$tmp/out")

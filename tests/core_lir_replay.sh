@@ -13,7 +13,7 @@ for target in x86-64 arm64; do
         "$circ" lir "$tmp/$f.lir" -S > "$tmp/$f.S" || { echo "$f ($target): circ lir -S failed"; exit 1; }
         grep -q "ret" "$tmp/$f.S" || { echo "$f ($target): no return in the listing"; exit 1; }
         "$circ" lir "$tmp/$f.lir" --hex > /dev/null
-        "$circ" compile "$examples/$f.circ" --target "$target" -O2 -o "$tmp/$f.bin"
+        "$circ" compile "$examples/$f.circ" --target "$target" -O2 --emit=bin -o "$tmp/$f.bin"
         replay=$("$circ" lir "$tmp/$f.lir" --hex | sed 's/^@[^:]*://' | tr -d ' \n')
         direct=$(od -An -v -tx1 "$tmp/$f.bin" | tr -d ' \n')
         [ "$replay" = "$direct" ] || { echo "$f ($target): replayed bytes differ from circ compile -o"; exit 1; }

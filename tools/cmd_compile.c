@@ -1,7 +1,9 @@
 /* cmd_compile.c — `circ compile`: compile a module for a target through the whole
  * pipeline (compiler/compile.h) and print its LIR, an annotated listing, or
- * write the code bytes. */
+ * write an ELF object (compiler/lir/objwrite.h), the raw code bytes or the C
+ * header of the object. */
 #include "compiler/compile.h"
+#include "compiler/lir/objwrite.h"
 #include "compiler/opt/opt.h"
 #include "compiler/target.h"
 #include "driver.h"
@@ -13,7 +15,8 @@
 
 static const char compile_usage[] =
     "usage: circ compile FILE --target T [-O0|-O1|-O2] [--passes=LIST] [-S]\n"
-    "                    [--emit=lir|lir-alloc] [--max-regs=GP,FP] [-o OUT]\n"
+    "                    [--emit=obj|bin|header|lir|lir-alloc] [--prefix=P]\n"
+    "                    [--max-regs=GP,FP] [-o OUT]\n"
     "       circ compile --list-targets\n"
     "Compile every function of FILE for target T ({TARGETS_OR}): passes (-O\n"
     "level, default -O0, or a --passes= list), scheduling, instruction selection,\n"
@@ -23,7 +26,12 @@ static const char compile_usage[] =
     "  --emit=lir       print the LIR after instruction selection\n"
     "  --emit=lir-alloc print the LIR after register allocation and the frame\n"
     "  --max-regs=G,F   allocate with at most G general and F float registers\n"
-    "  -o OUT           write the raw code bytes to OUT\n"
+    "  -o OUT           write an ELF64 relocatable object to OUT (docs/objects.md)\n"
+    "  --emit=obj       the same (the default with -o)\n"
+    "  --emit=bin       write the raw code bytes to OUT instead\n"
+    "  --emit=header    write a C header for the object to OUT (or print it; needs\n"
+    "                   no --target): a prototype per function\n"
+    "  --prefix=P       every function's symbol is P followed by its name\n"
     "Without -S, --emit or -o, print each function's offset and size.\n"
     "--list-targets prints the name of every target, one a line, in registry order.\n"
     "Exit 0 on success, 1 if the file is invalid or cannot be compiled, 2 on usage\n"
@@ -43,7 +51,7 @@ static const char *gate_title(void *ctx, uint32_t func, uint32_t gate, char *buf
 }
 
 typedef struct {
-    const char *file, *target, *passes, *out, *emit;
+    const char *file, *target, *passes, *out, *emit, *prefix;
     int opt_level;
     bool listing;
     RegallocOptions ra;
@@ -77,8 +85,11 @@ static bool parse_compile_args(int argc, char **argv, CompileArgs *a)
             a->passes = s + 9;
         else if (!strcmp(s, "-S"))
             a->listing = true;
-        else if (!strcmp(s, "--emit=lir") || !strcmp(s, "--emit=lir-alloc"))
+        else if (!strcmp(s, "--emit=lir") || !strcmp(s, "--emit=lir-alloc") || !strcmp(s, "--emit=obj") ||
+                 !strcmp(s, "--emit=bin") || !strcmp(s, "--emit=header"))
             a->emit = s + 7;
+        else if (!strncmp(s, "--prefix=", 9))
+            a->prefix = s + 9;
         else if (!strncmp(s, "--max-regs=", 11)) {
             if (!parse_max_regs(s + 11, &a->ra))
                 return false;
@@ -89,41 +100,81 @@ static bool parse_compile_args(int argc, char **argv, CompileArgs *a)
         else
             a->file = s;
     }
-    return a->file && a->target;
+    bool header = a->emit && !strcmp(a->emit, "header");
+    bool file_out = a->emit && (!strcmp(a->emit, "obj") || !strcmp(a->emit, "bin"));
+    return a->file && (a->target || header) && (a->out || !file_out);
 }
 
-static bool fill_code(FILE *f, void *blob)
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+} Bytes;
+
+static bool fill_bytes(FILE *f, void *bytes)
 {
-    const CodeBlob *b = blob;
-    return fwrite(b->code, 1, b->size, f) == b->size;
+    const Bytes *b = bytes;
+    return fwrite(b->data, 1, b->size, f) == b->size;
 }
 
-/* the code bytes to path, whole or not at all */
-static int write_code(const char *path, const CodeBlob *blob)
+typedef struct {
+    const Module *m;
+    const char *prefix;
+} HeaderArgs;
+
+static bool fill_header(FILE *f, void *ctx)
+{
+    const HeaderArgs *h = ctx;
+    return obj_write_header(f, h->m, h->prefix);
+}
+
+/* fill's output to path, whole or not at all */
+static int write_file(const char *path, bool (*fill)(FILE *, void *), void *ctx)
 {
     AtomicWriter w;
     atomic_writer_init(&w);
-    if (atomic_write_file(&w, path, AW_REPLACE, fill_code, (void *)blob))
+    if (atomic_write_file(&w, path, AW_REPLACE, fill, ctx))
         return EXIT_OK;
     fprintf(stderr, "circ compile: cannot write %s: %s\n", path, strerror(errno));
     return EXIT_USAGE;
 }
 
+/* the object (or with --emit=bin the raw code bytes) to a->out */
+static int write_code(const CompileArgs *a, const Target *t, const CodeBlob *blob, const char *const *names)
+{
+    if (a->emit && !strcmp(a->emit, "bin"))
+        return write_file(a->out, fill_bytes, &(Bytes){blob->code, blob->size});
+    ObjImage obj;
+    char err[256];
+    if (!obj_write_elf(blob, t, names, a->prefix, &obj, err, sizeof err)) {
+        fprintf(stderr, "circ compile: %s: %s\n", a->file, err);
+        return EXIT_FAIL;
+    }
+    int rc = write_file(a->out, fill_bytes, &(Bytes){obj.data, obj.size});
+    free(obj.data);
+    return rc;
+}
+
+static int write_header(const CompileArgs *a, const Module *m)
+{
+    HeaderArgs h = {m, a->prefix};
+    if (a->out)
+        return write_file(a->out, fill_header, &h);
+    return fill_header(stdout, &h) ? EXIT_OK : EXIT_USAGE;
+}
+
 static int report(const CompileArgs *a, const Target *t, const CodeBlob *blob, const Module *compiled)
 {
     int rc = EXIT_OK;
-    if (a->listing) {
-        const char **names = calloc(compiled->nfuncs + 1, sizeof *names);
-        for (uint32_t i = 0; names && i < compiled->nfuncs; i++)
-            names[i] = compiled->funcs[i]->name;
-        if (!names || !t->listing(stdout, blob, names, gate_title, (void *)compiled)) {
-            fprintf(stderr, "circ compile: cannot list the code\n");
-            rc = EXIT_FAIL;
-        }
-        free(names);
+    const char **names = calloc(compiled->nfuncs + 1, sizeof *names);
+    for (uint32_t i = 0; names && i < compiled->nfuncs; i++)
+        names[i] = compiled->funcs[i]->name;
+    if (a->listing && (!names || !t->listing(stdout, blob, names, gate_title, (void *)compiled))) {
+        fprintf(stderr, "circ compile: cannot list the code\n");
+        rc = EXIT_FAIL;
     }
     if (a->out && rc == EXIT_OK)
-        rc = write_code(a->out, blob);
+        rc = names ? write_code(a, t, blob, names) : EXIT_FAIL;
+    free(names);
     if (!a->listing && !a->out && !a->emit)
         for (uint32_t i = 0; i < blob->nfuncs; i++) {
             uint32_t end = i + 1 < blob->nfuncs ? blob->entry[i + 1] : blob->size;
@@ -144,6 +195,18 @@ static bool passes_known(const char *list)
     return ok;
 }
 
+/* --emit=header: the module's C header; nothing is compiled */
+static int compile_header(const CompileArgs *a)
+{
+    int status = EXIT_OK;
+    Module *m = load_module(a->file, true, &status);
+    if (!m)
+        return status;
+    int rc = write_header(a, m);
+    module_free(m);
+    return rc;
+}
+
 int cmd_compile(int argc, char **argv)
 {
     char usage[2048];
@@ -160,6 +223,8 @@ int cmd_compile(int argc, char **argv)
         fputs(usage, stderr);
         return EXIT_USAGE;
     }
+    if (a.emit && !strcmp(a.emit, "header"))
+        return compile_header(&a);
     const Target *t = target_find(a.target);
     if (!t) {
         char names[128];
@@ -176,7 +241,7 @@ int cmd_compile(int argc, char **argv)
     CompileOptions opt = {.opt_level = a.opt_level, .passes = a.passes, .regalloc = a.ra};
     if (a.emit && !strcmp(a.emit, "lir"))
         opt.dump_lir = stdout;
-    else if (a.emit)
+    else if (a.emit && !strcmp(a.emit, "lir-alloc"))
         opt.dump_alloc = stdout;
     Arena *arena = arena_new();
     Diag d;

@@ -80,6 +80,10 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
         co->pass_order = a + 9;
         return 1;
     }
+    if (!strcmp(a, "--no-native")) {
+        co->no_native = true;
+        return 1;
+    }
     if (!strcmp(a, "--isa") && has) {
         if (!parse_isas(argv[++*i], &co->isa_mask)) {
             char names[128];
@@ -95,13 +99,16 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
 /* ---- circ check ------------------------------------------------------------------ */
 static const char check_usage[] =
     "usage: circ check FILE... [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
-    "                  [--passes=a,b,c] [--tv] [--tv-timeout MS] [--list-stages] [-q]\n"
+    "                  [--passes=a,b,c] [--tv] [--tv-timeout MS] [--no-native]\n"
+    "                  [--list-stages] [-q]\n"
     "For every `; run:` line of each file, compare the reference interpreter's outcome\n"
     "(the oracle; it must also meet the line's expectation) with every stage of the\n"
     "compiler, in pipeline order: each pass alone (pass-NAME), -O1 and -O2 (O1, O2:\n"
     "the interpreter after the passes), the scheduled form with no motion (sched-O0)\n"
     "and after -O2 with global code motion (sched-O2), and machine code under the\n"
-    "emulator for each target ({TARGETS}: TARGET-O0 and TARGET-O2).\n"
+    "emulator for each target ({TARGETS}: TARGET-O0 and TARGET-O2), then the -O2\n"
+    "object on the host's CPU (x86-64-O2-native on an x86-64 host) and the ARM64\n"
+    "object under qemu-aarch64 where installed (arm64-O2-qemu; docs/objects.md).\n"
     "The first stage that disagrees is reported with both outcomes and a signature\n"
     "STAGE:EXPECTED-vs-GOT (outcome kinds), e.g. sched-O2:return-vs-trap.\n"
     "  -O0|-O1|-O2      only the stages of that level (default: all)\n"
@@ -112,6 +119,7 @@ static const char check_usage[] =
     "                   tv-PASS per pass; a refutation is tv-PASS:refuted with its\n"
     "                   confirming run line; the verdicts are counted per file\n"
     "  --tv-timeout MS  solver time per query (default 2000; implies --tv)\n"
+    "  --no-native      no stage on the host's CPU, none under qemu-aarch64\n"
     "  --list-stages    print the stages that would be checked and exit\n"
     "  -q               print mismatches and the summary only\n"
     "Exit 0 if every stage agreed, 1 on a mismatch or an invalid file, 2 on usage or I/O errors.\n";
@@ -192,11 +200,14 @@ int cmd_check(int argc, char **argv)
 }
 
 /* ---- circ fuzz ------------------------------------------------------------------- */
+/* a qemu-aarch64 process costs about 30-60 ms per program where a campaign spends
+ * about 7 ms per program on everything else (docs/objects.md) */
+enum { QEMU_EVERY_DEFAULT = 128 };
 static const char fuzz_usage[] =
     "usage: circ fuzz [--seconds S] [--seed N] [--jobs J] [--out DIR] [--targets LIST]\n"
     "                 [--size S] [--swarm] [--reduce] [--isa LIST] [-O0|-O1|-O2]\n"
     "                 [--max-programs N] [--hang-seconds H] [--status-interval S]\n"
-    "                 [--tv] [--tv-timeout MS]\n"
+    "                 [--tv] [--tv-timeout MS] [--no-native] [--qemu-every N]\n"
     "Differential fuzzing campaign: J worker processes generate programs from the\n"
     "deterministic seed stream (seed, worker, index), run their run lines through the\n"
     "oracle and every compiler stage (as `circ check`), and report to this process,\n"
@@ -214,6 +225,10 @@ static const char fuzz_usage[] =
     "                     missing) and locked before the campaign starts; a second\n"
     "                     campaign on a locked folder exits 2\n"
     "  --targets LIST     only stages whose names start with one of LIST\n"
+    "  --no-native        no stage on the host's CPU or under qemu-aarch64 (the summary\n"
+    "                     names the machine-code stages run)\n"
+    "  --qemu-every N     the arm64-O2-qemu stage (qemu-aarch64 installed) checks one\n"
+    "                     program in N, default 128 (a process per program)\n"
     "  --size S           target gate count of generated modules, default 100\n"
     "  --swarm            switch a random subset of generator features off per program\n"
     "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"
@@ -239,6 +254,7 @@ static const FuzzValue fuzz_values[] = {
     {"--seconds", 0, 1u << 30},      {"--seed", 0, UINT64_MAX}, {"--jobs", 1, 256},
     {"--size", 1, 100000},           {"--max-programs", 0, UINT64_MAX},
     {"--hang-seconds", 1, 1u << 30}, {"--status-interval", 1, 1u << 30},
+    {"--qemu-every", 1, 1u << 30},
 };
 
 static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
@@ -250,7 +266,8 @@ static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
     case 3: o->gen.size = (uint32_t)v; break;
     case 4: o->max_programs = v; break;
     case 5: o->hang_seconds = (double)v; break;
-    default: o->status_interval = (double)v; break;
+    case 6: o->status_interval = (double)v; break;
+    default: o->check.qemu_every = (uint32_t)v; break;
     }
 }
 
@@ -299,6 +316,7 @@ int cmd_fuzz(int argc, char **argv)
         return EXIT_OK;
     CampaignOptions o;
     campaign_options_default(&o);
+    o.check.qemu_every = QEMU_EVERY_DEFAULT;
     for (int i = 1; i < argc; i++) {
         int r = common_option(argc, argv, &i, &o.check, "fuzz");
         if (r == 0)

@@ -28,7 +28,9 @@ hash_file() { # NAME PATH
     for isa in $targets; do
         for lvl in O0 O2; do
             n=$((n + 1))
-            if "$circ" compile "$2" --target "$isa" "-$lvl" -o "$tmp/$n.code" >/dev/null 2>&1 &&
+            # raw bytes: --emit=bin (a build older than ELF objects writes them with -o alone)
+            if { "$circ" compile "$2" --target "$isa" "-$lvl" --emit=bin -o "$tmp/$n.code" >/dev/null 2>&1 ||
+                 "$circ" compile "$2" --target "$isa" "-$lvl" -o "$tmp/$n.code" >/dev/null 2>&1; } &&
                "$circ" compile "$2" --target "$isa" "-$lvl" >"$tmp/$n.map" 2>/dev/null; then
                 echo "$1 $isa $lvl $tmp/$n.map $tmp/$n.code" >>"$tmp/index"
             else

@@ -72,6 +72,8 @@ typedef enum {
 
 /* the ARM64 target: forms table (forms.def), register names, value rules, emit */
 const Target *a64_target(void);
+/* its ELF machine and relocation types (obj.c) */
+extern const struct ObjFormat a64_obj_format;
 
 /* the register file for allocation: bit n = LIR register n of bank b */
 uint64_t a64_allocatable_regs(Bank b);   /* GP: x0-x15, x19-x28; FP: v0-v30 */

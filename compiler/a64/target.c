@@ -211,6 +211,7 @@ static const Target a64 = {
     .encode_inst = a64_encode_inst,
     .listing = a64_listing,
     .disasm = { CS_ARCH_ARM64, CS_MODE_ARM, a64_cs_reg },
+    .obj = &a64_obj_format,
 };
 
 const Target *a64_target(void) { return &a64; }

@@ -121,6 +121,15 @@ static bool resolve_calls(LirAsm *as, const LirLayout *layout, const uint32_t *e
     return true;
 }
 
+/* the module's call sites (the fixups left after every function: calls only) */
+static void keep_calls(Arena *arena, const LirAsm *as, CodeBlob *out)
+{
+    out->calls = arena_alloc(arena, (as->nfixups ? as->nfixups : 1) * sizeof *out->calls);
+    for (uint32_t i = 0; i < as->nfixups; i++)
+        out->calls[i] = (Reloc){ as->fixups[i].at, RELOC_CALL, TARGET_FUNC, as->fixups[i].target, 0 };
+    out->ncalls = as->nfixups;
+}
+
 static void *copy_out(Arena *arena, const void *p, size_t n)
 {
     void *q = arena_alloc(arena, n ? n : 1);
@@ -171,9 +180,15 @@ bool lir_layout_module(const LirLayout *layout, Arena *arena, Code *const *funcs
             ok = emit_func(&as, layout, funcs[f], f);
         }
     }
+    CodeBlob calls = {0};
+    if (ok && !as.failed)
+        keep_calls(arena, &as, &calls);
     ok = ok && !as.failed && resolve_calls(&as, layout, entry, nfuncs);
-    if (ok)
+    if (ok) {
         fill_blob(arena, layout->isa, &as, entry, nfuncs, out);
+        out->calls = calls.calls;
+        out->ncalls = calls.ncalls;
+    }
     else if (err && errlen)
         snprintf(err, errlen, "%s", as.err[0] ? as.err : "encoding failed");
     free(entry);

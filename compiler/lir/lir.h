@@ -319,6 +319,7 @@ typedef const char *(*GateNameFn)(void *ctx, uint32_t func, uint32_t gate, char 
 
 struct IselHooks;   /* compiler/lir/isel.h */
 struct LirAsm;      /* compiler/lir/asm.h */
+struct ObjFormat;   /* compiler/lir/objwrite.h */
 
 /* One target: everything the compile driver, the tools and the checks need to know
  * about it.  compiler/target.h lists the targets of the build (the registry);
@@ -371,6 +372,8 @@ struct Target {
      * the blob is not this target's or cannot be decoded ---- */
     bool (*listing)(FILE *out, const CodeBlob *blob, const char *const *func_names,
                     GateNameFn gate_name, void *ctx);
+    /* ---- ELF objects (obj.c): the machine and relocation types; NULL: none ---- */
+    const struct ObjFormat *obj;
 };
 
 /* the forms of op on target (contiguous), *n set to their number */

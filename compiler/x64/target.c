@@ -124,6 +124,7 @@ static const Target x64 = {
     .encode_inst = x64_encode_inst,
     .listing = x64_listing,
     .disasm = { CS_ARCH_X86, CS_MODE_64, x64_cs_reg },
+    .obj = &x64_obj_format,
 };
 
 const Target *x64_target(void) { return &x64; }

@@ -43,6 +43,8 @@ typedef enum { X64_CMP, X64_TEST, X64_UCOMISS, X64_UCOMISD } X64CompareKind;
 
 /* the x86-64 target: forms table (forms.def), register names, value rules, emit */
 const Target *x64_target(void);
+/* its ELF machine and relocation types (obj.c) */
+extern const struct ObjFormat x64_obj_format;
 
 /* the condition-code nibble of a condition arg on x86-64 (-1 if it needs two tests) */
 int x64_cond_code(const Arg *cond);

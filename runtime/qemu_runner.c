@@ -1,0 +1,120 @@
+/* qemu_runner.c — the program the check's qemu stage runs under qemu-aarch64
+ * (runtime/circ_runner.h): it maps its code region, says where it and the helpers
+ * are, reads a relocated image, its trap table and the calls, and runs each call
+ * with libcirc_rt (traps and throws as outcomes, the harness buffer reset per
+ * call), writing an outcome and the buffer per call.  Built static for AArch64 by
+ * runtime/CMakeLists.txt when aarch64-linux-gnu-gcc is installed. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* mmap flags under -std=c11 */
+#endif
+#include "circ_rt.h"
+#include "circ_runner.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef uint64_t (*IntCall)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+                            double, double, double, double, double, double, double, double, uint64_t,
+                            uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+                            uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+typedef double (*FloatCall)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+                            double, double, double, double, double, double, double, double, uint64_t,
+                            uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+                            uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+#define CALL_ARGS(c)                                                                                 \
+    c->gp[0], c->gp[1], c->gp[2], c->gp[3], c->gp[4], c->gp[5], c->gp[6], c->gp[7], circ_rt_f64(c->fp[0]), \
+        circ_rt_f64(c->fp[1]), circ_rt_f64(c->fp[2]), circ_rt_f64(c->fp[3]), circ_rt_f64(c->fp[4]),   \
+        circ_rt_f64(c->fp[5]), circ_rt_f64(c->fp[6]), circ_rt_f64(c->fp[7]), c->mem[0], c->mem[1],    \
+        c->mem[2], c->mem[3], c->mem[4], c->mem[5], c->mem[6], c->mem[7], c->mem[8], c->mem[9],       \
+        c->mem[10], c->mem[11], c->mem[12], c->mem[13], c->mem[14], c->mem[15]
+
+static void call_one(const uint64_t *args, uint64_t *ret)
+{
+    const CircRunnerCall *c = (const CircRunnerCall *)args;
+    if (c->float_result)
+        *ret = circ_rt_f64_bits(((FloatCall)(uintptr_t)c->entry)(CALL_ARGS(c)));
+    else
+        *ret = ((IntCall)(uintptr_t)c->entry)(CALL_ARGS(c));
+}
+
+static int read_all(void *p, size_t n)
+{
+    for (size_t k = 0; k < n;) {
+        ssize_t r = read(0, (char *)p + k, n - k);
+        if (r <= 0)
+            return 0;
+        k += (size_t)r;
+    }
+    return 1;
+}
+
+static int write_all(const void *p, size_t n)
+{
+    for (size_t k = 0; k < n;) {
+        ssize_t r = write(1, (const char *)p + k, n - k);
+        if (r <= 0)
+            return 0;
+        k += (size_t)r;
+    }
+    return 1;
+}
+
+static int say_hello(void)
+{
+    CircRunnerHello h = {CIRC_RUNNER_MAGIC, CIRC_RUNNER_BASE,
+                         {(uint64_t)(uintptr_t)circ_rt_fmod_f32, (uint64_t)(uintptr_t)circ_rt_fmod_f64,
+                          (uint64_t)(uintptr_t)circ_rt_fexp_f32, (uint64_t)(uintptr_t)circ_rt_fexp_f64,
+                          (uint64_t)(uintptr_t)circ_rt_throw}};
+    return write_all(&h, sizeof h);
+}
+
+/* the trap table as libcirc_rt takes it */
+static int read_traps(uint32_t n, CircRtTraps *t)
+{
+    CircRunnerTrap *raw = malloc((n + 1) * sizeof *raw);
+    uint32_t *off = malloc((n + 1) * sizeof *off);
+    uint8_t *kind = malloc(n + 1);
+    if (!raw || !off || !kind || !read_all(raw, n * sizeof *raw))
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        off[i] = raw[i].offset;
+        kind[i] = (uint8_t)raw[i].kind;
+    }
+    free(raw);
+    *t = (CircRtTraps){(const char *)(uintptr_t)CIRC_RUNNER_BASE, off, kind, n};
+    return 1;
+}
+
+static int run_calls(uint32_t n, const CircRtTraps *traps)
+{
+    CircRunnerCall call;
+    CircRunnerResult *res = malloc(sizeof *res);
+    for (uint32_t i = 0; res && i < n; i++) {
+        CircRtOutcome o;
+        if (!read_all(&call, sizeof call) || !circ_rt_heap_reset() ||
+            !circ_rt_call_traps(call_one, (const uint64_t *)&call, traps, &o))
+            return 0;
+        *res = (CircRunnerResult){.kind = o.kind, .trap = o.trap, .bits = o.bits, .type = o.type};
+        memcpy(res->heap, circ_rt_heap(), CIRC_ABI_HEAP_SIZE);
+        if (!write_all(res, sizeof *res))
+            return 0;
+    }
+    free(res);
+    return res != NULL;
+}
+
+int main(void)
+{
+    void *code = mmap((void *)(uintptr_t)CIRC_RUNNER_BASE, CIRC_RUNNER_CODE_MAX, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    CircRunnerJob job;
+    CircRtTraps traps;
+    if (code != (void *)(uintptr_t)CIRC_RUNNER_BASE || !say_hello() || !read_all(&job, sizeof job) ||
+        job.magic != CIRC_RUNNER_MAGIC || job.image_size > CIRC_RUNNER_CODE_MAX ||
+        job.ncalls > CIRC_RUNNER_MAX_CALLS || !read_all(code, job.image_size) || !read_traps(job.ntraps, &traps) ||
+        mprotect(code, CIRC_RUNNER_CODE_MAX, PROT_READ | PROT_EXEC))
+        return 2;
+    __builtin___clear_cache((char *)code, (char *)code + job.image_size);
+    return run_calls(job.ncalls, &traps) ? 0 : 2;
+}

@@ -1,0 +1,26 @@
+# ELF objects and libcirc_rt (docs/objects.md): objects read back by binutils, and
+# linked by the system toolchain into programs that must give the oracle's outcomes.
+add_test(NAME objects_disasm COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/objects_disasm.sh $<TARGET_FILE:circ>
+         ${CIRC_EXAMPLES}/div.circ ${CIRC_EXAMPLES}/sumsq.circ ${CIRC_EXAMPLES}/float.circ
+         ${CMAKE_SOURCE_DIR}/corpus/seeds/gen_default_2.circ ${CMAKE_SOURCE_DIR}/corpus/seeds/gen_swarm_large.circ)
+
+add_executable(objects_link ${CMAKE_CURRENT_SOURCE_DIR}/objects_link.c)
+target_link_libraries(objects_link PRIVATE ${CIRC_LIBS})
+foreach(t x86-64 arm64)
+  add_test(NAME objects_link_${t} COMMAND objects_link $<TARGET_FILE:circ> ${CMAKE_SOURCE_DIR}/runtime ${t} 12
+           ${CMAKE_SOURCE_DIR}/corpus)
+  set_tests_properties(objects_link_${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+endforeach()
+
+# the harness's ELF loader: circ's objects, the system C compilers', and bad ones
+add_executable(elf_load_test ${CMAKE_CURRENT_SOURCE_DIR}/elf_load.c)
+target_link_libraries(elf_load_test PRIVATE ${CIRC_LIBS})
+add_test(NAME elf_load COMMAND elf_load_test ${CMAKE_CURRENT_SOURCE_DIR}/elf_load_gcc.c
+         ${CIRC_EXAMPLES}/div.circ ${CIRC_EXAMPLES}/float.circ ${CIRC_EXAMPLES}/sumsq.circ
+         ${CIRC_EXAMPLES}/heap.circ ${CMAKE_SOURCE_DIR}/corpus/seeds/gen_default_2.circ
+         ${CMAKE_SOURCE_DIR}/corpus/seeds/gen_swarm_large.circ)
+
+# the native stage of circ check on the host's CPU (x86-64 or ARM64 hosts)
+add_test(NAME native_stage COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/native_stage.sh $<TARGET_FILE:circ>
+         ${CMAKE_SOURCE_DIR}/corpus)
+set_tests_properties(native_stage PROPERTIES SKIP_RETURN_CODE 77)
