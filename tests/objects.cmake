@@ -22,5 +22,5 @@ add_test(NAME elf_load COMMAND elf_load_test ${CMAKE_CURRENT_SOURCE_DIR}/elf_loa
 
 # the native stage of circ check on the host's CPU (x86-64 or ARM64 hosts)
 add_test(NAME native_stage COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/native_stage.sh $<TARGET_FILE:circ>
-         ${CMAKE_SOURCE_DIR}/corpus)
+         ${CMAKE_SOURCE_DIR}/corpus $<IF:$<BOOL:${CIRC_SANITIZE}>,ON,OFF>)
 set_tests_properties(native_stage PROPERTIES SKIP_RETURN_CODE 77)
