@@ -38,7 +38,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__x86_64__)
+/* A sanitized build has no native stage: its runtime intercepts signals, longjmp
+ * and calls that do not return, and makes system calls there (sigaltstack,
+ * /proc/self/maps) that the child's seccomp filter forbids. */
+#if defined(__SANITIZE_ADDRESS__)
+#define NATIVE_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define NATIVE_SANITIZED 1
+#endif
+#endif
+
+#if defined(NATIVE_SANITIZED)
+#elif defined(__x86_64__)
 #define NATIVE_ISA ISA_X64
 #define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
 enum { NATIVE_GP_ARGS = 6 };

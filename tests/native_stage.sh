@@ -8,6 +8,14 @@
 set -u
 circ=$1
 corpus=$2
+sanitized=${3:-OFF}
+if [ "$sanitized" = ON ]; then # fuzz/check_native.c: no native stage under sanitizers
+    if "$circ" check "$corpus/examples/div.circ" --list-stages | grep -q -- '-native$'; then
+        echo "FAIL: a sanitized build lists a native stage"; exit 1
+    fi
+    echo "skipped: a sanitized build has no native stage"
+    exit 77
+fi
 case "$(uname -m)" in
     x86_64) stage=x86-64-O2-native ;;
     aarch64) stage=arm64-O2-native ;;

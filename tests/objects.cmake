@@ -22,5 +22,12 @@ add_test(NAME elf_load COMMAND elf_load_test ${CMAKE_CURRENT_SOURCE_DIR}/elf_loa
 
 # the native stage of circ check on the host's CPU (x86-64 or ARM64 hosts)
 add_test(NAME native_stage COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/native_stage.sh $<TARGET_FILE:circ>
-         ${CMAKE_SOURCE_DIR}/corpus)
+         ${CMAKE_SOURCE_DIR}/corpus $<IF:$<BOOL:${CIRC_SANITIZE}>,ON,OFF>)
 set_tests_properties(native_stage PROPERTIES SKIP_RETURN_CODE 77)
+
+# the emulator trust test (bench/trust/trust_x64.c): every straight-line register form
+# of the x86-64 forms table, random operands, Unicorn against the host CPU
+add_executable(trust_x64 ${CMAKE_SOURCE_DIR}/bench/trust/trust_x64.c)
+target_link_libraries(trust_x64 PRIVATE ${CIRC_LIBS} circ_capstone)
+add_test(NAME emulator_trust_x64 COMMAND trust_x64 100000)
+set_tests_properties(emulator_trust_x64 PROPERTIES SKIP_RETURN_CODE 77)
