@@ -22,7 +22,9 @@ foreach(_lib ${CIRC_LIBS})
 endforeach()
 file(GLOB _api_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/api/*.c)
 add_library(circ_objects OBJECT ${_circ_srcs} ${_api_srcs})
-set_target_properties(circ_objects PROPERTIES POSITION_INDEPENDENT_CODE ON)
+# plain objects, not link-time-optimization ones: libcirc.a must link into programs
+# built without -flto (and by other compiler versions)
+set_target_properties(circ_objects PROPERTIES POSITION_INDEPENDENT_CODE ON INTERPROCEDURAL_OPTIMIZATION OFF)
 target_include_directories(circ_objects PRIVATE ${CMAKE_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/include
                            ${UNICORN_INCLUDE_DIR} ${CAPSTONE_INCLUDE_DIR})
 if(CIRC_HAVE_Z3)
@@ -36,8 +38,8 @@ endif()
 
 add_library(circ_static STATIC $<TARGET_OBJECTS:circ_objects>)
 add_library(circ_shared SHARED $<TARGET_OBJECTS:circ_objects>)
-set_target_properties(circ_static PROPERTIES OUTPUT_NAME circ EXPORT_NAME circ_static)
-set_target_properties(circ_shared PROPERTIES OUTPUT_NAME circ EXPORT_NAME circ
+set_target_properties(circ_static PROPERTIES OUTPUT_NAME circ EXPORT_NAME circ_static INTERPROCEDURAL_OPTIMIZATION OFF)
+set_target_properties(circ_shared PROPERTIES OUTPUT_NAME circ EXPORT_NAME circ INTERPROCEDURAL_OPTIMIZATION OFF
                       VERSION ${CIRC_API_MAJOR}.${CIRC_API_MINOR} SOVERSION ${CIRC_API_MAJOR})
 target_link_libraries(circ_shared PRIVATE ${CIRC_EXTERNAL_LIBS})
 target_link_libraries(circ_static INTERFACE ${CIRC_EXTERNAL_LIBS})
