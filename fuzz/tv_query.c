@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -204,8 +205,12 @@ static Z3_lbool check_bounded(TvCtx *t, Z3_solver s, uint64_t *args, Z3_error_co
     *error = Z3_OK;
     if (pipe(fd))
         return Z3_L_UNDEF;
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives a checker that was killed */
+        if (getppid() != parent)
+            _exit(0);
         close(fd[0]);
         check_child(t, s, fd[1]);
     }
