@@ -72,7 +72,7 @@ static bool rt_apply(Gen *g)
 void gen_stmt_runtime(Gen *g)
 {
     uint32_t form = gen_rd_below(g, 8);
-    if (form < 2 && rt_apply(g))
+    if (form < 4 && rt_apply(g))
         return;
     if (form < 4) {
         GateId v = gen_i64_value(g);
@@ -142,7 +142,7 @@ bool gen_rt_stmt(Gen *g)
 /* some callees take (i64) -> i64, so that rt_apply has a function to call back */
 bool gen_rt_signature(Gen *g, GenSig *s)
 {
-    if (!gen_rd_chance(g, 30))
+    if (!gen_rd_chance(g, 40))
         return false;
     memset(s, 0, sizeof *s);
     s->depth_param = -1;
