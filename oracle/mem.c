@@ -268,7 +268,12 @@ static bool ordered_through_joins(Mem *mem, uint32_t before, uint32_t after)
     uint32_t floor = before;
     while (mem->insts[floor].call)
         floor = mem->insts[floor].call;
-    uint32_t q = ++mem->query, n = 0;
+    if (++mem->query == 0) { /* the marks wrapped: none may look current */
+        for (uint32_t i = 0; i < mem->ninsts; i++)
+            mem->insts[i].seen = 0;
+        mem->query = 1;
+    }
+    uint32_t q = mem->query, n = 0;
     mem->walk = grow(mem->walk, &mem->capwalk, 1, sizeof *mem->walk);
     mem->walk[n++] = after;
     while (n) {
