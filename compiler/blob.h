@@ -14,8 +14,14 @@ typedef enum {
     HELPER_FMOD_F32, HELPER_FMOD_F64, /* C fmodf / fmod, NaN canonicalized */
     HELPER_FEXP_F32, HELPER_FEXP_F64, /* C powf / pow, NaN canonicalized */
     HELPER_THROW,                     /* arg 0: the value's bits, arg 1: its Type; never returns */
+    /* the runtime functions (compiler/ir/runtime.def, docs/runtime.md), in RuntimeFn
+     * order from HELPER_RUNTIME: called with the platform ABI like a module function */
+#define RT(name, ...) HELPER_RT_##name,
+#include "compiler/ir/runtime.def"
+#undef RT
     HELPER_COUNT
 } Helper;
+#define HELPER_RUNTIME HELPER_RT_rt_mix64 /* the first runtime function's helper */
 
 typedef enum {
     RELOC_ABS64,  /* 8 bytes at offset := absolute address of the target */

@@ -704,6 +704,8 @@ static void format_call(char *buf, size_t n, const Module *m, const RunLine *r)
         char v[64];
         if (r->args[i].kind == RA_HEAP)
             snprintf(v, sizeof v, "heap");
+        else if (r->args[i].kind == RA_FUNC && r->args[i].bits < m->nfuncs)
+            snprintf(v, sizeof v, "@%s", m->funcs[r->args[i].bits]->name);
         else
             lit_format(v, sizeof v, f->params[i], r->args[i].bits);
         k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", v);

@@ -159,6 +159,8 @@ typedef struct {
     uint64_t consts[GEN_CONST_COUNT], const_programs[GEN_CONST_COUNT]; /* constants by class,
                                          and programs with at least one */
     uint64_t shapes[GEN_SHAPE_COUNT], shape_programs[GEN_SHAPE_COUNT];
+    uint64_t runtime_programs;         /* programs declaring (and calling) the runtime */
+    uint64_t runtime_fn_programs[RT_COUNT]; /* ... per runtime function */
 } GenStats;
 
 void gen_stats_init(GenStats *s);

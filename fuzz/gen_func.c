@@ -184,7 +184,7 @@ static void stmt_in_record(Gen *g, uint32_t limit)
     default:
         if (gen_rd_chance(g, 20))
             gen_stmt_idiom(g);
-        else
+        else if (left < 16 || !gen_rt_stmt(g))
             gen_stmt_int(g);
         break;
     }
@@ -212,6 +212,8 @@ static void make_signature(Gen *g, uint32_t idx, bool entry)
 {
     static const uint32_t ptr_sizes[] = {8, 16, 64, 256, 32};
     GenSig *s = &g->sigs[idx];
+    if (!entry && gen_rt_signature(g, s))
+        return;
     memset(s, 0, sizeof *s);
     s->depth_param = -1;
     uint32_t n = gen_rd_below(g, GEN_MAX_PARAMS - 1);

@@ -199,6 +199,14 @@ GateId gen_ptr_arg(Gen *g, uint32_t need);    /* a pointer argument; NO_GATE if 
 void gen_small_callee_head(Gen *g);           /* a small callee's store / trap / throw */
 GateId gen_call_some(Gen *g);                 /* a call of an earlier function; NO_GATE if none */
 
+/* gen_rt.c: dependency joins and runtime calls */
+void gen_stmt_join(Gen *g);                   /* chains over disjoint bytes, a DEPEND_AND */
+void gen_stmt_runtime(Gen *g);                /* a call of a runtime function */
+bool gen_rt_stmt(Gen *g);                     /* one of the two, GEN_RT_PERCENT % of the
+                                                 time each (false: neither) */
+#define GEN_RT_PERCENT 24
+bool gen_rt_signature(Gen *g, GenSig *s);     /* maybe (i64) -> i64 for a callee */
+
 /* gen_extreme.c: the structural extremes */
 void gen_extreme_plan(Gen *g, const uint8_t *bytes, size_t len, const GenOptions *opt);
 void gen_extreme_signature(Gen *g, GenSig *s);   /* the params extreme's wide one */

@@ -112,6 +112,9 @@ void gen_stats_add(GenStats *s, const Module *m)
         }
     }
     gen_stats_shapes(s, m);
+    s->runtime_programs += m->nexterns > 0;
+    for (uint32_t e = 0; e < m->nexterns; e++)
+        s->runtime_fn_programs[m->externs[e].rt]++;
     for (int op = 0; op < OP_COUNT; op++)
         s->op_programs[op] += seen[op];
     s->loops[s->programs] = loops;
@@ -310,6 +313,10 @@ void gen_stats_print(FILE *out, const GenStats *s)
     print_per_program(out, "loops per program:", s->loops, s->programs);
     print_per_program(out, "memory effects per program:", s->effects, s->programs);
     print_per_program(out, "calls per program:", s->calls, s->programs);
+    fprintf(out, "runtime calls: in %.1f%% of programs;", pct(s->runtime_programs, s->programs));
+    for (int fn = 0; fn < RT_COUNT; fn++)
+        fprintf(out, " %s %.1f%%", runtime_info[fn].name, pct(s->runtime_fn_programs[fn], s->programs));
+    fprintf(out, "; DEPEND_AND in %.1f%%\n", pct(s->op_programs[OP_DEPEND_AND], s->programs));
     fprintf(out, "state gates: ORDINARY_BLOCK %llu, MERGE %llu, LOOP_BEGIN %llu, SWITCH_BRANCH %llu, THROW %llu\n",
             (unsigned long long)s->op_count[OP_ORDINARY_BLOCK], (unsigned long long)s->op_count[OP_MERGE],
             (unsigned long long)s->op_count[OP_LOOP_BEGIN], (unsigned long long)s->op_count[OP_SWITCH_BRANCH],

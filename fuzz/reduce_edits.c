@@ -792,6 +792,9 @@ Module *reduce_shrink_run_args(const Module *m, const Unit *u, uint32_t n, uint3
 Module *reduce_retarget_runs(const Module *m, const Unit *u, uint32_t n, uint32_t v);
 void reduce_arg_computation_units(const Module *m, UnitList *out);
 Module *reduce_fold_arg_computation(const Module *m, const Unit *u, uint32_t n, uint32_t v);
+/* from reduce_join.c */
+void reduce_join_units(const Module *m, UnitList *out);
+Module *reduce_split_joins(const Module *m, const Unit *u, uint32_t n, uint32_t v);
 
 const Strategy reduce_strategies[] = {
     {"drop run lines", 0, 1, true, false, CLEAN_NONE, reduce_run_units, reduce_drop_runs, false},
@@ -800,6 +803,7 @@ const Strategy reduce_strategies[] = {
     {"replace values", 0, 6, true, false, CLEAN_DCE, value_units, apply_replace_value, false},
     {"collapse merges", 0, 4, true, false, CLEAN_CFG, merge_units, apply_collapse_merge, false},
     {"shorten dependency chains", 0, 2, true, false, CLEAN_DCE, effect_units, apply_bypass_effect, false},
+    {"split dependency joins", 0, 4, true, false, CLEAN_DCE, reduce_join_units, reduce_split_joins, false},
     {"inline calls", 0, 1, false, false, CLEAN_DCE, module_unit, apply_inline, false},
     {"split returns at merges", 0, 1, false, false, CLEAN_DCE, split_return_units, apply_split_return, false},
     {"compare branches as switches", 0, 1, false, false, CLEAN_DCE, compare_branch_units, apply_compare_branch, false},

@@ -127,6 +127,7 @@ Module *reduce_remove_funcs(const Module *m, const Unit *u, uint32_t n, uint32_t
     if (!out || !err)
         abort();
     uint32_t kept = 0;
+    print_externs(out, m);
     for (uint32_t f = 0; f < m->nfuncs; f++)
         if (!drop[f]) {
             print_func(out, m->funcs[f]);
@@ -300,6 +301,7 @@ Module *reduce_retarget_runs(const Module *m, const Unit *u, uint32_t n, uint32_
     FILE *err = open_memstream(&ebuf, &elen);
     if (!out || !err)
         abort();
+    print_externs(out, m);
     for (uint32_t k = 0; k < m->nfuncs; k++)
         if (keep[k])
             print_func(out, m->funcs[k]);

@@ -44,7 +44,7 @@ typedef struct {
 /* an object addresses may point into: an ALLOCA's bytes, or a function (SYMBOL) */
 typedef struct {
     uint64_t size;
-    int32_t func;     /* -1: an ALLOCA object */
+    int32_t func;     /* -1: an ALLOCA object, -2: a runtime function (an extern) */
     Z3_ast bytes;     /* array offset -> byte */
 } Object;
 
@@ -302,7 +302,7 @@ static bool compute_pure(Path *p, const Gate *G, GateId g)
  * function's object (one per function) */
 static bool compute_object(Path *p, const Gate *G, GateId g)
 {
-    int32_t func = G->op == OP_SYMBOL ? (int32_t)G->lit : -1;
+    int32_t func = G->op != OP_SYMBOL ? -1 : sym_is_extern(G->lit) ? -2 : (int32_t)G->lit;
     uint32_t k = 0;
     while (func >= 0 && k < p->nobjects && p->objects[k].func != func)
         k++;
@@ -339,7 +339,7 @@ static bool compute(Path *p, GateId g)
         return compute_object(p, G, g);
     case OP_CALL:
         return compute_call(p, G, g);
-    case OP_DEPEND_RELAY:
+    case OP_DEPEND_RELAY: case OP_DEPEND_AND: /* its inputs ran first: nothing more */
         return true;
     case OP_LOAD: case OP_STORE:
         return compute_memory(p, G, g);
@@ -676,6 +676,8 @@ static bool call_matches(const Path *p, const Gate *G, const Func *callee)
 static bool compute_call(Path *p, const Gate *G, GateId g)
 {
     uint32_t cp = p->fr->prov[gate_data(G, 0)];
+    if (cp && p->objects[cp - 1].func == -2)
+        return give_up(p, "unsupported construct: a call of the runtime in @%s", p->fr->s->f->name);
     if (!cp || p->objects[cp - 1].func < 0)
         return end_path(p, TVK_INVALID);
     Z3_ast off = p->fr->val[gate_data(G, 0)];

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "oracle/emu_harness.h"
+#include "oracle/mem.h"
+#include "oracle/runtime.h"
 
 #define EMU_PAGE 0x1000u
 #define CODE_CHUNK (1u << 20)        /* the code region grows in steps of this */
@@ -373,6 +375,74 @@ static void service_throw(Emu *e)
     r->throw_bits = bits & ty_mask((Type)type);
 }
 
+/* ---- runtime functions (oracle/runtime.h): host stubs ------------------------------ */
+typedef struct { Emu *e; uint64_t args[3]; } EmuRtCall;
+
+static bool stop_trap(Emu *e, TrapKind kind, const char *why, uint64_t at)
+{
+    RunState *r = &e->run;
+    r->stop = STOP_TRAP;
+    r->trap = (uint8_t)kind;
+    snprintf(r->reason, sizeof r->reason, "%s at 0x%llx", why, (unsigned long long)at);
+    uc_emu_stop(e->uc);
+    return false;
+}
+
+/* the runtime touches only the harness buffer and the stack (where ALLOCAs live) */
+static bool emu_rt_access(EmuRtCall *rc, uint32_t arg, uint64_t off, uint8_t *buf, uint32_t n, bool write)
+{
+    uint64_t at = rc->args[arg] + off;
+    bool heap = at >= HEAP_ADDR && at - HEAP_ADDR <= HEAP_SIZE - n;
+    bool stack = at >= EMU_STACK_ADDR && at - EMU_STACK_ADDR <= EMU_STACK_SIZE - n;
+    uc_err err = UC_ERR_READ_UNMAPPED;
+    if (heap || stack)
+        err = write ? uc_mem_write(rc->e->uc, at, buf, n) : uc_mem_read(rc->e->uc, at, buf, n);
+    return err == UC_ERR_OK || stop_trap(rc->e, TRAP_FAULT, "a runtime function touched memory it may not", at);
+}
+
+static bool emu_rt_read(void *ctx, uint32_t arg, uint64_t off, uint8_t *buf, uint32_t n)
+{
+    return emu_rt_access(ctx, arg, off, buf, n, false);
+}
+
+static bool emu_rt_write(void *ctx, uint32_t arg, uint64_t off, const uint8_t *buf, uint32_t n)
+{
+    return emu_rt_access(ctx, arg, off, (uint8_t *)buf, n, true);
+}
+
+/* rt_apply(f, x) is exactly f(x): a tail call (f's return goes to the stub's caller) */
+static bool emu_rt_callback(void *ctx, uint32_t arg, uint64_t x, uint64_t *ret)
+{
+    EmuRtCall *rc = ctx;
+    (void)ret;
+    uint64_t f = rc->args[arg];
+    uc_reg_write(rc->e->uc, rc->e->isa->int_args[0], &x);
+    uc_reg_write(rc->e->uc, rc->e->isa->reg_pc, &f);
+    return false;
+}
+
+static bool emu_rt_raise(void *ctx, uint64_t bits)
+{
+    EmuRtCall *rc = ctx;
+    RunState *r = &rc->e->run;
+    r->stop = STOP_THROW;
+    r->throw_type = TY_I64;
+    r->throw_bits = bits;
+    uc_emu_stop(rc->e->uc);
+    return false;
+}
+
+static void service_runtime(Emu *e, RuntimeFn fn)
+{
+    EmuRtCall rc = {e, {0, 0, 0}};
+    for (uint32_t i = 0; i < runtime_info[fn].nparams; i++)
+        rc.args[i] = read_reg64(e, e->isa->int_args[i]);
+    RtHost host = {&rc, emu_rt_read, emu_rt_write, emu_rt_callback, emu_rt_raise};
+    uint64_t r = 0;
+    if (rt_call(fn, rc.args, &host, &r))
+        uc_reg_write(e->uc, e->isa->reg_ret_int, &r);
+}
+
 /* execution reached a helper stub: compute, set the result, let the stub return */
 static void on_stub(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
@@ -387,8 +457,11 @@ static void on_stub(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
         RunState *r = &e->run;
         r->stop = STOP_TRAP; /* real code would crash in libm's aligned spills */
         r->trap = TRAP_ABI;
-        static const char *const names[HELPER_COUNT] = {"fmod f32", "fmod f64", "fexp f32",
-                                                        "fexp f64", "throw"};
+        static const char *const names[HELPER_COUNT] = {"fmod f32", "fmod f64", "fexp f32", "fexp f64", "throw",
+#define RT(name, ...) #name,
+#include "compiler/ir/runtime.def"
+#undef RT
+        };
         snprintf(r->reason, sizeof r->reason,
                  "abi-misaligned-call: %s helper called with a misaligned stack (sp 0x%llx)", names[h],
                  (unsigned long long)sp);
@@ -398,6 +471,10 @@ static void on_stub(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     if (h == HELPER_THROW) {
         service_throw(e);
         uc_emu_stop(uc);
+        return;
+    }
+    if (h >= HELPER_RUNTIME) {
+        service_runtime(e, (RuntimeFn)(h - HELPER_RUNTIME));
         return;
     }
     uint64_t a = read_vreg_low(e, e->isa->fp_args[0]);
@@ -785,10 +862,13 @@ bool emu_load(Emu *e, const CodeBlob *b)
 /* the registers as save_pristine left them */
 static uc_err reset_cpu(Emu *e) { return uc_context_restore(e->uc, e->pristine); }
 
-/* the bits of a narrow argument with junk (or zeros) above its width */
+/* the bits of a narrow argument with junk (or zeros) above its width; a function's
+ * address from a run line (RUNARG_FUNC_ADDR, oracle/mem.h) becomes its code address */
 static uint64_t arg_bits(const Emu *e, Type t, uint64_t v, uint32_t i)
 {
-    uint64_t mask = ty_mask(t);
+    uint64_t mask = ty_mask(t), rel = v - RUNARG_FUNC_ADDR(0);
+    if (t == TY_I64 && v >= RUNARG_FUNC_ADDR(0) && rel % 16 == 0 && rel / 16 < e->nfuncs)
+        return EMU_CODE_ADDR + e->entry[rel / 16];
     uint64_t junk = e->junk_args ? harness_word(&e->harness, (3ull << 40) | i) : 0;
     return (v & mask) | (junk & ~mask);
 }

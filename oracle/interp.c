@@ -11,6 +11,7 @@
 
 #include "compiler/ir/eval.h"
 #include "oracle/mem.h"
+#include "oracle/runtime.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -589,11 +590,79 @@ static bool call_matches(const Frame *fr, const Gate *G, const Func *callee)
     return true;
 }
 
+/* the frame a call of cf runs in, with room for its arguments (the caller sets them),
+ * or NULL (a timeout reported) beyond the call depth limit */
+static Frame *callee_frame(Interp *in, const Func *cf)
+{
+    if (in->depth >= in->max_depth)
+        return fail(in, OUT_TIMEOUT, "call depth beyond %u", in->max_depth), NULL;
+    Frame *cfr = frame_at(in, in->depth);
+    if (cf->nparams > cfr->capargs) {
+        cfr->capargs = cf->nparams;
+        cfr->args = xrealloc(cfr->args, cfr->capargs * sizeof *cfr->args);
+    }
+    cfr->nargs = cf->nparams;
+    return cfr;
+}
+
+/* ---- runtime calls (oracle/runtime.h) ---- */
+typedef struct { Interp *in; Frame *fr; GateId g; uint32_t inst; } RtCall;
+
+static bool rt_invalid(void *ctx, const char *why)
+{
+    RtCall *rc = ctx;
+    return fail_gate(rc->in, rc->fr, rc->g, why);
+}
+
+static bool rt_run(void *ctx, uint32_t func, uint64_t x, uint64_t *ret)
+{
+    RtCall *rc = ctx;
+    Frame *cfr = callee_frame(rc->in, rc->in->m->funcs[func]);
+    Val r = {0, 0};
+    if (!cfr)
+        return false;
+    cfr->args[0] = (Val){x, 0};
+    if (!run_activation(rc->in, func, rc->inst, rc->inst, &r))
+        return false;
+    *ret = r.bits;
+    return true;
+}
+
+static bool rt_thrown(void *ctx, uint64_t bits)
+{
+    RtCall *rc = ctx;
+    rc->in->out->type = TY_I64;
+    rc->in->out->bits = bits;
+    return fail(rc->in, OUT_THROW, "thrown by the runtime, called from @%s", rc->fr->fi->f->name);
+}
+
+static bool compute_runtime_call(Interp *in, Frame *fr, GateId g, const Gate *G, RuntimeFn fn)
+{
+    Type types[3];
+    RtCall rc = {in, fr, g, 0};
+    RtInterp ri = {in->mem, in->m, {{0, 0}}, 0, &rc, rt_invalid, rt_run, rt_thrown};
+    for (uint32_t i = 0; i < G->ndata - 1 && i < 3; i++) {
+        ri.args[i] = value_of(fr, gate_data(G, i + 1));
+        types[i] = (Type)circ_gate(fr->fi->c, gate_data(G, i + 1))->type;
+    }
+    if (!rt_call_matches(fn, types, G->ndata - 1, (Type)G->type))
+        return fail_gate(in, fr, g, "arguments or result do not match the runtime function's signature");
+    rc.inst = ri.inst = mem_instance(in->mem, fr->slots[gate_dep(G, 0)].tok, fr->call_inst, fr->fi->f->index, g);
+    uint64_t r = 0;
+    if (!rt_interp_call(fn, &ri, &r))
+        return false;
+    fr->slots[g] = (Slot){r, 0, rc.inst, 0, 0, 0};
+    return true;
+}
+
 static bool compute_call(Interp *in, Frame *fr, GateId g, const Gate *G)
 {
     if (G->ndep != 1 || G->ndata < 1)
         return fail_gate(in, fr, g, "is malformed");
     Val callee = value_of(fr, gate_data(G, 0));
+    int rt = mem_callee_runtime(in->mem, callee);
+    if (rt >= 0)
+        return compute_runtime_call(in, fr, g, G, (RuntimeFn)rt);
     int fidx = mem_callee(in->mem, callee);
     if (fidx < 0)
         return fail_gate(in, fr, g, "calls a value that is not the address of a function of the module");
@@ -603,21 +672,28 @@ static bool compute_call(Interp *in, Frame *fr, GateId g, const Gate *G)
         snprintf(why, sizeof why, "arguments or result do not match the signature of @%s", cf->name);
         return fail_gate(in, fr, g, why);
     }
-    if (in->depth >= in->max_depth)
-        return fail(in, OUT_TIMEOUT, "call depth beyond %u", in->max_depth);
+    Frame *cfr = callee_frame(in, cf);
+    if (!cfr)
+        return false;
     uint32_t inst = mem_instance(in->mem, fr->slots[gate_dep(G, 0)].tok, fr->call_inst, fr->fi->f->index, g);
-    Frame *cfr = frame_at(in, in->depth);
-    if (cf->nparams > cfr->capargs) {
-        cfr->capargs = cf->nparams;
-        cfr->args = xrealloc(cfr->args, cfr->capargs * sizeof *cfr->args);
-    }
-    cfr->nargs = cf->nparams;
     for (uint32_t i = 0; i < cf->nparams; i++)
         cfr->args[i] = value_of(fr, gate_data(G, i + 1));
     Val r = {0, 0};
     if (!run_activation(in, (uint32_t)fidx, inst, inst, &r))
         return false;
     fr->slots[g] = (Slot){r.bits, 0, inst, 0, 0, 0};
+    return true;
+}
+
+/* DEPEND_AND: the instance after all of its inputs' */
+static bool compute_and(Interp *in, Frame *fr, GateId g, const Gate *G)
+{
+    uint32_t preds[16], *p = G->ndep <= 16 ? preds : xcalloc(G->ndep, sizeof *p);
+    for (uint32_t i = 0; i < G->ndep; i++)
+        p[i] = fr->slots[gate_dep(G, i)].tok;
+    fr->slots[g].tok = mem_join(in->mem, p, G->ndep, fr->call_inst, fr->fi->f->index, g);
+    if (p != preds)
+        free(p);
     return true;
 }
 
@@ -650,7 +726,7 @@ static bool compute(Interp *in, Frame *fr, GateId g)
         return true;
     }
     case OP_SYMBOL: {
-        if (G->lit >= in->m->nfuncs)
+        if (G->lit >= in->m->nfuncs && module_symbol_runtime(in->m, G->lit) < 0)
             return fail_gate(in, fr, g, "names no function");
         Val v = mem_symbol(in->mem, (uint32_t)G->lit);
         s->bits = v.bits;
@@ -660,6 +736,8 @@ static bool compute(Interp *in, Frame *fr, GateId g)
     case OP_DEPEND_RELAY:
         s->tok = fr->slots[gate_dep(G, 0)].tok;
         return true;
+    case OP_DEPEND_AND:
+        return compute_and(in, fr, g, G);
     case OP_LOAD:
         return compute_load(in, fr, g, G);
     case OP_STORE:
@@ -915,7 +993,7 @@ void interp_call(Interp *in, uint32_t func, const uint64_t *args, Outcome *out)
         }
         fr->nargs = f->nparams;
         for (uint32_t i = 0; i < f->nparams; i++)
-            fr->args[i] = (Val){args[i] & ty_mask(f->params[i]), 0};
+            fr->args[i] = mem_arg_value(in->mem, args[i] & ty_mask(f->params[i]));
         Val r;
         if (run_activation(in, func, 0, 0, &r)) {
             out->kind = OUT_RETURN;

@@ -17,6 +17,7 @@
 
 #include "compiler/ir/eval.h"
 #include "oracle/mem.h"
+#include "oracle/runtime.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -334,10 +335,80 @@ static bool call_matches(const Frame *fr, const Gate *G, const Func *callee)
     return true;
 }
 
+/* the frame a call of cf runs in, with room for its arguments (the caller sets them),
+ * or NULL (a timeout reported) beyond the call depth limit */
+static Frame *callee_frame(CfgInterp *ci, const Func *cf)
+{
+    if (ci->depth >= ci->max_depth)
+        return fail(ci, OUT_TIMEOUT, "call depth beyond %u", ci->max_depth), NULL;
+    Frame *cfr = frame_at(ci, ci->depth);
+    if (cf->nparams > cfr->capargs) {
+        cfr->capargs = cf->nparams;
+        cfr->args = xrealloc(cfr->args, cfr->capargs * sizeof *cfr->args);
+    }
+    cfr->nargs = cf->nparams;
+    return cfr;
+}
+
+/* ---- runtime calls (oracle/runtime.h) ---- */
+typedef struct { CfgInterp *ci; Frame *fr; GateId g; uint32_t inst; } RtCall;
+
+static bool rt_invalid(void *ctx, const char *why)
+{
+    RtCall *rc = ctx;
+    return fail_gate(rc->ci, rc->fr, rc->g, why);
+}
+
+static bool rt_run(void *ctx, uint32_t func, uint64_t x, uint64_t *ret)
+{
+    RtCall *rc = ctx;
+    Frame *cfr = callee_frame(rc->ci, rc->ci->m->funcs[func]);
+    Val r = {0, 0};
+    if (!cfr)
+        return false;
+    cfr->args[0] = (Val){x, 0};
+    if (!run_activation(rc->ci, func, rc->inst, rc->inst, &r))
+        return false;
+    *ret = r.bits;
+    return true;
+}
+
+static bool rt_thrown(void *ctx, uint64_t bits)
+{
+    RtCall *rc = ctx;
+    rc->ci->out->type = TY_I64;
+    rc->ci->out->bits = bits;
+    return fail(rc->ci, OUT_THROW, "thrown by the runtime, called from @%s", rc->fr->f->name);
+}
+
+static bool exec_runtime_call(CfgInterp *ci, Frame *fr, GateId g, const Gate *G, RuntimeFn fn)
+{
+    Type types[3];
+    RtCall rc = {ci, fr, g, 0};
+    RtInterp ri = {ci->mem, ci->m, {{0, 0}}, 0, &rc, rt_invalid, rt_run, rt_thrown};
+    for (uint32_t i = 0; i < G->ndata - 1 && i < 3; i++) {
+        ri.args[i] = value_of(fr, gate_data(G, i + 1));
+        types[i] = (Type)circ_gate(fr->f->circ, gate_data(G, i + 1))->type;
+    }
+    if (!rt_call_matches(fn, types, G->ndata - 1, (Type)G->type))
+        return fail_gate(ci, fr, g, "arguments or result do not match the runtime function's signature");
+    rc.inst = ri.inst = mem_instance(ci->mem, tok_of(fr, gate_dep(G, 0)), fr->call_inst, fr->f->index, g);
+    uint64_t r = 0;
+    if (!rt_interp_call(fn, &ri, &r))
+        return false;
+    fr->slots[g].bits = r;
+    fr->slots[g].prov = 0;
+    fr->slots[g].tok = rc.inst;
+    return true;
+}
+
 static bool exec_call(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
 {
     if (G->ndep != 1 || G->ndata < 1)
         return fail_gate(ci, fr, g, "is malformed");
+    int rt = mem_callee_runtime(ci->mem, value_of(fr, gate_data(G, 0)));
+    if (rt >= 0)
+        return exec_runtime_call(ci, fr, g, G, (RuntimeFn)rt);
     int fidx = mem_callee(ci->mem, value_of(fr, gate_data(G, 0)));
     if (fidx < 0)
         return fail_gate(ci, fr, g, "calls a value that is not the address of a function of the module");
@@ -347,15 +418,10 @@ static bool exec_call(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
         snprintf(why, sizeof why, "arguments or result do not match the signature of @%s", cf->name);
         return fail_gate(ci, fr, g, why);
     }
-    if (ci->depth >= ci->max_depth)
-        return fail(ci, OUT_TIMEOUT, "call depth beyond %u", ci->max_depth);
+    Frame *cfr = callee_frame(ci, cf);
+    if (!cfr)
+        return false;
     uint32_t inst = mem_instance(ci->mem, tok_of(fr, gate_dep(G, 0)), fr->call_inst, fr->f->index, g);
-    Frame *cfr = frame_at(ci, ci->depth);
-    if (cf->nparams > cfr->capargs) {
-        cfr->capargs = cf->nparams;
-        cfr->args = xrealloc(cfr->args, cfr->capargs * sizeof *cfr->args);
-    }
-    cfr->nargs = cf->nparams;
     for (uint32_t i = 0; i < cf->nparams; i++)
         cfr->args[i] = value_of(fr, gate_data(G, i + 1));
     Val r = {0, 0};
@@ -383,6 +449,18 @@ static bool exec_alloca(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
     return true;
 }
 
+/* DEPEND_AND: the instance after all of its inputs' */
+static uint32_t exec_and(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
+{
+    uint32_t preds[16], *p = G->ndep <= 16 ? preds : xrealloc(NULL, G->ndep * sizeof *p);
+    for (uint32_t i = 0; i < G->ndep; i++)
+        p[i] = tok_of(fr, gate_dep(G, i));
+    uint32_t tok = mem_join(ci->mem, p, G->ndep, fr->call_inst, fr->f->index, g);
+    if (p != preds)
+        free(p);
+    return tok;
+}
+
 static bool exec_gate(CfgInterp *ci, Frame *fr, GateId g)
 {
     const Gate *G = circ_gate(fr->f->circ, g);
@@ -408,7 +486,7 @@ static bool exec_gate(CfgInterp *ci, Frame *fr, GateId g)
         ok = exec_alloca(ci, fr, g, G);
         break;
     case OP_SYMBOL: {
-        if (G->lit >= ci->m->nfuncs)
+        if (G->lit >= ci->m->nfuncs && module_symbol_runtime(ci->m, G->lit) < 0)
             return fail_gate(ci, fr, g, "names no function");
         Val v = mem_symbol(ci->mem, (uint32_t)G->lit);
         s->bits = v.bits;
@@ -417,6 +495,9 @@ static bool exec_gate(CfgInterp *ci, Frame *fr, GateId g)
     }
     case OP_DEPEND_RELAY:
         s->tok = tok_of(fr, gate_dep(G, 0));
+        break;
+    case OP_DEPEND_AND:
+        s->tok = exec_and(ci, fr, g, G);
         break;
     case OP_LOAD:
         ok = exec_load(ci, fr, g, G);
@@ -615,7 +696,7 @@ void cfg_interp_call(CfgInterp *ci, uint32_t func, const uint64_t *args, Outcome
         }
         fr->nargs = f->nparams;
         for (uint32_t i = 0; i < f->nparams; i++)
-            fr->args[i] = (Val){args[i] & ty_mask(f->params[i]), 0};
+            fr->args[i] = mem_arg_value(ci->mem, args[i] & ty_mask(f->params[i]));
         Val r;
         if (run_activation(ci, func, 0, 0, &r)) {
             out->kind = OUT_RETURN;

@@ -16,7 +16,9 @@ typedef struct {
     GateId gate;
 } MemObject;
 
-typedef struct { uint32_t pred, call, func; GateId gate; } Instance;
+/* join: 0, or the index in Mem.joins of a DEPEND_AND's further predecessors (a
+ * count, then the instances); seen: the mem_ordered query that last visited it */
+typedef struct { uint32_t pred, call, func; GateId gate; uint32_t join, seen; } Instance;
 typedef struct { uint32_t inst, next; } ReaderNode;
 
 /* one byte's access history: the last writer, the latest reader since it, and any
@@ -44,6 +46,11 @@ struct Mem {
     uint32_t ninsts, capinsts;
     ReaderNode *readers;  /* node 0 is the list end */
     uint32_t nreaders, capreaders;
+    uint32_t *joins;      /* DEPEND_AND instances' further predecessors ([0] unused) */
+    uint32_t njoins, capjoins;
+    uint32_t query;       /* mem_ordered walks so far (marks Instance.seen) */
+    uint32_t *walk;       /* its stack */
+    uint32_t capwalk;
 };
 
 static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
@@ -87,6 +94,8 @@ void mem_free(Mem *mem)
     free(mem->objs);
     free(mem->insts);
     free(mem->readers);
+    free(mem->joins);
+    free(mem->walk);
     free(mem);
 }
 
@@ -101,16 +110,20 @@ void mem_reset(Mem *mem)
     mem->dirty = 0;
     mem->stacktop = 0;
     mem->alloca_total = 0;
-    uint32_t nf = mem->m->nfuncs;
-    mem->objs = grow(mem->objs, &mem->capobjs, nf + 1, sizeof *mem->objs);
+    uint32_t nf = mem->m->nfuncs, ne = mem->m->nexterns;
+    mem->objs = grow(mem->objs, &mem->capobjs, nf + ne + 1, sizeof *mem->objs);
     memset(&mem->objs[0], 0, sizeof mem->objs[0]);
     for (uint32_t i = 0; i < nf; i++)
         mem->objs[i + 1] = (MemObject){SYMBOL_REGION + 16 * (uint64_t)i, 0, 0, OBJ_SYMBOL, i, NO_GATE};
-    mem->nobjs = nf + 1;
+    for (uint32_t i = 0; i < ne; i++) /* externs: SYMBOL literal SYM_EXTERN | i */
+        mem->objs[nf + 1 + i] = (MemObject){SYMBOL_REGION + 16 * (uint64_t)(SYM_EXTERN | i), 0, 0, OBJ_SYMBOL,
+                                            SYM_EXTERN | i, NO_GATE};
+    mem->nobjs = nf + ne + 1;
     mem->serial = 0;
     mem->insts = grow(mem->insts, &mem->capinsts, 1, sizeof *mem->insts);
-    mem->insts[0] = (Instance){0, 0, 0, NO_GATE};
+    mem->insts[0] = (Instance){0, 0, 0, NO_GATE, 0, 0};
     mem->ninsts = 1;
+    mem->njoins = 1; /* no join yet: mem_ordered takes the single-chain walk */
     mem->readers = grow(mem->readers, &mem->capreaders, 1, sizeof *mem->readers);
     mem->readers[0] = (ReaderNode){0, 0};
     mem->nreaders = 1;
@@ -120,8 +133,25 @@ const uint8_t *mem_heap(const Mem *mem) { return mem->heap; }
 
 Val mem_symbol(const Mem *mem, uint32_t func)
 {
-    (void)mem;
+    if (sym_is_extern(func))
+        return (Val){SYMBOL_REGION + 16 * (uint64_t)func, mem->m->nfuncs + 1 + (func & ~SYM_EXTERN)};
     return (Val){SYMBOL_REGION + 16 * (uint64_t)func, func + 1};
+}
+
+int mem_callee_runtime(const Mem *mem, Val callee)
+{
+    uint32_t nf = mem->m->nfuncs;
+    if (callee.prov <= nf || callee.prov > nf + mem->m->nexterns || callee.bits != mem->objs[callee.prov].base)
+        return -1;
+    return (int)mem->m->externs[callee.prov - nf - 1].rt;
+}
+
+Val mem_arg_value(const Mem *mem, uint64_t bits)
+{
+    uint64_t rel = bits - SYMBOL_REGION;
+    if (bits >= SYMBOL_REGION && rel % 16 == 0 && rel / 16 < mem->m->nfuncs)
+        return (Val){bits, (uint32_t)(rel / 16) + 1};
+    return (Val){bits, 0};
 }
 
 int mem_callee(const Mem *mem, Val callee)
@@ -180,6 +210,10 @@ void mem_describe(const Mem *mem, uint32_t prov, char *buf, size_t n)
         return;
     }
     const MemObject *o = &mem->objs[prov];
+    if (o->kind == OBJ_SYMBOL && sym_is_extern(o->func)) {
+        snprintf(buf, n, "SYMBOL @%s", module_symbol_name(mem->m, o->func));
+        return;
+    }
     const Func *f = mem->m->funcs[o->func];
     if (o->kind == OBJ_SYMBOL) {
         snprintf(buf, n, "SYMBOL @%s", f->name);
@@ -197,14 +231,74 @@ uint32_t mem_instance(Mem *mem, uint32_t pred, uint32_t call, uint32_t func, Gat
     if (call >= mem->ninsts)
         call = 0;
     mem->insts = grow(mem->insts, &mem->capinsts, mem->ninsts + 1, sizeof *mem->insts);
-    mem->insts[mem->ninsts] = (Instance){pred, call, func, g};
+    mem->insts[mem->ninsts] = (Instance){pred, call, func, g, 0, 0};
     return mem->ninsts++;
 }
 
-bool mem_ordered(const Mem *mem, uint32_t before, uint32_t after)
+uint32_t mem_join(Mem *mem, const uint32_t *preds, uint32_t n, uint32_t call, uint32_t func, GateId g)
+{
+    uint32_t first = n ? preds[0] : 0, distinct = 0;
+    for (uint32_t i = 1; i < n; i++)
+        distinct += preds[i] != first;
+    if (!distinct)
+        return first;
+    uint32_t inst = mem_instance(mem, first, call, func, g);
+    mem->joins = grow(mem->joins, &mem->capjoins, mem->njoins + n, sizeof *mem->joins);
+    mem->insts[inst].join = mem->njoins;
+    mem->joins[mem->njoins++] = n - 1;
+    for (uint32_t i = 1; i < n; i++)
+        mem->joins[mem->njoins++] = preds[i] < inst ? preds[i] : 0;
+    return inst;
+}
+
+/* is x one of before, call(before), call(call(before)), ...? */
+static bool in_call_chain(const Mem *mem, uint32_t before, uint32_t x)
+{
+    for (uint32_t c = before; c >= x && c; c = mem->insts[c].call)
+        if (c == x)
+            return true;
+    return false;
+}
+
+/* mem_ordered once a DEPEND_AND has joined chains: a depth-first walk from after
+ * through every predecessor, each instance once, pruned below the outermost call
+ * of before (numbers only decrease along the walk) */
+static bool ordered_through_joins(Mem *mem, uint32_t before, uint32_t after)
+{
+    uint32_t floor = before;
+    while (mem->insts[floor].call)
+        floor = mem->insts[floor].call;
+    if (++mem->query == 0) { /* the marks wrapped: none may look current */
+        for (uint32_t i = 0; i < mem->ninsts; i++)
+            mem->insts[i].seen = 0;
+        mem->query = 1;
+    }
+    uint32_t q = mem->query, n = 0;
+    mem->walk = grow(mem->walk, &mem->capwalk, 1, sizeof *mem->walk);
+    mem->walk[n++] = after;
+    while (n) {
+        uint32_t x = mem->walk[--n];
+        if (x < floor || mem->insts[x].seen == q)
+            continue;
+        if (in_call_chain(mem, before, x))
+            return true;
+        const Instance *in = &mem->insts[x];
+        mem->insts[x].seen = q;
+        uint32_t more = in->join ? mem->joins[in->join] : 0;
+        mem->walk = grow(mem->walk, &mem->capwalk, n + 1 + more, sizeof *mem->walk);
+        mem->walk[n++] = in->pred;
+        for (uint32_t i = 0; i < more; i++)
+            mem->walk[n++] = mem->joins[in->join + 1 + i];
+    }
+    return false;
+}
+
+bool mem_ordered(Mem *mem, uint32_t before, uint32_t after)
 {
     if (before == 0 || before == after)
         return true;
+    if (mem->njoins > 1)
+        return ordered_through_joins(mem, before, after);
     /* is one of before, call(before), call(call(before)), ... an ancestor of after?
      * Both chains have strictly decreasing numbers (a CALL's instance precedes its
      * callee's, a dependency precedes its user), so walk them like a merge. */
@@ -249,7 +343,7 @@ static uint32_t reader_node(Mem *mem, uint32_t inst, uint32_t next)
 /* instances known to happen before the current access (its bytes share histories) */
 typedef struct { uint32_t inst, n, known[6]; } OrderCache;
 
-static bool ordered(const Mem *mem, OrderCache *oc, uint32_t before)
+static bool ordered(Mem *mem, OrderCache *oc, uint32_t before)
 {
     for (uint32_t i = 0; i < oc->n; i++)
         if (oc->known[i] == before)

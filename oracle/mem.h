@@ -34,10 +34,17 @@ void mem_free(Mem *mem);
 void mem_reset(Mem *mem);
 const uint8_t *mem_heap(const Mem *mem);
 
-/* the address and provenance of SYMBOL @func */
+/* the address and provenance of SYMBOL @func (func: a SYMBOL literal, an extern's too) */
 Val mem_symbol(const Mem *mem, uint32_t func);
 /* the callee a CALL's first operand names, or -1 if it is not a SYMBOL of the module */
 int mem_callee(const Mem *mem, Val callee);
+/* the RuntimeFn a CALL's first operand names (a SYMBOL of an extern), or -1 */
+int mem_callee_runtime(const Mem *mem, Val callee);
+/* a top-level argument: the address of function i (mem_symbol) given as bits
+ * SYMBOL_REGION + 16 i (what a run line's `@name` passes: RUNARG_FUNC_ADDR) gets its
+ * provenance; any other bits are a plain value */
+Val mem_arg_value(const Mem *mem, uint64_t bits);
+#define RUNARG_FUNC_ADDR(i) (SYMBOL_REGION + 16 * (uint64_t)(i))
 /* a fresh zero-filled object of size bytes for ALLOCA gate g of func: MEM_ALLOCA_OK,
  * MEM_ALLOCA_TOO_BIG (size beyond ALLOCA_MAX: invalid) or MEM_STACK_EXHAUSTED (the
  * live ALLOCAs would exceed STACK_LIMIT: a timeout) */
@@ -58,7 +65,10 @@ void mem_describe(const Mem *mem, uint32_t prov, char *buf, size_t n);
  * level).  An instance happens before another if it is an ancestor of it through pred
  * links, or lies inside a call that is. */
 uint32_t mem_instance(Mem *mem, uint32_t pred, uint32_t call, uint32_t func, GateId g);
-bool mem_ordered(const Mem *mem, uint32_t before, uint32_t after);
+/* the instance DEPEND_AND gate g of func stands for: after every one of the n
+ * instances in preds (one of them itself when they are all the same) */
+uint32_t mem_join(Mem *mem, const uint32_t *preds, uint32_t n, uint32_t call, uint32_t func, GateId g);
+bool mem_ordered(Mem *mem, uint32_t before, uint32_t after);
 
 /* accesses of size bytes (1..8), little-endian, any alignment; bounds, lifetime and
  * races checked; on false, why says what is invalid */

@@ -1,6 +1,8 @@
 /* outcome.c — formatting and comparing outcomes; the harness buffer's fill pattern. */
 #include "oracle/outcome.h"
 
+#include "oracle/mem.h"
+
 #include <string.h>
 
 /* distinct, non-zero, position-dependent bytes: a misplaced access shows.  Byte i
@@ -157,5 +159,7 @@ bool outcome_matches(const Outcome *o, const RunExpect *e)
 void runline_args(const RunLine *r, uint64_t *args)
 {
     for (uint32_t i = 0; i < r->nargs; i++)
-        args[i] = r->args[i].kind == RA_HEAP ? HEAP_ADDR : r->args[i].bits;
+        args[i] = r->args[i].kind == RA_HEAP   ? HEAP_ADDR
+                  : r->args[i].kind == RA_FUNC ? RUNARG_FUNC_ADDR(r->args[i].bits)
+                                               : r->args[i].bits;
 }

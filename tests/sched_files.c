@@ -56,6 +56,7 @@ static void check_dump(const char *path, const Module *m, Schedule **scheds)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
+    print_externs(out, m);
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         sched_print(out, scheds[i]);
         for (uint32_t k = 0; k < m->nruns; k++)

@@ -13,6 +13,7 @@
 #include "compiler/compile.h"
 #include "compiler/target.h"
 #include "oracle/emu.h"
+#include "oracle/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,8 @@ static void format_args(char *buf, size_t n, const Module *m, const RunLine *r)
         char v[64];
         if (r->args[i].kind == RA_HEAP)
             snprintf(v, sizeof v, "heap");
+        else if (r->args[i].kind == RA_FUNC && r->args[i].bits < m->nfuncs)
+            snprintf(v, sizeof v, "@%s", m->funcs[r->args[i].bits]->name);
         else
             lit_format(v, sizeof v, f->params[i], r->args[i].bits);
         k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", v);
@@ -233,17 +236,23 @@ static const char run_usage[] =
     "usage: circ run FILE @FUNC ARG... [--heap] [--steps N]\n"
     "Verify FILE, interpret one call of @FUNC with the given arguments and print the\n"
     "outcome: `return V`, `trap KIND`, `throw V`, `timeout` or `invalid: REASON`.\n"
-    "Arguments are run-line literals (integers, floats, `heap` for the harness buffer).\n"
+    "Arguments are run-line literals (integers, floats, `heap` for the harness buffer,\n"
+    "`@name` for the address of a function of FILE).\n"
     "  --heap     also list the harness buffer bytes the call changed (offset: old -> new)\n"
     "  --steps N  step budget (gate evaluations and state transitions; default 10000000)\n"
     "Exit 0 for return/trap/throw, 1 for invalid or timeout, 2 for usage or I/O errors.\n";
 
-static bool parse_arg(const char *s, Type t, uint64_t *bits)
+static bool parse_arg(const Module *m, const char *s, Type t, uint64_t *bits)
 {
     size_t n = strlen(s);
     if (!strcmp(s, "heap")) {
         *bits = HEAP_ADDR;
         return t == TY_ARCH;
+    }
+    if (*s == '@') { /* a function's address: what a run line's @name passes */
+        const Func *f = module_find(m, s + 1, n - 1);
+        *bits = f ? RUNARG_FUNC_ADDR(f->index) : 0;
+        return f && t == TY_ARCH;
     }
     if (ty_is_float(t))
         return lit_parse_float(s, n, t, bits);
@@ -280,7 +289,7 @@ static bool parse_call_args(const char *fname, const Func *f, char **pos, int np
         return false;
     }
     for (int i = 0; i < npos; i++)
-        if (!parse_arg(pos[i], f->params[i], &args[i])) {
+        if (!parse_arg(f->module, pos[i], f->params[i], &args[i])) {
             fprintf(stderr, "circ run: '%s' is not a %s argument\n", pos[i], ty_name(f->params[i]));
             return false;
         }

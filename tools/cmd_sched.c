@@ -32,13 +32,14 @@ static int print_schedule(const char *path, const SchedOptions *opt)
         return status;
     Diag d;
     diag_init(&d, m->file, stderr);
+    print_externs(stdout, m);
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         Schedule *s = schedule_func(m->funcs[i], opt, &d);
         if (!s) {
             status = EXIT_FAIL;
             continue;
         }
-        if (i)
+        if (i || m->nexterns)
             fputc('\n', stdout);
         sched_print(stdout, s);
         for (uint32_t k = 0; k < m->nruns; k++)

@@ -93,6 +93,48 @@ void circ_set_inputs(Circuit *c, GateId g, const GateId *states, uint32_t ns,
         add_use(c, gt->in[i], g, i);
 }
 
+int root_list_of(int op)
+{
+    switch (op) {
+    case OP_RETURN: return ROOT_RETURN_LIST;
+    case OP_THROW: return ROOT_THROW_LIST;
+    case OP_CONSTANT: return ROOT_CONSTANT_LIST;
+    case OP_ALLOCA: return ROOT_ALLOCA_LIST;
+    case OP_ARG: return ROOT_ARG_LIST;
+    default: return -1;
+    }
+}
+
+const GateId *circ_root_list(const Circuit *c, int root, uint32_t *n)
+{
+    bool ok = root >= 0 && root < NUM_ROOTS;
+    *n = ok ? c->lists[root].n : 0;
+    return ok ? c->lists[root].items : NULL;
+}
+
+static void list_add(Circuit *c, RootList *l, GateId g)
+{
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? l->cap * 2 : 8;
+        l->items = arena_grow_raw(c->arena, l->items, l->cap * sizeof *l->items, cap * sizeof *l->items);
+        l->cap = cap;
+    }
+    l->items[l->n++] = g;
+}
+
+/* a listed gate died: drop the dead entries once they are half of the list */
+static void list_note_death(Circuit *c, RootList *l)
+{
+    if (++l->ndead * 2 <= l->n)
+        return;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < l->n; i++)
+        if (!c->gates[l->items[i]].dead)
+            l->items[k++] = l->items[i];
+    l->n = k;
+    l->ndead = 0;
+}
+
 GateId circ_add(Circuit *c, Opcode op, Type ty, int cond, uint64_t lit,
                 const GateId *states, uint32_t ns, const GateId *deps, uint32_t nd,
                 const GateId *data, uint32_t nv)
@@ -104,6 +146,9 @@ GateId circ_add(Circuit *c, Opcode op, Type ty, int cond, uint64_t lit,
     g->cond = (uint8_t)cond;
     g->lit = lit;
     circ_set_inputs(c, id, states, ns, deps, nd, data, nv);
+    int root = root_list_of(op);
+    if (root >= 0)
+        list_add(c, &c->lists[root], id);
     return id;
 }
 
@@ -124,7 +169,10 @@ void circ_kill(Circuit *c, GateId g)
         remove_use(c, gt->in[i], g, i);
         gt->in[i] = NO_GATE;
     }
+    int root = gt->dead ? -1 : root_list_of(gt->op);
     gt->dead = 1;
+    if (root >= 0)
+        list_note_death(c, &c->lists[root]);
 }
 
 void circ_set_name(Circuit *c, GateId g, const char *name, size_t n)
@@ -328,6 +376,11 @@ static void clone_circuit(Circuit *dst, const Circuit *src)
     }
     clone_inputs(dst, n);
     clone_uses(dst, n);
+    for (int r = 0; r < NUM_ROOTS; r++) {
+        const RootList *l = &src->lists[r];
+        dst->lists[r] = (RootList){l->n ? arena_memdup(dst->arena, l->items, l->n * sizeof *l->items) : NULL,
+                                   l->n, l->n, l->ndead};
+    }
 }
 
 /* the same gate: opcode, type, condition, literal and inputs (names and use lists
@@ -366,6 +419,10 @@ Module *module_clone(const Module *m)
         g->line = f->line;
         g->col = f->col;
         clone_circuit(g->circ, f->circ);
+    }
+    for (uint32_t i = 0; i < m->nexterns; i++) {
+        uint32_t e = module_add_extern(n, (RuntimeFn)m->externs[i].rt);
+        n->externs[e] = m->externs[i];
     }
     for (uint32_t i = 0; i < m->nruns; i++) {
         RunLine *r = module_add_run(n);

@@ -51,7 +51,8 @@ static void dot_func(FILE *out, const Func *f)
         const char *shape = op_has(g->op, F_ROOT) ? "diamond" : op_has(g->op, F_STATE) ? "box" : "ellipse";
         const char *style = op_has(g->op, F_ROOT)    ? "filled\", fillcolor=\"gray85"
                             : op_has(g->op, F_STATE) ? "filled\", fillcolor=\"lightblue"
-                            : (g->op == OP_VALUE_SELECTOR || g->op == OP_DEPEND_SELECTOR || g->op == OP_DEPEND_RELAY)
+                            : (g->op == OP_VALUE_SELECTOR || g->op == OP_DEPEND_SELECTOR || g->op == OP_DEPEND_RELAY ||
+                               g->op == OP_DEPEND_AND)
                                 ? "filled\", fillcolor=\"khaki"
                                 : "solid";
         fprintf(out, "    f%u_g%u [shape=%s, style=\"%s\", label=\"", fi, i, shape, style);

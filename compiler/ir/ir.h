@@ -149,11 +149,23 @@ typedef struct Gate {
 typedef struct Module Module;
 typedef struct Func Func;
 
+/* A root list (the spec's RETURN_LIST, THROW_LIST, CONSTANT_LIST, ALLOCA_LIST and
+ * ARG_LIST: "registering" the terminals and the value origins): circ_add registers
+ * every gate of the list's opcode (RETURN, THROW, CONSTANT, ALLOCA, ARG) in the order
+ * they are made; a killed gate may stay listed, dead, until the list is compacted (at
+ * the latest when half of it is dead), and walkers skip it as they skip every dead
+ * gate.  The verifier checks that each live gate of the opcode is listed once. */
+typedef struct {
+    GateId *items;
+    uint32_t n, cap, ndead;
+} RootList;
+
 typedef struct Circuit {
     Arena *arena;
     Gate *gates;
     uint32_t ngates, capgates;
     Func *func; /* the function this circuit is the body of */
+    RootList lists[NUM_ROOTS]; /* indexed by the list's root id; the others stay empty */
 } Circuit;
 
 static inline Gate *circ_gate(const Circuit *c, GateId g) { return &c->gates[g]; }
@@ -175,12 +187,44 @@ void circ_replace_uses(Circuit *c, GateId old, GateId repl); /* every use of old
 void circ_kill(Circuit *c, GateId g); /* drop g's inputs and mark it dead (uses must be gone) */
 void circ_set_name(Circuit *c, GateId g, const char *name, size_t n);
 uint32_t circ_live_count(const Circuit *c); /* gates not dead, roots excluded */
+/* the root list that registers gates of opcode op (ROOT_RETURN_LIST ...), or -1 */
+int root_list_of(int op);
+/* the gates registered in root list `root` (dead ones possible: skip them) */
+const GateId *circ_root_list(const Circuit *c, int root, uint32_t *n);
 
 /* conveniences for builders */
 GateId circ_const(Circuit *c, Type ty, uint64_t bits);
 GateId circ_binop(Circuit *c, Opcode op, Type ty, GateId a, GateId b);
 GateId circ_unop(Circuit *c, Opcode op, Type ty, GateId a);
 GateId circ_cmp(Circuit *c, Opcode op, int cond, GateId a, GateId b);
+
+/* ---- the runtime (runtime.def, docs/runtime.md) ------------------------------ */
+typedef enum {
+#define RT(name, ...) RT_##name,
+#include "runtime.def"
+#undef RT
+    RT_COUNT
+} RuntimeFn;
+
+typedef struct {
+    const char *name;
+    Type ret;
+    uint32_t nparams;
+    Type params[3];
+} RuntimeInfo;
+
+extern const RuntimeInfo runtime_info[RT_COUNT]; /* read-only */
+int runtime_find(const char *name, size_t n);    /* RuntimeFn, or -1 if circ has none so named */
+
+/* `extern @name(...) -> T`: a runtime function the module calls.  A SYMBOL's literal
+ * is a function index, or SYM_EXTERN | the index of one of these. */
+typedef struct {
+    const char *name;  /* without '@' */
+    uint32_t rt;       /* RuntimeFn */
+    uint32_t line, col;
+} Extern;
+#define SYM_EXTERN 0x80000000u
+static inline bool sym_is_extern(uint64_t lit) { return (lit & SYM_EXTERN) != 0; }
 
 /* ---- modules ----------------------------------------------------------------- */
 struct Func {
@@ -194,8 +238,10 @@ struct Func {
     uint32_t line, col;
 };
 
-typedef enum { RA_INT, RA_FLOAT, RA_HEAP } RunArgKind;
-typedef struct { uint8_t kind; uint64_t bits; } RunArg; /* bits already in the parameter type */
+typedef enum { RA_INT, RA_FLOAT, RA_HEAP, RA_FUNC } RunArgKind;
+/* bits already in the parameter type; RA_FUNC: the function's index (an i64
+ * parameter gets the function's address, which each executor knows) */
+typedef struct { uint8_t kind; uint64_t bits; } RunArg;
 
 typedef enum {
     EX_VALUE,        /* return exactly these bits (in the return type) */
@@ -230,6 +276,8 @@ struct Module {
     uint32_t capslots;    /* a power of two, more than twice nfuncs (0 before the first) */
     RunLine *runs;
     uint32_t nruns, capruns;
+    Extern *externs;   /* in declaration order */
+    uint32_t nexterns, capexterns;
 };
 
 Module *module_new(const char *file);
@@ -237,6 +285,14 @@ void module_free(Module *m);
 Func *module_add_func(Module *m, const char *name, const Type *params, uint32_t nparams, Type ret);
 Func *module_find(const Module *m, const char *name, size_t n); /* hashed: O(n) per lookup */
 RunLine *module_add_run(Module *m); /* zeroed, caller fills it */
+/* declare runtime function rt under its own name; its index (an existing one if
+ * declared already) */
+uint32_t module_add_extern(Module *m, RuntimeFn rt);
+int module_find_extern(const Module *m, const char *name, size_t n); /* index, or -1 */
+/* the RuntimeFn a SYMBOL literal names, or -1 (a module function, or out of range) */
+int module_symbol_runtime(const Module *m, uint64_t lit);
+/* the name a SYMBOL literal names ("?" if none) */
+const char *module_symbol_name(const Module *m, uint64_t lit);
 Module *module_clone(const Module *m); /* deep copy: gate ids, names, run lines kept */
 /* the same signature and the same gates (opcode, type, condition, literal, inputs) at
  * the same ids: what a pass that changed nothing leaves of a clone */
@@ -292,6 +348,7 @@ bool text_find_nul(const char *src, size_t len, uint32_t *line, uint32_t *col);
 Module *parse_module(const char *file, const char *src, size_t len, Diag *d);
 Module *parse_file(const char *path, Diag *d); /* reads the file; I/O errors reported */
 void print_module(FILE *out, const Module *m);
+void print_externs(FILE *out, const Module *m); /* the extern declarations (print_module's start) */
 void print_func(FILE *out, const Func *f);
 void print_runline(FILE *out, const Module *m, const RunLine *r);
 /* print f with its gates in a caller's order (e.g. grouped by block): order[i] is
@@ -304,6 +361,7 @@ void print_func_ordered(FILE *out, const Func *f, const GateId *order, uint32_t 
                         PrintNote note, void *ctx);
 int verify_module(const Module *m, Diag *d); /* number of errors reported */
 int verify_func(const Func *f, Diag *d);
+int verify_root_lists(const Func *f, Diag *d); /* verify_func's check of the root lists */
 void dot_module(FILE *out, const Module *m);
 
 #endif

@@ -619,59 +619,94 @@ static void skip_func(Parser *ps)
     }
 }
 
-/* 'func' '@'name '(' types ')' '->' type|'void' '{' */
-static void parse_func(Parser *ps)
+typedef struct {
+    uint32_t line, col; /* of the keyword */
+    Token name;
+    Type params[FUNC_MAX_PARAMS], ret;
+    uint32_t np;
+} Signature;
+
+/* '@'name '(' types ')' '->' type|'void', after 'func' or 'extern'; false (reported,
+ * the rest of the function skipped) on an error */
+static bool parse_signature(Parser *ps, Signature *sig)
 {
-    uint32_t line = ps->t.line, col = ps->t.col;
+    Token *name = &sig->name;
+    Type *params = sig->params, *ret = &sig->ret;
+    uint32_t *np = &sig->np;
+    sig->line = ps->t.line;
+    sig->col = ps->t.col;
+    *np = 0;
     next(ps);
-    if (ps->t.tok != T_FUNC) {
-        expected(ps, "a function name '@name'", NULL, 0);
-        skip_func(ps);
-        return;
-    }
-    Token name = ps->t;
+    if (ps->t.tok != T_FUNC)
+        return expected(ps, "a function name '@name'", NULL, 0), skip_func(ps), false;
+    *name = ps->t;
     next(ps);
-    Type params[FUNC_MAX_PARAMS];
-    uint32_t np = 0;
-    if (ps->t.tok != T_LPAREN) {
-        expected(ps, "'('", NULL, 0);
-        skip_func(ps);
-        return;
-    }
+    if (ps->t.tok != T_LPAREN)
+        return expected(ps, "'('", NULL, 0), skip_func(ps), false;
     next(ps);
     while (ps->t.tok != T_RPAREN) {
         Type t = ps->t.tok == T_WORD ? ty_parse(ps->t.s, ps->t.n) : TY_COUNT;
-        if (t == TY_COUNT || np == FUNC_MAX_PARAMS) {
-            expected(ps, np == FUNC_MAX_PARAMS ? "at most 256 parameters" : "a parameter type", NULL, 0);
-            skip_func(ps);
-            return;
+        if (t == TY_COUNT || *np == FUNC_MAX_PARAMS) {
+            expected(ps, *np == FUNC_MAX_PARAMS ? "at most 256 parameters" : "a parameter type", NULL, 0);
+            return skip_func(ps), false;
         }
-        params[np++] = t;
+        params[(*np)++] = t;
         next(ps);
         if (ps->t.tok == T_COMMA)
             next(ps);
-        else if (ps->t.tok != T_RPAREN) {
-            expected(ps, "',' or ')'", NULL, 0);
-            skip_func(ps);
-            return;
-        }
+        else if (ps->t.tok != T_RPAREN)
+            return expected(ps, "',' or ')'", NULL, 0), skip_func(ps), false;
     }
     next(ps);
-    if (ps->t.tok != T_ARROW) {
-        expected(ps, "'->'", NULL, 0);
-        skip_func(ps);
-        return;
-    }
+    if (ps->t.tok != T_ARROW)
+        return expected(ps, "'->'", NULL, 0), skip_func(ps), false;
     next(ps);
-    Type ret = ps->t.tok == T_WORD ? ty_parse(ps->t.s, ps->t.n) : TY_COUNT;
+    *ret = ps->t.tok == T_WORD ? ty_parse(ps->t.s, ps->t.n) : TY_COUNT;
     if (tok_is_word(&ps->t, "void"))
-        ret = TY_NONE;
-    if (ret == TY_COUNT) {
-        expected(ps, "a return type or 'void'", NULL, 0);
-        skip_func(ps);
-        return;
-    }
+        *ret = TY_NONE;
+    if (*ret == TY_COUNT)
+        return expected(ps, "a return type or 'void'", NULL, 0), skip_func(ps), false;
     next(ps);
+    return true;
+}
+
+/* 'extern' '@'name '(' types ')' '->' type|'void': a runtime function, declared with
+ * its exact signature (runtime.def) */
+static void parse_extern(Parser *ps)
+{
+    Signature sig;
+    if (!parse_signature(ps, &sig))
+        return;
+    Token name = sig.name;
+    int rt = runtime_find(name.s, name.n);
+    const RuntimeInfo *ri = rt >= 0 ? &runtime_info[rt] : NULL;
+    if (!ri)
+        diag_error(ps->d, name.line, name.col, "extern @%.*s: circ's runtime has no such function (docs/runtime.md)",
+                   (int)name.n, name.s);
+    else if (sig.np != ri->nparams || sig.ret != ri->ret || memcmp(sig.params, ri->params, sig.np * sizeof *sig.params))
+        diag_error(ps->d, name.line, name.col, "extern @%.*s: the runtime function's signature is (%s%s%s%s%s) -> %s",
+                   (int)name.n, name.s, ty_name(ri->params[0]), ri->nparams > 1 ? ", " : "",
+                   ri->nparams > 1 ? ty_name(ri->params[1]) : "", ri->nparams > 2 ? ", " : "",
+                   ri->nparams > 2 ? ty_name(ri->params[2]) : "", ty_name(ri->ret));
+    else if (module_find_extern(ps->m, name.s, name.n) >= 0)
+        diag_error(ps->d, name.line, name.col, "extern @%.*s declared twice", (int)name.n, name.s);
+    else {
+        uint32_t e = module_add_extern(ps->m, (RuntimeFn)rt);
+        ps->m->externs[e].line = sig.line;
+        ps->m->externs[e].col = sig.col;
+    }
+    if (ps->t.tok != T_NL && ps->t.tok != T_EOF)
+        expected(ps, "end of line", NULL, 0);
+    skip_line(ps);
+}
+
+/* 'func' '@'name '(' types ')' '->' type|'void' '{' */
+static void parse_func(Parser *ps)
+{
+    Signature sig;
+    if (!parse_signature(ps, &sig))
+        return;
+    Token name = sig.name;
     if (ps->t.tok != T_LBRACE) {
         expected(ps, "'{'", NULL, 0);
         skip_func(ps);
@@ -682,9 +717,9 @@ static void parse_func(Parser *ps)
         diag_error(ps->d, name.line, name.col, "function @%.*s defined twice", (int)name.n, name.s);
     }
     char *nm = arena_strndup(ps->m->arena, name.s, name.n);
-    Func *f = module_add_func(ps->m, nm, params, np, ret);
-    f->line = line;
-    f->col = col;
+    Func *f = module_add_func(ps->m, nm, sig.params, sig.np, sig.ret);
+    f->line = sig.line;
+    f->col = sig.col;
     ps->f = f;
     parse_body(ps);
     ps->f = NULL;
@@ -775,7 +810,20 @@ static void parse_run(Parser *ps, const PendingRun *pr)
             Type pt = f->params[na];
             RunArg a = {RA_INT, 0};
             bool ok;
-            if (n == 4 && memcmp(s, "heap", 4) == 0) {
+            if (n > 1 && *s == '@') {
+                const Func *target = module_find(ps->m, s + 1, n - 1);
+                a = (RunArg){RA_FUNC, target ? target->index : 0};
+                if (!target) {
+                    diag_error(ps->d, r.line, col, "run line: '%.*s' names no function of the module", (int)n, s);
+                    return;
+                }
+                ok = pt == TY_ARCH;
+                if (!ok) {
+                    diag_error(ps->d, r.line, col, "run line: '%.*s' is an i64 address, but parameter %u is %s",
+                               (int)n, s, na, ty_name(pt));
+                    return;
+                }
+            } else if (n == 4 && memcmp(s, "heap", 4) == 0) {
                 a.kind = RA_HEAP;
                 ok = pt == TY_ARCH;
                 if (!ok) {
@@ -927,20 +975,25 @@ Module *parse_module(const char *file, const char *src, size_t len, Diag *d)
             parse_func(&ps);
             continue;
         }
-        expected(&ps, "'func'", NULL, 0);
+        if (tok_is_word(&ps.t, "extern")) {
+            parse_extern(&ps);
+            continue;
+        }
+        expected(&ps, "'func' or 'extern'", NULL, 0);
         skip_line(&ps);
     }
     for (size_t i = 0; i < ps.nsyms; i++) {
         struct PendingSym *sy = &ps.syms[i];
         Func *callee = module_find(ps.m, sy->s, sy->n);
         const char *gname = sy->f->circ->gates[sy->g].name;
-        if (callee) {
-            sy->f->circ->gates[sy->g].lit = callee->index;
+        int ext = callee ? -1 : module_find_extern(ps.m, sy->s, sy->n);
+        if (callee || ext >= 0) {
+            sy->f->circ->gates[sy->g].lit = callee ? callee->index : SYM_EXTERN | (uint32_t)ext;
             continue;
         }
         ps.f = sy->f;
         perr(&ps, sy->line, sy->col, gname, gname ? strlen(gname) : 0,
-             "SYMBOL @%.*s names no function of the module", (int)sy->n, sy->s);
+             "SYMBOL @%.*s names no function of the module and no extern", (int)sy->n, sy->s);
         ps.f = NULL;
     }
     /* run lines refer to any function of the file */

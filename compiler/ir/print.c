@@ -118,8 +118,8 @@ static void print_gate(FILE *out, const Func *f, const Names *nm, GateId id)
             fprintf(out, " %llu", (unsigned long long)g->lit);
         break;
     case LIT_SYM:
-        if (g->lit < f->module->nfuncs)
-            fprintf(out, " @%s", f->module->funcs[g->lit]->name);
+        if (g->lit < f->module->nfuncs || module_symbol_runtime(f->module, g->lit) >= 0)
+            fprintf(out, " @%s", module_symbol_name(f->module, g->lit));
         else
             fprintf(out, " @<func%llu>", (unsigned long long)g->lit);
         break;
@@ -191,6 +191,8 @@ void print_runline(FILE *out, const Module *m, const RunLine *r)
         const RunArg *a = &r->args[i];
         if (a->kind == RA_HEAP)
             fputs("heap", out);
+        else if (a->kind == RA_FUNC)
+            fprintf(out, "@%s", a->bits < m->nfuncs ? m->funcs[a->bits]->name : "?");
         else {
             lit_format(buf, sizeof buf, f->params[i], a->bits);
             fputs(buf, out);
@@ -221,10 +223,23 @@ void print_runline(FILE *out, const Module *m, const RunLine *r)
     fputc('\n', out);
 }
 
+/* `extern @name(T, ...) -> T`, one line each */
+void print_externs(FILE *out, const Module *m)
+{
+    for (uint32_t e = 0; e < m->nexterns; e++) {
+        const RuntimeInfo *ri = &runtime_info[m->externs[e].rt];
+        fprintf(out, "extern @%s(", ri->name);
+        for (uint32_t i = 0; i < ri->nparams; i++)
+            fprintf(out, "%s%s", i ? ", " : "", ty_name(ri->params[i]));
+        fprintf(out, ") -> %s\n", ty_name(ri->ret));
+    }
+}
+
 void print_module(FILE *out, const Module *m)
 {
+    print_externs(out, m);
     for (uint32_t i = 0; i < m->nfuncs; i++) {
-        if (i)
+        if (i || m->nexterns)
             fputc('\n', out);
         print_func(out, m->funcs[i]);
         for (uint32_t k = 0; k < m->nruns; k++)

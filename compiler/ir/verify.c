@@ -19,7 +19,9 @@
  *   9. schedulability: each gate is available below the deepest selector or relay it
  *      depends on (they must lie on one dominator-tree path), and each use — a state
  *      gate's inputs, selector input j at the join's predecessor j, a relay's input at
- *      its state — lies below that point.
+ *      its state — lies below that point;
+ *  10. the root lists register exactly the live RETURN, THROW, CONSTANT, ALLOCA and
+ *      ARG gates (verify_lists.c).
  * Every error is reported through diag_gate and counted; dead gates are skipped; any
  * circuit the parser or the builder can produce is accepted without crashing.  Time is
  * near-linear: dominators by Cooper-Harvey-Kennedy, cycles by Tarjan, both iterative. */
@@ -440,22 +442,23 @@ static void check_return_type(Verifier *v, GateId g)
         ERR(v, g, "RETURN of %s, but @%s returns %s", ty_name(data_type(v, g, 0)), v->f->name, ty_name(ret));
 }
 
-/* a direct call (callee is a SYMBOL) must match the callee's signature */
-static void check_call_signature(Verifier *v, GateId g, const Func *callee)
+/* a direct call (callee is a SYMBOL: a function or an extern) must match the callee's signature */
+static void check_call_signature(Verifier *v, GateId g, const char *name, const Type *params, uint32_t nparams,
+                                 Type ret)
 {
     const Gate *gt = gate_of(v, g);
     uint32_t nargs = gt->ndata - 1;
-    if (nargs != callee->nparams)
-        ERR(v, g, "CALL passes %u argument(s), but @%s takes %u", nargs, callee->name, callee->nparams);
-    for (uint32_t i = 0; i < nargs && i < callee->nparams; i++) {
+    if (nargs != nparams)
+        ERR(v, g, "CALL passes %u argument(s), but @%s takes %u", nargs, name, nparams);
+    for (uint32_t i = 0; i < nargs && i < nparams; i++) {
         Type t = data_type(v, g, i + 1);
-        if (t != TY_NONE && t != callee->params[i])
-            ERR(v, g, "CALL argument %u is %s, but parameter %u of @%s is %s", i, ty_name(t), i, callee->name,
-                ty_name(callee->params[i]));
+        if (t != TY_NONE && t != params[i])
+            ERR(v, g, "CALL argument %u is %s, but parameter %u of @%s is %s", i, ty_name(t), i, name,
+                ty_name(params[i]));
     }
-    if (type_of(v, g) != callee->ret)
-        ERR(v, g, "CALL result type %s does not match @%s's return type %s", ty_name(type_of(v, g)),
-            callee->name, ty_name(callee->ret));
+    if (type_of(v, g) != ret)
+        ERR(v, g, "CALL result type %s does not match @%s's return type %s", ty_name(type_of(v, g)), name,
+            ty_name(ret));
 }
 
 static void check_call(Verifier *v, GateId g)
@@ -468,8 +471,16 @@ static void check_call(Verifier *v, GateId g)
     input_is(v, g, 0, TY_ARCH);
     GateId callee = gate_data(gt, 0);
     const Module *m = v->f->module;
-    if (live(v, callee) && gate_of(v, callee)->op == OP_SYMBOL && m && gate_of(v, callee)->lit < m->nfuncs)
-        check_call_signature(v, g, m->funcs[gate_of(v, callee)->lit]);
+    if (!live(v, callee) || gate_of(v, callee)->op != OP_SYMBOL || !m)
+        return;
+    uint64_t lit = gate_of(v, callee)->lit;
+    int rt = module_symbol_runtime(m, lit);
+    if (lit < m->nfuncs)
+        check_call_signature(v, g, m->funcs[lit]->name, m->funcs[lit]->params, m->funcs[lit]->nparams,
+                             m->funcs[lit]->ret);
+    else if (rt >= 0)
+        check_call_signature(v, g, runtime_info[rt].name, runtime_info[rt].params, runtime_info[rt].nparams,
+                             runtime_info[rt].ret);
 }
 
 static void check_arch_value(Verifier *v, GateId g)
@@ -479,9 +490,9 @@ static void check_arch_value(Verifier *v, GateId g)
     const Module *m = v->f->module;
     if (gt->op == OP_ALLOCA && (gt->lit < 1 || gt->lit > 1048576))
         ERR(v, g, "ALLOCA size %llu must be between 1 and 1048576 bytes", (unsigned long long)gt->lit);
-    if (gt->op == OP_SYMBOL && (!m || gt->lit >= m->nfuncs))
-        ERR(v, g, "SYMBOL names function #%llu, but the module has %u function(s)", (unsigned long long)gt->lit,
-            m ? m->nfuncs : 0);
+    if (gt->op == OP_SYMBOL && (!m || (gt->lit >= m->nfuncs && module_symbol_runtime(m, gt->lit) < 0)))
+        ERR(v, g, "SYMBOL names function #%llu, but the module has %u function(s) and %u extern(s)",
+            (unsigned long long)gt->lit, m ? m->nfuncs : 0, m ? m->nexterns : 0);
 }
 
 static void check_arg(Verifier *v, GateId g)
@@ -1183,6 +1194,7 @@ int verify_func(const Func *f, Diag *d)
     number_dominator_tree(&v);
     check_control(&v);
     check_data_graph(&v);
+    v.errors += verify_root_lists(f, d);
     arena_free(v.scratch);
     return v.errors;
 }

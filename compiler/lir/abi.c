@@ -150,7 +150,7 @@ bool isel_call(Lower *l, GateId g)
     uint32_t nuses = pass_args(l, gate, uses);
     GateId callee = gate_data(gate, 0);
     const Gate *cg = isel_g(l, callee);
-    Arg target = cg->op == OP_SYMBOL ? arg_symbol(TARGET_FUNC, (uint32_t)cg->lit, 0) : isel_t(l, callee);
+    Arg target = cg->op == OP_SYMBOL ? isel_symbol(l, cg->lit) : isel_t(l, callee);
     Type rt = (Type)gate->type;
     Arg defs[1] = {result_reg(l, rt)};
     isel_emit_call(l, target, uses, nuses, defs, rt == TY_NONE ? 0 : 1);

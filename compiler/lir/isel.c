@@ -274,7 +274,7 @@ bool isel_gate(Lower *l, GateId g)
     case OP_ARG: return true; /* the parameter's tmp, set in the entry block */
     case OP_CONSTANT: return sel_constant(l, g);
     case OP_ALLOCA: lower_emit2(l, LIR_Lea64, arg_stack(l->alloca_slot[g], 0), isel_t(l, g)); return true;
-    case OP_SYMBOL: move64(l, arg_symbol(TARGET_FUNC, (uint32_t)gate->lit, 0), isel_t(l, g)); return true;
+    case OP_SYMBOL: move64(l, isel_symbol(l, gate->lit), isel_t(l, g)); return true;
     case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_MUL: case OP_SHL:
     case OP_LSHR: case OP_ASHR: case OP_SDIV: case OP_SREM: case OP_UDIV: case OP_UREM:
     case OP_EXP: return sel_integer(l, g);

@@ -74,6 +74,15 @@ static inline bool isel_valid(const Lower *l, LirOp op, unsigned n, const Arg *a
     return lir_code_find_form(l->code, &in) != NULL;
 }
 
+/* the address SYMBOL literal lit names: a module function, or an extern's runtime
+ * function (a helper the executor provides) */
+static inline Arg isel_symbol(const Lower *l, uint64_t lit)
+{
+    int rt = module_symbol_runtime(l->circ->func->module, lit);
+    return rt >= 0 ? arg_symbol(TARGET_HELPER, (uint32_t)(HELPER_RUNTIME + rt), 0)
+                   : arg_symbol(TARGET_FUNC, (uint32_t)lit, 0);
+}
+
 /* a 64-bit integer constant in a fresh GP tmp */
 Arg isel_gp_const(Lower *l, uint64_t bits);
 /* float constant bits of type t in a fresh FP tmp */

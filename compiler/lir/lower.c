@@ -224,7 +224,7 @@ static bool lower_block(Lower *l, const Block *b)
     for (uint32_t i = 0; i < b->ngates; i++) {
         GateId g = b->gates[i];
         int op = circ_gate(l->circ, g)->op;
-        if (l->fused[g] || op == OP_DEPEND_RELAY || op == OP_DEPEND_SELECTOR)
+        if (l->fused[g] || op == OP_DEPEND_RELAY || op == OP_DEPEND_AND || op == OP_DEPEND_SELECTOR)
             continue;
         l->origin = g;
         l->block = b;

@@ -19,8 +19,8 @@
  *
  * Value invariant shared with the targets' selection: a GP tmp holding an integer
  * of type T has every bit above ty_bits(T) zero (i1 is 0 or 1); an FP tmp holds the
- * value in its low 32 (f32) or 64 (f64) bits.  DEPEND_SELECTOR and DEPEND_RELAY
- * compute nothing and get no tmp. */
+ * value in its low 32 (f32) or 64 (f64) bits.  DEPEND_SELECTOR, DEPEND_RELAY and
+ * DEPEND_AND compute nothing and get no tmp. */
 #ifndef CIRC_LOWER_H
 #define CIRC_LOWER_H
 

@@ -22,6 +22,9 @@ static const char *const doublecond_names[] = {
 
 static const char *const helper_names[HELPER_COUNT] = {
     "fmod_f32", "fmod_f64", "fexp_f32", "fexp_f64", "throw",
+#define RT(name, ...) #name,
+#include "compiler/ir/runtime.def"
+#undef RT
 };
 
 static const char *const trap_names[] = { "none", "div0", "overflow", "fault", "illegal" };

@@ -21,7 +21,7 @@ static bool numbered(const Gate *g)
 {
     if (g->op == OP_ALLOCA)
         return false;
-    return op_has(g->op, F_PURE) || op_is_selector(g->op) || g->op == OP_DEPEND_RELAY;
+    return op_has(g->op, F_PURE) || op_is_selector(g->op) || g->op == OP_DEPEND_RELAY || g->op == OP_DEPEND_AND;
 }
 
 /* data inputs of a commutative gate in id order */

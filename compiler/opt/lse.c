@@ -7,7 +7,8 @@
 /* From each LOAD, walk up its dependency chain past loads and past stores that
  * provably touch other bytes (same base with disjoint constant offsets, distinct
  * ALLOCAs, an ALLOCA and an argument pointer), stopping at calls, selectors and
- * relays; the load then takes the value of a store to its bytes (bitcast or
+ * relays (at a DEPEND_AND it follows the one input whose chain can have written the
+ * bytes, when the others' chains provably write none of them); the load then takes the value of a store to its bytes (bitcast or
  * truncated and shifted as needed), of an earlier load of them, or zero from an
  * untouched ALLOCA at DEPEND_ENTRY.  Two loads of one address on one dependency
  * become one.  Stores into an ALLOCA that no load can read go, and so does a store
@@ -92,6 +93,64 @@ static GateId value_at_entry(Walk *w)
     return opt_const(w->c, w->ty, 0);
 }
 
+/* the dependencies on the chain above d (d first), through loads and stores, and the
+ * gate the walk stops at; their number */
+static uint32_t chain_above(const Circuit *c, GateId d, GateId *anc)
+{
+    uint32_t n = 0;
+    while (n + 1 < MAX_WALK && gate_live(c, d) && (c->gates[d].op == OP_LOAD || c->gates[d].op == OP_STORE)) {
+        anc[n++] = d;
+        d = gate_dep(&c->gates[d], 0);
+    }
+    anc[n++] = d;
+    return n;
+}
+
+/* the chain above d writes none of the load's bytes before it meets one of the n
+ * dependencies in anc (or DEPEND_ENTRY): only loads and disjoint stores */
+static bool chain_clean(Walk *w, GateId d, const GateId *anc, uint32_t n)
+{
+    const Circuit *c = w->c;
+    for (int steps = 0; steps < MAX_WALK; steps++) {
+        for (uint32_t i = 0; i < n; i++)
+            if (anc[i] == d)
+                return true;
+        if (d == ROOT_DEPEND_ENTRY)
+            return true;
+        if (!gate_live(c, d))
+            return false;
+        const Gate *g = &c->gates[d];
+        if (g->op == OP_STORE) {
+            w->passed_store = true;
+            int64_t sw = width((Type)c->gates[gate_data(g, 0)].type);
+            if (!disjoint(c, w->addr, width(w->ty), decompose(c, gate_data(g, 1)), sw))
+                return false;
+        } else if (g->op != OP_LOAD) {
+            return false;
+        }
+        d = gate_dep(g, 0);
+    }
+    return false;
+}
+
+/* at DEPEND_AND j: the input whose chain alone can have written the load's bytes
+ * (every other input's chain writes none of them since it left that one's: in a
+ * race-free program the bytes are then that chain's), or NO_GATE */
+static GateId and_source(Walk *w, GateId j)
+{
+    const Gate *jt = &w->c->gates[j];
+    GateId anc[MAX_WALK];
+    for (uint32_t k = 0; k < jt->ndep; k++) {
+        uint32_t n = chain_above(w->c, gate_dep(jt, k), anc);
+        bool clean = true;
+        for (uint32_t i = 0; i < jt->ndep && clean; i++)
+            clean = i == k || chain_clean(w, gate_dep(jt, i), anc, n);
+        if (clean)
+            return gate_dep(jt, k);
+    }
+    return NO_GATE;
+}
+
 /* walk the chain above the load; the replacement value or NO_GATE */
 static GateId find_value(Walk *w)
 {
@@ -117,6 +176,11 @@ static GateId find_value(Walk *w)
             Addr s = decompose(c, gate_data(g, 0));
             if (s.base == w->addr.base && s.off == w->addr.off && width((Type)g->type) == lw)
                 return g->type == w->ty ? cur : circ_unop(c, OP_BITCAST, w->ty, cur);
+        } else if (g->op == OP_DEPEND_AND) {
+            cur = and_source(w, cur);
+            if (cur == NO_GATE)
+                return NO_GATE;
+            continue;
         } else {
             return NO_GATE;
         }

@@ -89,7 +89,7 @@ static ConeStep quiet_step(const Gate *g, bool through_selectors)
         return g->op == OP_DEPEND_ENTRY ? CONE_OK : CONE_BAD;
     if (op_is_selector(g->op))
         return through_selectors ? CONE_WALK : CONE_STOP;
-    if (g->op == OP_DEPEND_RELAY)
+    if (g->op == OP_DEPEND_RELAY || g->op == OP_DEPEND_AND)
         return CONE_WALK;
     if (op_has(g->op, F_STATE | F_EFFECT | F_TRAPS) || !op_has(g->op, F_PURE))
         return CONE_BAD;

@@ -10,7 +10,8 @@
  * back edge dies becomes a MERGE); a MERGE with one input, a selector whose inputs
  * are all one value (or itself), an ORDINARY_BLOCK without relays, and a branch
  * whose two arms meet at once in a MERGE without selectors disappear; a relay on the
- * block that entry leads to is its dependency; a selector of 1 and 0 on a diamond is
+ * block that entry leads to is its dependency; a DEPEND_AND drops DEPEND_ENTRY and
+ * repeated inputs (with one left it is that input); a selector of 1 and 0 on a diamond is
  * its branch condition.  A live selector runs its input when
  * its join is entered, so it is replaced by that input only when the input's cone is
  * quiet (delaying it loses no trap or effect). */
@@ -298,6 +299,29 @@ static bool fold_relay(Circuit *c, GateId r)
     return true;
 }
 
+/* a DEPEND_AND needs each input once, and never DEPEND_ENTRY (everything is after
+ * it); one input left is the join itself, none is DEPEND_ENTRY */
+static bool fold_and(Circuit *c, GateId a)
+{
+    const Gate *at = &c->gates[a];
+    uint32_t n = at->ndep, kept = 0;
+    GateId *in = opt_calloc(n, sizeof *in);
+    for (uint32_t i = 0; i < n; i++) {
+        GateId d = gate_dep(at, i);
+        bool seen = d == ROOT_DEPEND_ENTRY;
+        for (uint32_t k = 0; k < kept && !seen; k++)
+            seen = in[k] == d;
+        if (!seen)
+            in[kept++] = d;
+    }
+    if (kept >= 2 && kept < n)
+        circ_set_inputs(c, a, NULL, 0, in, kept, NULL, 0);
+    else if (kept < 2)
+        opt_replace(c, a, kept ? in[0] : ROOT_DEPEND_ENTRY);
+    free(in);
+    return kept < n;
+}
+
 static bool simplify_gate(Circuit *c, GateId g)
 {
     switch (c->gates[g].op) {
@@ -306,6 +330,7 @@ static bool simplify_gate(Circuit *c, GateId g)
     case OP_ORDINARY_BLOCK: return fold_block(c, g);
     case OP_VALUE_SELECTOR: case OP_DEPEND_SELECTOR: return fold_selector(c, g) || fold_condition_selector(c, g);
     case OP_DEPEND_RELAY: return fold_relay(c, g);
+    case OP_DEPEND_AND: return fold_and(c, g);
     default: return false;
     }
 }

@@ -24,7 +24,7 @@
  *     b->params: the live selectors of b's join (VALUE_SELECTOR and DEPEND_SELECTOR);
  *                they are defined on entry by the copies of the edge taken;
  *     b->gates:  computation gates, each after its operands, effects in dependency
- *                order; a DEPEND_RELAY computes nothing (it stands for the effects
+ *                order; a DEPEND_RELAY or DEPEND_AND computes nothing (it stands for the effects
  *                before it).  A gate placed in several blocks (gate_block ==
  *                MULTI_BLOCK) appears in each: a copy.  Copies go where the gate is
  *                first demanded: on every path to a use, a copy runs before the use,
