@@ -73,13 +73,23 @@ static void test_liveness(void)
     arena_free(a);
 }
 
+static bool same_list(uint32_t nx, const uint32_t *x, uint32_t ny, const uint32_t *y)
+{
+    return nx == ny && (!nx || memcmp(x, y, nx * sizeof *x) == 0);
+}
+
 static bool same_sets(const LirLiveness *x, const LirLiveness *y, const Code *c)
 {
-    size_t bytes = (lir_tmp_count(c) + 63) / 64 * 8;
-    for (uint32_t b = 0; b < c->nblocks; b++)
-        if (memcmp(lir_live_in_set(x, b), lir_live_in_set(y, b), bytes) ||
-            memcmp(lir_live_out_set(x, b), lir_live_out_set(y, b), bytes))
+    for (uint32_t b = 0; b < c->nblocks; b++) {
+        const uint32_t *sx, *sy;
+        uint32_t nx = lir_live_in_list(x, b, &sx), ny = lir_live_in_list(y, b, &sy);
+        if (!same_list(nx, sx, ny, sy))
             return false;
+        nx = lir_live_out_list(x, b, &sx);
+        ny = lir_live_out_list(y, b, &sy);
+        if (!same_list(nx, sx, ny, sy))
+            return false;
+    }
     return true;
 }
 

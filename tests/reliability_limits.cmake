@@ -8,10 +8,11 @@ if(CIRC_SANITIZE)
 else()
   set(_rel_max_mb 400)
 endif()
-foreach(_part switch long_block many_funcs many_args text)
+foreach(_part switch long_block many_funcs many_args many_blocks guarded text)
   add_test(NAME reliability/${_part}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/reliability_limits.sh ${_part} $<TARGET_FILE:circ>
                    $<TARGET_FILE:peak_rss> ${CMAKE_SOURCE_DIR}/bench/scale/gen_scale.sh
                    ${CMAKE_SOURCE_DIR}/corpus/regress ${_rel_max_mb})
   set_tests_properties(reliability/${_part} PROPERTIES TIMEOUT 60)
 endforeach()
+set_tests_properties(reliability/many_blocks PROPERTIES TIMEOUT 300) # 100k blocks, slow under sanitizers

@@ -9,6 +9,10 @@
 #   many_args   256 parameters (the parser's limit): run lines and `circ run` with all
 #               of them through test, sched --check, every target and reduce; 257
 #               arguments name the mismatch instead of printing the usage
+#   many_blocks 100k blocks (33,333 IF diamonds): compile -O0 and regalloc of its LIR
+#               within MAX_MB (sparse live sets: the dense ones needed several GB)
+#   guarded     20k diamonds each with a LOAD demanded in both arms only: sched within
+#               the ctest's timeout (placement walks only up to the demand blocks)
 #   text        LIR verifier problems at LINE:COL, a NUL byte at its column (both
 #               formats), a leading UTF-8 byte order mark accepted (both formats) and a
 #               stray one named as a byte
@@ -72,6 +76,24 @@ many_args)
   expect 0 "256 args: reduce" "$circ" reduce "$dir/args.circ" --test "$dir/keep.sh" -q -o "$dir/red.circ"
   grep -Eq '^; run: @sum\(([^,]*, ){64}' "$dir/red.circ" && ! grep -q ' ADD ' "$dir/red.circ" ||
     { echo "FAIL: reduce kept the sum or lost the run line of 65 arguments"; tail -c 400 "$dir/red.circ"; fail=1; }
+  ;;
+many_blocks)
+  # besides the peak-RSS bound, an address-space limit of 3 x MAX_MB (not under
+  # AddressSanitizer, whose shadow needs terabytes of it) stops quadratic memory early
+  vlimit=unlimited; [ "$max_mb" -lt 1000 ] && vlimit=$((max_mb * 3 * 1024))
+  sh "$gen" diamonds 33333 >"$dir/dia.circ"
+  expect 0 "100k blocks: compile -O0" bash -c 'ulimit -v "$1"; shift; exec "$@"' - "$vlimit" \
+    "$peak" --max-mb "$max_mb" "100k blocks compile -O0" "$circ" compile "$dir/dia.circ" --target x86-64 -O0
+  "$circ" compile "$dir/dia.circ" --target x86-64 --emit=lir >"$dir/dia.lir"
+  [ "$(grep -c '^BB#' "$dir/dia.lir")" -ge 100000 ] || { echo "FAIL: the LIR has fewer than 100k blocks"; fail=1; }
+  expect 0 "100k blocks: regalloc" bash -c 'ulimit -v "$1"; shift; exec "$@"' - "$vlimit" \
+    "$peak" --max-mb "$max_mb" "100k blocks regalloc" "$circ" regalloc "$dir/dia.lir" --quiet
+  ;;
+guarded)
+  # quadratic placement took 17 s for 20k such diamonds and would take 70 s here
+  sh "$gen" loads 40000 >"$dir/loads.circ"
+  expect 0 "40k guarded loads: sched in 20 s" timeout 20 "$circ" sched "$dir/loads.circ"
+  [ "$(grep -c '^  ;   copy of %l' "$dir/out")" = 40000 ] || { echo "FAIL: each load copied into its false arm"; fail=1; }
   ;;
 text)
   printf 'code @f ; x86-64\nBB#0:\n    Move $1, %%tmp0\n  Successors: #1\nBB#1:\n    Jump\n  Successors: #0 #1\n' >"$dir/v.lir"

@@ -25,10 +25,16 @@ m "funcs 100000: test" "$circ" test "$dir/funcs.circ"
 sh "$here/gen_scale.sh" switch 10000 >"$dir/switch.circ"
 m "switch 10k cases: compile x86-64 -O2" "$circ" compile "$dir/switch.circ" --target x86-64 -O2
 
-for n in 2500 5000 10000; do
+for n in 2500 5000 10000 33333; do
   sh "$here/gen_scale.sh" diamonds $n >"$dir/dia.circ"
   m "diamonds $n ($((3 * n + 1)) blocks): sched" "$circ" sched "$dir/dia.circ"
   m "diamonds $n ($((3 * n + 1)) blocks): compile x86-64 -O0" "$circ" compile "$dir/dia.circ" --target x86-64 -O0
   "$circ" compile "$dir/dia.circ" --target x86-64 --emit=lir >"$dir/dia.lir"
   m "diamonds $n: regalloc of its LIR ($(grep -c '^BB#' "$dir/dia.lir") blocks)" "$circ" regalloc "$dir/dia.lir" --quiet
+done
+
+for n in 10000 20000 40000; do
+  sh "$here/gen_scale.sh" loads $n >"$dir/loads.circ"
+  m "loads $n (guarded gates demanded in both arms): sched" "$circ" sched "$dir/loads.circ"
+  m "loads $n: compile x86-64 -O2" "$circ" compile "$dir/loads.circ" --target x86-64 -O2
 done

@@ -52,14 +52,8 @@ static bool a64_divide(Lower *l, GateId g)
     bool is_signed = op == OP_SDIV || op == OP_SREM, want_rem = op == OP_SREM || op == OP_UREM;
     Arg a = isel_t(l, isel_in(l, g, 0)), b = isel_t(l, isel_in(l, g, 1));
     check_traps(l, w, is_signed, a, b);
-    if (is_signed && w < 32) {
-        Arg a32 = isel_fresh(l, BANK_GP), b32 = isel_fresh(l, BANK_GP);
-        LirOp ext = w == 8 ? LIR_SignExtend8To32 : LIR_SignExtend16To32;
-        lower_emit2(l, ext, a, a32);
-        lower_emit2(l, ext, b, b32);
-        a = a32;
-        b = b32;
-    }
+    if (is_signed)
+        isel_sign_extend_pair(l, w, &a, &b);
     LirOp div = w == 64 ? (is_signed ? LIR_Div64 : LIR_UDiv64) : (is_signed ? LIR_Div32 : LIR_UDiv32);
     Arg dst = isel_t(l, g);
     if (want_rem) {

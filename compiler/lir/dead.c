@@ -2,7 +2,9 @@
  * (lir_remove_dead in regalloc.h), before register allocation. */
 #include "ra_internal.h"
 
-#include <string.h>
+#include "grow.h"
+
+#include <stdlib.h>
 
 /* ---- dead instructions ---------------------------------------------------------
  * Selection leaves values nobody reads (a constant folded into an immediate, an
@@ -13,7 +15,42 @@
 typedef struct {
     const Code *code;
     uint64_t *live;      /* bitset over lir_tmp_index */
+    uint32_t *touched;   /* every index set in live since it was last empty */
+    uint32_t ntouched, captouched;
 } DeadScan;
+
+static void live_add(DeadScan *d, uint32_t i)
+{
+    if (bit_get(d->live, i))
+        return;
+    bit_set(d->live, i);
+    if (d->ntouched == d->captouched &&
+        !lir_grow_array((void **)&d->touched, &d->captouched, d->ntouched + 1, sizeof *d->touched))
+        abort();
+    d->touched[d->ntouched++] = i;
+}
+
+/* live emptied; the number of tmps that were in it */
+static uint32_t live_clear(DeadScan *d)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < d->ntouched; k++)
+        if (bit_get(d->live, d->touched[k])) {
+            bit_clear(d->live, d->touched[k]);
+            n++;
+        }
+    d->ntouched = 0;
+    return n;
+}
+
+/* live emptied; true if it held exactly the n tmps of set */
+static bool live_clear_equals(DeadScan *d, const uint32_t *set, uint32_t n)
+{
+    bool same = true;
+    for (uint32_t k = 0; k < n && same; k++)
+        same = bit_get(d->live, set[k]);
+    return live_clear(d) == n && same;
+}
 
 static bool removable(const DeadScan *d, const Inst *in)
 {
@@ -42,7 +79,7 @@ static void step_back(DeadScan *d, OperandList ops)
     }
     for (uint32_t i = 0; i < ops.n; i++)
         if (ops.ops[i].timing & (RT_EARLY_USE | RT_LATE_USE))
-            bit_set(d->live, ops.ops[i].index);
+            live_add(d, ops.ops[i].index);
 }
 
 /* one backward pass over every block, from the code's liveness live; true if
@@ -51,11 +88,12 @@ static void step_back(DeadScan *d, OperandList ops)
  * instruction of block b went */
 static bool remove_dead_round(DeadScan *d, Code *code, const LirLiveness *live, bool *changed)
 {
-    uint32_t words = (lir_tmp_count(code) + 63) / 64;
     bool again = false;
     for (uint32_t b = 0; b < code->nblocks; b++) {
         LirBlock *blk = code->blocks[b];
-        memcpy(d->live, lir_live_out_set(live, b), words * 8);
+        const uint32_t *set;
+        for (uint32_t k = 0, n = lir_live_out_list(live, b, &set); k < n; k++)
+            live_add(d, set[k]);
         bool removed = false;
         for (uint32_t i = blk->ninsts; i-- > 0;) {
             Inst *in = &blk->insts[i];
@@ -70,9 +108,12 @@ static bool remove_dead_round(DeadScan *d, Code *code, const LirLiveness *live, 
             step_back(d, ra_inst_operands(live, live->first_inst[b] + i));
         }
         changed[b] = removed;
-        if (!removed)
+        if (!removed) {
+            live_clear(d);
             continue;
-        again |= memcmp(d->live, lir_live_in_set(live, b), words * 8) != 0;
+        }
+        uint32_t nin = lir_live_in_list(live, b, &set);
+        again |= !live_clear_equals(d, set, nin);
         uint32_t n = 0;
         for (uint32_t i = 0; i < blk->ninsts; i++)
             if (blk->insts[i].op != LIR_Nop)
@@ -94,7 +135,7 @@ LirLiveness *lir_remove_dead(Arena *arena, Code *code)
 {
     LirLiveness *live = lir_liveness(arena, code);
     bool *changed = arena_alloc(arena, code->nblocks + 1);
-    DeadScan d = {code, arena_alloc(arena, (lir_tmp_count(code) / 64 + 1) * 8)};
+    DeadScan d = {code, arena_alloc(arena, (lir_tmp_count(code) / 64 + 1) * 8), NULL, 0, 0};
     for (int round = 0; round < 4 && live; round++) {
         bool again = remove_dead_round(&d, code, live, changed);
         if (!any(changed, code->nblocks))
@@ -104,5 +145,6 @@ LirLiveness *lir_remove_dead(Arena *arena, Code *code)
         if (!again)
             break;
     }
+    free(d.touched);
     return live;
 }

@@ -284,10 +284,8 @@ bool ra_build_intervals(RaCtx *c)
         LirBlock *blk = c->code->blocks[b];
         uint32_t first = l->first_inst[b];
         uint32_t from = 4 * first, to = 4 * (first + blk->ninsts);
-        const uint64_t *out = l->live_out + (size_t)b * l->words;
-        for (uint32_t w = 0; w < l->words; w++)
-            for (uint64_t bits = out[w]; bits; bits &= bits - 1)
-                add_range(c, interval_of(c, w * 64 + (uint32_t)__builtin_ctzll(bits)), from, to);
+        for (uint32_t k = l->out.at[b]; k < l->out.at[b + 1]; k++)
+            add_range(c, interval_of(c, l->out.tmps[k]), from, to);
         for (uint32_t i = blk->ninsts; i-- > 0;)
             build_inst(c, &blk->insts[i], first + i, from);
     }

@@ -40,6 +40,18 @@ void isel_zero_above(Lower *l, Arg t, int w)
     }
 }
 
+void isel_sign_extend_pair(Lower *l, int w, Arg *a, Arg *b)
+{
+    if (w >= 32)
+        return;
+    Arg a32 = isel_fresh(l, BANK_GP), b32 = isel_fresh(l, BANK_GP);
+    LirOp ext = w == 8 ? LIR_SignExtend8To32 : LIR_SignExtend16To32;
+    lower_emit2(l, ext, *a, a32);
+    lower_emit2(l, ext, *b, b32);
+    *a = a32;
+    *b = b32;
+}
+
 Arg isel_operand(Lower *l, GateId g, int w)
 {
     if (isel_is_const(l, g)) {

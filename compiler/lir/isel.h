@@ -89,6 +89,9 @@ Arg isel_gp_const(Lower *l, uint64_t bits);
 Arg isel_fp_const(Lower *l, Type t, uint64_t bits);
 /* zero the bits of tmp t above width w (lower.h's invariant) */
 void isel_zero_above(Lower *l, Arg t, int w);
+/* the operands *a and *b of a signed operation of width w below 32 sign-extended to
+ * 32 bits, each into a fresh tmp (they replace *a and *b); nothing at 32 and 64 */
+void isel_sign_extend_pair(Lower *l, int w, Arg *a, Arg *b);
 /* gate g as an immediate of an operation of width w (its bits), or its tmp */
 Arg isel_operand(Lower *l, GateId g, int w);
 /* op with args, the immediate args[imm_at] replaced by gate g's tmp (or, for

@@ -5,6 +5,7 @@
  * read before late defs (and call clobbers) write.  Needs instructions with
  * overloads. */
 #include "ra_internal.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -125,46 +126,7 @@ OperandList ra_inst_operands(const LirLiveness *l, uint32_t n)
     return list;
 }
 
-/* ---- dataflow ------------------------------------------------------------------- */
-typedef struct {
-    uint64_t *gen, *kill;
-} BlockSets;
-
-/* the operands used at one fence post (RT_EARLY_USE or RT_LATE_USE): generated
- * unless defined before in the block */
-static void note_uses(const OperandList *ops, unsigned when, const BlockSets *s)
-{
-    for (uint32_t i = 0; i < ops->n; i++)
-        if ((ops->ops[i].timing & when) && !bit_get(s->kill, ops->ops[i].index))
-            bit_set(s->gen, ops->ops[i].index);
-}
-
-static void note_defs(const OperandList *ops, unsigned when, const BlockSets *s)
-{
-    for (uint32_t i = 0; i < ops->n; i++)
-        if (ops->ops[i].timing & when)
-            bit_set(s->kill, ops->ops[i].index);
-}
-
-static void gen_kill_inst(const Inst *inst, const OperandList *ops, const BlockSets *s)
-{
-    if (ops->timing & RT_EARLY_USE)
-        note_uses(ops, RT_EARLY_USE, s);
-    if (ops->timing & RT_EARLY_DEF)
-        note_defs(ops, RT_EARLY_DEF, s);
-    if (ops->timing & RT_LATE_USE)
-        note_uses(ops, RT_LATE_USE, s);
-    if (ops->timing & RT_LATE_DEF)
-        note_defs(ops, RT_LATE_DEF, s);
-    if (!inst->call)
-        return;
-    for (unsigned b = 0; b < BANK_COUNT; b++) {
-        uint64_t clobbers = lir_inst_clobbers(inst, (Bank)b);
-        for (; clobbers; clobbers &= clobbers - 1)
-            bit_set(s->kill, b * LIR_MAX_REGS + (uint32_t)__builtin_ctzll(clobbers));
-    }
-}
-
+/* ---- operand store -------------------------------------------------------------- */
 /* room for need operands in the store (arena memory, grown uncleared) */
 static void reserve_store(LirLiveness *l, uint32_t need)
 {
@@ -178,9 +140,8 @@ static void reserve_store(LirLiveness *l, uint32_t need)
 }
 
 /* the operands of block b's instructions (the first is global instruction first)
- * added to the store, and the block's gen/kill sets from them; false if an
- * instruction has no overload */
-static bool block_gen_kill(LirLiveness *l, LirBlock *b, uint32_t first, const BlockSets *s)
+ * added to the store; false if an instruction has no overload */
+static bool block_operands(LirLiveness *l, LirBlock *b, uint32_t first)
 {
     for (uint32_t i = 0; i < b->ninsts; i++) {
         Inst *inst = &b->insts[i];
@@ -192,7 +153,6 @@ static bool block_gen_kill(LirLiveness *l, LirBlock *b, uint32_t first, const Bl
         append_operands(l->code, inst, o, &ops);
         l->ops_at[first + i] = l->nops;
         l->nops += ops.n;
-        gen_kill_inst(inst, &ops, s);
     }
     return true;
 }
@@ -212,29 +172,6 @@ static void keep_block_operands(LirLiveness *l, const Operand *old_ops, const ui
     l->nops += n;
 }
 
-/* out = union of successors' in; in = gen | (out & ~kill); true if in changed */
-static bool transfer(LirLiveness *l, uint32_t b)
-{
-    const LirBlock *blk = l->code->blocks[b];
-    const uint64_t *gen = l->gen + (size_t)b * l->words, *kill = l->kill + (size_t)b * l->words;
-    uint64_t *out = l->live_out + (size_t)b * l->words;
-    uint64_t *in = l->live_in + (size_t)b * l->words;
-    for (uint32_t k = 0; k < blk->nsuccs; k++) {
-        if (blk->succs[k] >= l->nblocks)
-            continue;
-        const uint64_t *sin = l->live_in + (size_t)blk->succs[k] * l->words;
-        for (uint32_t w = 0; w < l->words; w++)
-            out[w] |= sin[w];
-    }
-    bool changed = false;
-    for (uint32_t w = 0; w < l->words; w++) {
-        uint64_t v = gen[w] | (out[w] & ~kill[w]);
-        changed |= v != in[w];
-        in[w] = v;
-    }
-    return changed;
-}
-
 /* a new, empty operand store for ninsts instructions */
 static void new_store(LirLiveness *l, uint32_t ninsts)
 {
@@ -252,45 +189,261 @@ static uint32_t count_insts(const Code *c)
     return n;
 }
 
-/* operands and gen/kill of the blocks marked in redo (all, on cleared sets, if
- * NULL; the others' operands kept), block positions, then the live sets from
- * empty to the fixpoint; false if an instruction has no overload */
-static bool solve(LirLiveness *l, const bool *redo)
+/* the operand store made again for the blocks marked in redo (all if NULL; the
+ * others' operands kept), and block positions; false if an instruction has no
+ * overload */
+static bool make_store(LirLiveness *l, const bool *redo)
 {
     Code *c = l->code;
     const Operand *old_ops = l->ops;
     const uint32_t *old_at = l->ops_at;
     new_store(l, count_insts(c));
-    bool ok = true;
     l->ninsts = 0;
-    for (uint32_t b = 0; ok && b < l->nblocks; b++) {
+    for (uint32_t b = 0; b < l->nblocks; b++) {
         uint32_t old_first = l->first_inst[b], ninsts = c->blocks[b]->ninsts;
         l->first_inst[b] = l->ninsts;
         l->ninsts += ninsts;
-        if (redo && !redo[b]) {
+        if (redo && !redo[b])
             keep_block_operands(l, old_ops, old_at, old_first, l->first_inst[b], ninsts);
-            continue;
-        }
-        BlockSets s = { l->gen + (size_t)b * l->words, l->kill + (size_t)b * l->words };
-        if (redo) {
-            memset(s.gen, 0, l->words * 8);
-            memset(s.kill, 0, l->words * 8);
-        }
-        ok = block_gen_kill(l, c->blocks[b], l->first_inst[b], &s);
+        else if (!block_operands(l, c->blocks[b], l->first_inst[b]))
+            return false;
     }
-    if (!ok)
-        return false;
     l->first_inst[l->nblocks] = l->ninsts;
     l->ops_at[l->ninsts] = l->nops;
-    if (redo) {
-        memset(l->live_in, 0, (size_t)l->nblocks * l->words * 8);
-        memset(l->live_out, 0, (size_t)l->nblocks * l->words * 8);
+    return true;
+}
+
+/* ---- dataflow -------------------------------------------------------------------
+ * Sparse: per tmp, the blocks that read it before writing it (gen) and the blocks
+ * that write it (kill); then, tmp by tmp, the blocks it is live into and out of,
+ * found by walking predecessors backwards from its gen blocks (path exploration).
+ * The sets are the least fixpoint of out = union of successors' in, in = gen | (out
+ * & ~kill), the same as the iterative solution; time and memory are linear in the
+ * operands plus the size of the sets. */
+typedef struct {
+    uint32_t *v;
+    uint32_t n, cap;
+} PairVec; /* (key, value) pairs, flat */
+
+static void pair_push(PairVec *p, uint32_t key, uint32_t value)
+{
+    if (p->n + 2 > p->cap && !lir_grow_array((void **)&p->v, &p->cap, p->n + 2, sizeof *p->v))
+        abort();
+    p->v[p->n++] = key;
+    p->v[p->n++] = value;
+}
+
+/* counts at[0..n) made into offsets, room for the entries from arena */
+static void counts_to_offsets(Arena *arena, LiveSets *s, uint32_t n)
+{
+    uint32_t total = 0;
+    for (uint32_t b = 0; b < n; b++) {
+        uint32_t c = s->at[b];
+        s->at[b] = total;
+        total += c;
     }
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (uint32_t b = l->nblocks; b-- > 0;)
-            changed |= transfer(l, b);
+    s->at[n] = total;
+    s->tmps = arena_alloc_raw(arena, ((size_t)total + 1) * sizeof *s->tmps);
+}
+
+/* after filling, at[b] is the end of block b: shift back to starts */
+static void ends_to_starts(LiveSets *s, uint32_t n)
+{
+    for (uint32_t b = n; b > 0; b--)
+        s->at[b] = s->at[b - 1];
+    s->at[0] = 0;
+}
+
+/* the values of pairs grouped by key (< nkeys): group k is tmps[at[k] .. at[k + 1]),
+ * in the pairs' order; at and tmps from arena */
+static LiveSets group_pairs(Arena *arena, const PairVec *p, uint32_t nkeys)
+{
+    LiveSets s = { arena_alloc(arena, ((size_t)nkeys + 1) * sizeof *s.at), NULL };
+    for (uint32_t i = 0; i < p->n; i += 2)
+        s.at[p->v[i]]++;
+    counts_to_offsets(arena, &s, nkeys);
+    for (uint32_t i = 0; i < p->n; i += 2)
+        s.tmps[s.at[p->v[i]]++] = p->v[i + 1];
+    ends_to_starts(&s, nkeys);
+    return s;
+}
+
+typedef struct {
+    PairVec gen, kill;          /* (tmp, block) */
+    uint32_t *gen_mark, *kill_mark; /* per tmp: block + 1 that last generated / killed it */
+    uint32_t block;
+} GenKill;
+
+static void note_uses(GenKill *g, const OperandList *ops, unsigned when)
+{
+    for (uint32_t i = 0; i < ops->n; i++) {
+        uint32_t t = ops->ops[i].index;
+        if ((ops->ops[i].timing & when) && g->kill_mark[t] != g->block + 1 && g->gen_mark[t] != g->block + 1) {
+            g->gen_mark[t] = g->block + 1;
+            pair_push(&g->gen, t, g->block);
+        }
     }
+}
+
+static void note_kill(GenKill *g, uint32_t t)
+{
+    if (g->kill_mark[t] == g->block + 1)
+        return;
+    g->kill_mark[t] = g->block + 1;
+    pair_push(&g->kill, t, g->block);
+}
+
+static void note_defs(GenKill *g, const OperandList *ops, unsigned when)
+{
+    for (uint32_t i = 0; i < ops->n; i++)
+        if (ops->ops[i].timing & when)
+            note_kill(g, ops->ops[i].index);
+}
+
+static void gen_kill_inst(GenKill *g, const Inst *inst, const OperandList *ops)
+{
+    if (ops->timing & RT_EARLY_USE)
+        note_uses(g, ops, RT_EARLY_USE);
+    if (ops->timing & RT_EARLY_DEF)
+        note_defs(g, ops, RT_EARLY_DEF);
+    if (ops->timing & RT_LATE_USE)
+        note_uses(g, ops, RT_LATE_USE);
+    if (ops->timing & RT_LATE_DEF)
+        note_defs(g, ops, RT_LATE_DEF);
+    if (!inst->call)
+        return;
+    for (unsigned b = 0; b < BANK_COUNT; b++) {
+        uint64_t clobbers = lir_inst_clobbers(inst, (Bank)b);
+        for (; clobbers; clobbers &= clobbers - 1)
+            note_kill(g, b * LIR_MAX_REGS + (uint32_t)__builtin_ctzll(clobbers));
+    }
+}
+
+/* the gen and kill pairs of every block, from the operand store */
+static void gen_kill(const LirLiveness *l, GenKill *g)
+{
+    g->gen_mark = calloc((size_t)l->ntmps + 1, sizeof *g->gen_mark);
+    g->kill_mark = calloc((size_t)l->ntmps + 1, sizeof *g->kill_mark);
+    if (!g->gen_mark || !g->kill_mark)
+        abort();
+    for (g->block = 0; g->block < l->nblocks; g->block++) {
+        const LirBlock *blk = l->code->blocks[g->block];
+        for (uint32_t i = 0; i < blk->ninsts; i++) {
+            OperandList ops = ra_inst_operands(l, l->first_inst[g->block] + i);
+            gen_kill_inst(g, &blk->insts[i], &ops);
+        }
+    }
+    free(g->gen_mark);
+    free(g->kill_mark);
+}
+
+/* The walk runs twice: first counting each block's sets (the at arrays hold the
+ * counts), then, with at made into offsets, writing them in place (at[b] is the next
+ * free entry of block b and ends as the start of block b + 1).  Marks hold
+ * mark_base + tmp + 1, mark_base new for each run. */
+typedef struct {
+    LiveSets gen, kill, preds;  /* per tmp: gen and kill blocks; per block: predecessors */
+    uint32_t *in_mark, *out_mark, *kill_mark; /* per block: the mark of the last tmp */
+    uint32_t mark_base;
+    LiveSets in, out;           /* the result: counting (tmps NULL), then filling */
+    uint32_t *stack;
+} Flow;
+
+/* block b gets tmp t in set s (counted while s->tmps is NULL) */
+static inline void set_add(LiveSets *s, uint32_t b, uint32_t t)
+{
+    if (s->tmps)
+        s->tmps[s->at[b]++] = t;
+    else
+        s->at[b]++;
+}
+
+/* the predecessors of every block (edges to blocks out of range ignored) */
+static LiveSets predecessors(Arena *arena, const LirLiveness *l)
+{
+    PairVec p = { 0 };
+    for (uint32_t b = 0; b < l->nblocks; b++) {
+        const LirBlock *blk = l->code->blocks[b];
+        for (uint32_t k = 0; k < blk->nsuccs; k++)
+            if (blk->succs[k] < l->nblocks)
+                pair_push(&p, blk->succs[k], b);
+    }
+    LiveSets s = group_pairs(arena, &p, l->nblocks);
+    free(p.v);
+    return s;
+}
+
+/* tmp t (mark m) live into block b (pushed to be walked from) unless known */
+static void mark_in(Flow *f, uint32_t b, uint32_t t, uint32_t m, uint32_t *sp)
+{
+    if (f->in_mark[b] == m)
+        return;
+    f->in_mark[b] = m;
+    set_add(&f->in, b, t);
+    f->stack[(*sp)++] = b;
+}
+
+/* the blocks tmp t is live into and out of */
+static void explore(Flow *f, uint32_t t)
+{
+    uint32_t m = f->mark_base + t + 1, sp = 0;
+    for (uint32_t k = f->kill.at[t]; k < f->kill.at[t + 1]; k++)
+        f->kill_mark[f->kill.tmps[k]] = m;
+    for (uint32_t k = f->gen.at[t]; k < f->gen.at[t + 1]; k++)
+        mark_in(f, f->gen.tmps[k], t, m, &sp);
+    while (sp) {
+        uint32_t b = f->stack[--sp];
+        for (uint32_t k = f->preds.at[b]; k < f->preds.at[b + 1]; k++) {
+            uint32_t p = f->preds.tmps[k];
+            if (f->out_mark[p] == m)
+                continue;
+            f->out_mark[p] = m;
+            set_add(&f->out, p, t);
+            if (f->kill_mark[p] != m)
+                mark_in(f, p, t, m, &sp);
+        }
+    }
+}
+
+static void explore_all(Flow *f, uint32_t ntmps)
+{
+    for (uint32_t t = 0; t < ntmps; t++)
+        if (f->gen.at[t] < f->gen.at[t + 1])
+            explore(f, t);
+}
+
+/* the live sets from the operand store */
+static void solve_sets(LirLiveness *l)
+{
+    Arena *scratch = arena_new();
+    GenKill g = { 0 };
+    gen_kill(l, &g);
+    size_t nb = (size_t)l->nblocks + 1;
+    Flow f = { group_pairs(scratch, &g.gen, l->ntmps), group_pairs(scratch, &g.kill, l->ntmps),
+               predecessors(scratch, l), arena_alloc(scratch, nb * 4), arena_alloc(scratch, nb * 4),
+               arena_alloc(scratch, nb * 4), 0, { arena_alloc(l->arena, nb * 4), NULL },
+               { arena_alloc(l->arena, nb * 4), NULL }, arena_alloc_raw(scratch, nb * 4) };
+    free(g.gen.v);
+    free(g.kill.v);
+    explore_all(&f, l->ntmps);
+    counts_to_offsets(l->arena, &f.in, l->nblocks);
+    counts_to_offsets(l->arena, &f.out, l->nblocks);
+    f.mark_base = l->ntmps;
+    explore_all(&f, l->ntmps);
+    ends_to_starts(&f.in, l->nblocks);
+    ends_to_starts(&f.out, l->nblocks);
+    l->in = f.in;
+    l->out = f.out;
+    arena_free(scratch);
+}
+
+/* operands of the blocks marked in redo (all if NULL; the others' kept), block
+ * positions, then the live sets; false if an instruction has no overload */
+static bool solve(LirLiveness *l, const bool *redo)
+{
+    if (!make_store(l, redo))
+        return false;
+    solve_sets(l);
     return true;
 }
 
@@ -300,14 +453,8 @@ LirLiveness *lir_liveness(Arena *arena, Code *c)
     l->code = c;
     l->arena = arena;
     l->ntmps = lir_tmp_count(c);
-    l->words = (l->ntmps + 63) / 64;
     l->nblocks = c->nblocks;
-    size_t nbits = (size_t)l->nblocks * l->words + 1;
-    l->live_in = arena_alloc(arena, nbits * 8);
-    l->live_out = arena_alloc(arena, nbits * 8);
     l->first_inst = arena_alloc(arena, (l->nblocks + 1) * sizeof *l->first_inst);
-    l->gen = arena_alloc(arena, nbits * 8);
-    l->kill = arena_alloc(arena, nbits * 8);
     return solve(l, NULL) ? l : NULL;
 }
 
@@ -316,24 +463,42 @@ bool lir_liveness_refresh(LirLiveness *l, const bool *changed)
     return l->code->nblocks == l->nblocks && lir_tmp_count(l->code) == l->ntmps && solve(l, changed);
 }
 
+/* is dense index i in block b's set of s (sorted) */
+static bool set_has(const LiveSets *s, uint32_t b, uint32_t i)
+{
+    uint32_t lo = s->at[b], hi = s->at[b + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->tmps[mid] == i)
+            return true;
+        if (s->tmps[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
 bool lir_live_in(const LirLiveness *l, uint32_t block, Tmp t)
 {
     uint32_t i = lir_tmp_index(l->code, t);
-    return block < l->nblocks && i < l->ntmps && bit_get(l->live_in + (size_t)block * l->words, i);
+    return block < l->nblocks && i < l->ntmps && set_has(&l->in, block, i);
 }
 
 bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t)
 {
     uint32_t i = lir_tmp_index(l->code, t);
-    return block < l->nblocks && i < l->ntmps && bit_get(l->live_out + (size_t)block * l->words, i);
+    return block < l->nblocks && i < l->ntmps && set_has(&l->out, block, i);
 }
 
-const uint64_t *lir_live_in_set(const LirLiveness *l, uint32_t block)
+uint32_t lir_live_in_list(const LirLiveness *l, uint32_t block, const uint32_t **tmps)
 {
-    return l->live_in + (size_t)block * l->words;
+    *tmps = l->in.tmps + l->in.at[block];
+    return l->in.at[block + 1] - l->in.at[block];
 }
 
-const uint64_t *lir_live_out_set(const LirLiveness *l, uint32_t block)
+uint32_t lir_live_out_list(const LirLiveness *l, uint32_t block, const uint32_t **tmps)
 {
-    return l->live_out + (size_t)block * l->words;
+    *tmps = l->out.tmps + l->out.at[block];
+    return l->out.at[block + 1] - l->out.at[block];
 }

@@ -62,13 +62,17 @@ typedef struct {
  * order; list->ops reused */
 bool ra_operands(const Code *c, Inst *inst, OperandList *list);
 
+/* a sorted set of dense tmp indices per block: block b's are tmps[at[b] .. at[b + 1]) */
+typedef struct {
+    uint32_t *at, *tmps;
+} LiveSets;
+
 struct LirLiveness {
     Code *code;
-    uint32_t ntmps, words, nblocks;
-    uint64_t *live_in, *live_out;   /* nblocks * words bits */
+    uint32_t ntmps, nblocks;
+    LiveSets in, out;               /* live-in and live-out of every block */
     uint32_t *first_inst;           /* global number of each block's first instruction */
     uint32_t ninsts;
-    uint64_t *gen, *kill;           /* per block: used before defined in it, defined in it */
     Arena *arena;
     Operand *ops;                   /* every instruction's operands (ra_operands), in layout order */
     uint32_t *ops_at;               /* global instruction number -> its first in ops (ninsts + 1) */

@@ -140,8 +140,9 @@ Tmp lir_tmp_of_index(const Code *code, uint32_t index);
 uint32_t lir_tmp_count(const Code *code);
 
 /* live-in/live-out sets of every block (backward dataflow over roles at early and
- * late points; call clobbers kill); memory from arena; NULL if an instruction has
- * no overload */
+ * late points; call clobbers kill), kept sparse: time and memory linear in the
+ * operands and the sets' sizes; memory from arena; NULL if an instruction has no
+ * overload */
 LirLiveness *lir_liveness(Arena *arena, Code *code);
 /* l made again for its code after instructions were removed from or changed in the
  * blocks marked in changed[block] (the same sets as a new lir_liveness; blocks and
@@ -150,8 +151,9 @@ LirLiveness *lir_liveness(Arena *arena, Code *code);
 bool lir_liveness_refresh(LirLiveness *l, const bool *changed);
 bool lir_live_in(const LirLiveness *l, uint32_t block, Tmp t);
 bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t);
-/* the same sets as bitsets over dense indices (lir_tmp_count bits, 64 a word) */
-const uint64_t *lir_live_in_set(const LirLiveness *l, uint32_t block);
-const uint64_t *lir_live_out_set(const LirLiveness *l, uint32_t block);
+/* the same sets as lists of dense indices, ascending: the number of tmps live into
+ * (out of) block, *tmps set to them (valid while l is not refreshed) */
+uint32_t lir_live_in_list(const LirLiveness *l, uint32_t block, const uint32_t **tmps);
+uint32_t lir_live_out_list(const LirLiveness *l, uint32_t block, const uint32_t **tmps);
 
 #endif

@@ -347,13 +347,12 @@ static void tmp_edge_move(RaCtx *c, uint32_t t, uint32_t b, uint32_t s, MoveList
 /* the moves of edge b -> s, in tmp order */
 static void edge_moves(RaCtx *c, uint32_t b, uint32_t s, MoveList *out)
 {
-    const uint64_t *in = c->live->live_in + (size_t)s * c->live->words;
-    for (uint32_t w = 2 * LIR_MAX_REGS / 64; w < c->live->words; w++) /* virtual tmps only */
-        for (uint64_t bits = in[w]; bits; bits &= bits - 1) {
-            uint32_t t = w * 64 + (uint32_t)__builtin_ctzll(bits);
-            if (t < c->ntmps && c->ivs[t] && c->ivs[t]->nranges)
-                tmp_edge_move(c, t, b, s, out);
-        }
+    const LiveSets *in = &c->live->in;
+    for (uint32_t k = in->at[s]; k < in->at[s + 1]; k++) {
+        uint32_t t = in->tmps[k];
+        if (t >= 2 * LIR_MAX_REGS && t < c->ntmps && c->ivs[t] && c->ivs[t]->nranges) /* virtual tmps only */
+            tmp_edge_move(c, t, b, s, out);
+    }
 }
 
 /* ---- rebuilding the blocks ------------------------------------------------------------------- */

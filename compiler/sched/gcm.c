@@ -62,6 +62,9 @@ typedef struct {
     BlockId *queue;     /* per block scratch */
     uint32_t *list_mark; /* per block: the list_gen of the list that holds it */
     uint32_t list_gen;  /* the list being built (one at a time) */
+    uint32_t *reached;  /* per block: reach_gen if the current walk reached it */
+    uint32_t *first;    /* per block: reach_gen if a first demand of the current gate */
+    uint32_t reach_gen; /* the current walk's generation: a walk starts in constant time */
     Arena *scratch;     /* every array above and every list; freed at the end */
 } Gcm;
 
@@ -339,41 +342,59 @@ static bool anticipated(Gcm *g, const BlockList *dem, BlockId b, BlockId early)
     return g->ant[b];
 }
 
-/* breadth-first walk over the edges that stay in the instance, from the successors of
- * the blocks in `from` (or, with start_itself, from those blocks), not entering blocks
- * marked in `stop`; marks what it reaches in `seen` */
-static void walk(Gcm *g, const BlockId *from, uint32_t n, bool start_itself, const uint8_t *stop,
-                 uint8_t *seen, BlockId early)
+/* A walk only asks whether it reaches demand blocks, all at or before block `last`.
+ * Blocks are numbered in reverse postorder, so a path from a block after `last` back
+ * to it takes a back edge to a loop header at or before `last`; the walk keeps that
+ * edge only if the loop does not contain early.  Loops containing early enclose one
+ * another, so such a loop exists iff the outermost loop of b without early starts at
+ * or before `last`.  Without it, the walk stops at b: its cost is bounded by the
+ * blocks up to the demands, not by the rest of the function. */
+static bool may_come_back(const Gcm *g, BlockId b, BlockId last, BlockId early)
 {
     const Schedule *s = g->s;
+    bool back = false;
+    for (int32_t l = s->blocks[b].loop; l >= 0 && !sched_loop_contains(s, l, early); l = s->loops[l].parent)
+        back = s->loops[l].header <= last;
+    return back;
+}
+
+static void reach(Gcm *g, BlockId t, uint32_t *qn)
+{
+    if (g->reached[t] == g->reach_gen)
+        return;
+    g->reached[t] = g->reach_gen;
+    g->queue[(*qn)++] = t;
+}
+
+static void reach_succs(Gcm *g, BlockId b, BlockId early, uint32_t *qn)
+{
+    const Block *blk = &g->s->blocks[b];
+    for (uint32_t k = 0; k < blk->nsuccs; k++)
+        if (!edge_cut(g->s, b, blk->succs[k].to, early))
+            reach(g, blk->succs[k].to, qn);
+}
+
+/* breadth-first walk over the edges that stay in the instance, from the successors of
+ * the blocks in `from` (or, with start_itself, from those blocks), not leaving first
+ * demands (with stop_at_first) nor blocks after `last` that cannot lead back to it;
+ * marks what it reaches in g->reached (a new generation) */
+static void walk(Gcm *g, const BlockId *from, uint32_t n, bool start_itself, bool stop_at_first, BlockId last,
+                 BlockId early)
+{
     uint32_t qn = 0;
-    memset(seen, 0, s->nblocks);
+    g->reach_gen++;
     for (uint32_t i = 0; i < n; i++) {
-        if (start_itself) {
-            seen[from[i]] = 1;
-            g->queue[qn++] = from[i];
-            continue;
-        }
-        const Block *blk = &s->blocks[from[i]];
-        for (uint32_t k = 0; k < blk->nsuccs; k++) {
-            BlockId t = blk->succs[k].to;
-            if (!edge_cut(s, blk->id, t, early) && !seen[t]) {
-                seen[t] = 1;
-                g->queue[qn++] = t;
-            }
-        }
+        if (start_itself)
+            reach(g, from[i], &qn);
+        else
+            reach_succs(g, from[i], early, &qn);
     }
     while (qn) {
-        const Block *blk = &s->blocks[g->queue[--qn]];
-        if (stop && stop[blk->id])
+        BlockId b = g->queue[--qn];
+        if ((stop_at_first && g->first[b] == g->reach_gen - 1) ||
+            (b > last && !may_come_back(g, b, last, early)))
             continue;
-        for (uint32_t k = 0; k < blk->nsuccs; k++) {
-            BlockId t = blk->succs[k].to;
-            if (!edge_cut(s, blk->id, t, early) && !seen[t]) {
-                seen[t] = 1;
-                g->queue[qn++] = t;
-            }
-        }
+        reach_succs(g, b, early, &qn);
     }
 }
 
@@ -385,22 +406,24 @@ static void walk(Gcm *g, const BlockId *from, uint32_t n, bool start_itself, con
 static bool first_demands(Gcm *g, const BlockList *dem, BlockId from, BlockId early, bool effect, BlockList *first)
 {
     const Schedule *s = g->s;
-    uint8_t *after = g->ant, *in_first = g->demand;
-    walk(g, dem->v, dem->n, false, NULL, after, early);
-    memset(in_first, 0, s->nblocks);
+    BlockId last = 0;
+    for (uint32_t i = 0; i < dem->n; i++)
+        last = dem->v[i] > last ? dem->v[i] : last;
+    walk(g, dem->v, dem->n, false, false, last, early);
+    uint32_t after = g->reach_gen; /* g->first is marked with it: the next walk stops there */
     list_start(g, first);
     for (uint32_t i = 0; i < dem->n; i++) {
         BlockId d = dem->v[i];
-        if (after[d])
+        if (g->reached[d] == after)
             continue;
         if (effect && !sched_loop_contains(s, s->blocks[d].loop, early))
             return false;
-        in_first[d] = 1;
+        g->first[d] = after;
         list_add_unique(g, first, d);
     }
-    walk(g, &from, 1, true, in_first, after, early);
+    walk(g, &from, 1, true, true, last, early);
     for (uint32_t i = 0; i < dem->n; i++)
-        if (after[dem->v[i]] && !in_first[dem->v[i]])
+        if (g->reached[dem->v[i]] == g->reach_gen && g->first[dem->v[i]] != after)
             return false;
     return first->n > 0;
 }
@@ -692,6 +715,8 @@ bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d)
     g.demand = scratch_raw(&g, s->nblocks, 1);
     g.queue = scratch_raw(&g, s->nblocks, sizeof *g.queue);
     g.list_mark = scratch_zeroed(&g, s->nblocks, sizeof *g.list_mark);
+    g.reached = scratch_zeroed(&g, s->nblocks, sizeof *g.reached);
+    g.first = scratch_zeroed(&g, s->nblocks, sizeof *g.first);
     for (GateId i = 0; i < n; i++)
         s->gate_block[i] = NO_BLOCK;
     bool ok = compute_liveness(&g) && schedule_early(&g);

@@ -12,6 +12,9 @@ bool sched_loop_contains(const Schedule *s, int32_t l, BlockId b)
 {
     if (l < 0)
         return true; /* the function body */
+    const Loop *lp = &s->loops[l];
+    if (lp->nbody && lp->body[lp->nbody - 1] - lp->header + 1 == lp->nbody) /* contiguous: constant time */
+        return b >= lp->header && b <= lp->body[lp->nbody - 1];
     for (int32_t k = s->blocks[b].loop; k >= 0; k = s->loops[k].parent)
         if (k == l)
             return true;

@@ -47,14 +47,8 @@ static bool x64_divide(Lower *l, GateId g)
     Arg a = isel_t(l, isel_in(l, g, 0)), b = isel_t(l, isel_in(l, g, 1));
     if (is_signed)
         check_overflow(l, w, a, b);
-    if (is_signed && w < 32) {
-        Arg a32 = isel_fresh(l, BANK_GP), b32 = isel_fresh(l, BANK_GP);
-        LirOp ext = w == 8 ? LIR_SignExtend8To32 : LIR_SignExtend16To32;
-        lower_emit2(l, ext, a, a32);
-        lower_emit2(l, ext, b, b32);
-        a = a32;
-        b = b32;
-    }
+    if (is_signed)
+        isel_sign_extend_pair(l, w, &a, &b);
     move64(l, a, R(X64_RAX));
     if (is_signed)
         lower_emit2(l, w == 64 ? LIR_X86ConvertToQuadWord64 : LIR_X86ConvertToDoubleWord32, R(X64_RAX), R(X64_RDX));
