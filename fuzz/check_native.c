@@ -197,12 +197,22 @@ static void native_throw(uint64_t bits, uint32_t type)
     child_finish(child_ctx(), OUT_THROW, (uint8_t)type, bits & ty_mask((Type)type));
 }
 
+/* rt_check in the child: its throw is the child's THROW */
+static uint64_t native_rt_check(uint64_t x, uint64_t limit)
+{
+    if (x > limit)
+        native_throw(x, TY_I64);
+    return x;
+}
+
 static bool resolve_host(void *ctx, const char *name, uint64_t *addr)
 {
     static const struct { const char *name; void (*fn)(void); } helpers[] = {
         {"circ_rt_fmod_f32", (void (*)(void))circ_rt_fmod_f32}, {"circ_rt_fmod_f64", (void (*)(void))circ_rt_fmod_f64},
         {"circ_rt_fexp_f32", (void (*)(void))circ_rt_fexp_f32}, {"circ_rt_fexp_f64", (void (*)(void))circ_rt_fexp_f64},
-        {"circ_rt_throw", (void (*)(void))native_throw},
+        {"circ_rt_throw", (void (*)(void))native_throw}, {"circ_rt_mix64", (void (*)(void))circ_rt_mix64},
+        {"circ_rt_scramble", (void (*)(void))circ_rt_scramble}, {"circ_rt_check", (void (*)(void))native_rt_check},
+        {"circ_rt_apply", (void (*)(void))circ_rt_apply},
     };
     (void)ctx;
     for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++)
@@ -477,7 +487,7 @@ static void make_job(NativeRun *nr, const CheckCtx *c, uint32_t from)
         uint64_t args[256];
         if (c->oracle[i].kind == OUT_TIMEOUT || c->oracle[i].kind == OUT_INVALID || rl->nargs > 256)
             continue;
-        runline_args(rl, args);
+        runline_args_at(rl, (uint64_t)(uintptr_t)region_code(job), nr->blob.entry, args);
         NativeCall *call = &job->calls[job->ncalls];
         if (!sort_args(f, args, &call->args))
             continue;

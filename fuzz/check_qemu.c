@@ -173,7 +173,7 @@ static bool make_call(const Module *m, uint32_t i, const uint8_t *code_base, con
     uint64_t args[256];
     if (rl->nargs > 256)
         return false;
-    runline_args(rl, args);
+    runline_args_at(rl, (uint64_t)(uintptr_t)code_base, blob->entry, args);
     memset(c, 0, sizeof *c);
     c->entry = (uint64_t)(uintptr_t)code_base + blob->entry[rl->func];
     c->float_result = f->ret == TY_F32 || f->ret == TY_F64;

@@ -163,3 +163,11 @@ void runline_args(const RunLine *r, uint64_t *args)
                   : r->args[i].kind == RA_FUNC ? RUNARG_FUNC_ADDR(r->args[i].bits)
                                                : r->args[i].bits;
 }
+
+void runline_args_at(const RunLine *r, uint64_t code_base, const uint32_t *entry, uint64_t *args)
+{
+    runline_args(r, args);
+    for (uint32_t i = 0; i < r->nargs; i++)
+        if (r->args[i].kind == RA_FUNC)
+            args[i] = code_base + entry[r->args[i].bits];
+}

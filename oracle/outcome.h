@@ -40,5 +40,8 @@ bool outcome_equal(const Outcome *a, const Outcome *b, char *why, size_t n);
 bool outcome_matches(const Outcome *o, const RunExpect *e);
 /* the argument bits a run line passes (heap -> HEAP_ADDR) */
 void runline_args(const RunLine *r, uint64_t *args);
+/* the same for machine code whose function i starts at code_base + entry[i]: a
+ * function's address (`@name`) is its entry there */
+void runline_args_at(const RunLine *r, uint64_t code_base, const uint32_t *entry, uint64_t *args);
 
 #endif

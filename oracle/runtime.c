@@ -1,32 +1,18 @@
 /* runtime.c — the runtime functions' semantics (runtime.h, docs/runtime.md). */
 #include "oracle/runtime.h"
 
-uint64_t rt_mix64(uint64_t x)
-{
-    uint64_t z = x + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+uint64_t rt_mix64(uint64_t x) { return circ_rt_core_mix64(x); }
 
-/* rt_scramble(p, n, seed): the n & 63 bytes at p are read, then each is xored with
- * the low byte of rt_mix64(seed + i) and written back; the result folds the old bytes
- * (acc = acc * 31 + byte, from 0) and adds the count */
+/* rt_scramble(p, n, seed): the n & 63 bytes at p read, scrambled
+ * (circ_rt_core_scramble) and written back */
 static bool scramble(const uint64_t *args, const RtHost *h, uint64_t *ret)
 {
     uint32_t n = (uint32_t)(args[1] & RT_SCRAMBLE_MASK);
     uint8_t buf[RT_SCRAMBLE_MASK + 1];
-    uint64_t acc = 0;
     if (n && !h->read(h->ctx, 0, 0, buf, n))
         return false;
-    for (uint32_t i = 0; i < n; i++) {
-        acc = acc * 31 + buf[i];
-        buf[i] ^= (uint8_t)rt_mix64(args[2] + i);
-    }
-    if (n && !h->write(h->ctx, 0, 0, buf, n))
-        return false;
-    *ret = acc + n;
-    return true;
+    *ret = circ_rt_core_scramble(buf, n, args[2]);
+    return !n || h->write(h->ctx, 0, 0, buf, n);
 }
 
 bool rt_call_matches(RuntimeFn fn, const Type *args, uint32_t nargs, Type ret)

@@ -11,6 +11,7 @@
 
 #include "compiler/ir/ir.h"
 #include "oracle/mem.h"
+#include "runtime/circ_rt_core.h"
 
 typedef struct {
     void *ctx;
@@ -49,6 +50,6 @@ bool rt_call(RuntimeFn fn, const uint64_t *args, const RtHost *host, uint64_t *r
 uint64_t rt_mix64(uint64_t x);
 
 /* the bytes rt_scramble touches: p[0 .. n & RT_SCRAMBLE_MASK) */
-#define RT_SCRAMBLE_MASK 63u
+#define RT_SCRAMBLE_MASK CIRC_RT_SCRAMBLE_MASK
 
 #endif

@@ -13,9 +13,14 @@
  * fmod/pow semantics and NaN canonicalized, and THROW (arg 0: the value's bits,
  * arg 1: its circ Type; never returns) */
 #define CIRC_ABI_HELPER_SYMBOLS(X) \
-    X(circ_rt_fmod_f32) X(circ_rt_fmod_f64) X(circ_rt_fexp_f32) X(circ_rt_fexp_f64) X(circ_rt_throw)
-/* further runtime functions (the exceptions issue's) are added to this list and to
- * the compiler's Helper enum in the same order */
+    X(circ_rt_fmod_f32) X(circ_rt_fmod_f64) X(circ_rt_fexp_f32) X(circ_rt_fexp_f64) X(circ_rt_throw) \
+    X(circ_rt_mix64) X(circ_rt_scramble) X(circ_rt_check) X(circ_rt_apply)
+/* after circ_rt_throw: the runtime functions of docs/runtime.md, `extern @NAME` called
+ * as the symbol circ_NAME, in the order of compiler/ir/runtime.def; further helpers are
+ * added to this list and to the compiler's Helper enum in the same order */
+
+/* circ's Type number of i64 (compiler/ir/ir.h), the type of a runtime function's throw */
+#define CIRC_ABI_TYPE_I64 5u
 
 /* trap kinds as in the compiler's TrapKind (compiler/ir/ir.h) */
 enum {

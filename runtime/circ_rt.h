@@ -22,6 +22,12 @@ double circ_rt_fexp_f64(double a, double b);
  * and circ Type); outside one, the process exits with status 3 */
 _Noreturn void circ_rt_throw(uint64_t bits, uint32_t type);
 
+/* ---- the runtime functions of docs/runtime.md (circ_rt_fns.c) ---- */
+uint64_t circ_rt_mix64(uint64_t x);
+uint64_t circ_rt_scramble(uint64_t p, uint64_t n, uint64_t seed); /* p[0 .. n & 63) */
+uint64_t circ_rt_check(uint64_t x, uint64_t limit);              /* throws x if x >u limit */
+uint64_t circ_rt_apply(uint64_t f, uint64_t x);                  /* f(x) */
+
 /* ---- the harness buffer ---- */
 /* the buffer at CIRC_ABI_HEAP_ADDR, mapped on first use; NULL if that address is
  * taken.  circ_rt_heap_reset fills it with the pattern (circ_abi.h). */

@@ -11,7 +11,7 @@
 #define CIRC_RUNNER_MAGIC 0x3172656e6e757243ull /* "Crunner1" */
 #define CIRC_RUNNER_BASE 0x40000000ull          /* the runner's code region */
 #define CIRC_RUNNER_CODE_MAX (8u << 20)
-enum { CIRC_RUNNER_HELPERS = 5, CIRC_RUNNER_GP = 8, CIRC_RUNNER_FP = 8, CIRC_RUNNER_MEM = 16,
+enum { CIRC_RUNNER_HELPERS = 9, CIRC_RUNNER_GP = 8, CIRC_RUNNER_FP = 8, CIRC_RUNNER_MEM = 16,
        CIRC_RUNNER_MAX_CALLS = 64 };
 
 typedef struct {

@@ -65,7 +65,9 @@ static int say_hello(void)
     CircRunnerHello h = {CIRC_RUNNER_MAGIC, CIRC_RUNNER_BASE,
                          {(uint64_t)(uintptr_t)circ_rt_fmod_f32, (uint64_t)(uintptr_t)circ_rt_fmod_f64,
                           (uint64_t)(uintptr_t)circ_rt_fexp_f32, (uint64_t)(uintptr_t)circ_rt_fexp_f64,
-                          (uint64_t)(uintptr_t)circ_rt_throw}};
+                          (uint64_t)(uintptr_t)circ_rt_throw, (uint64_t)(uintptr_t)circ_rt_mix64,
+                          (uint64_t)(uintptr_t)circ_rt_scramble, (uint64_t)(uintptr_t)circ_rt_check,
+                          (uint64_t)(uintptr_t)circ_rt_apply}};
     return write_all(&h, sizeof h);
 }
 

@@ -140,7 +140,7 @@ typedef struct {
 
 static void test_write_failures(const char *out, const char *fail, FirstRun *fr)
 {
-    char dir[1024];
+    char dir[1100];
     snprintf(dir, sizeof dir, "%s/fail-%s", out, fail);
     setenv("CIRC_WRITE_FAIL", fail, 1);
     CampaignOptions o;
@@ -187,7 +187,7 @@ static char *slurp(const char *path)
 
 static void test_rerun(const char *out, const FirstRun *fr)
 {
-    char dir[1024], second[4200];
+    char dir[1100], second[4200];
     snprintf(dir, sizeof dir, "%s/fail-0", out);
     CampaignOptions o;
     options(&o, dir, &swap_sub_info, 120);
@@ -213,7 +213,7 @@ static void test_rerun(const char *out, const FirstRun *fr)
 /* ---- 3. the folder's lock ------------------------------------------------------------------- */
 static void test_lock(const char *out)
 {
-    char dir[1024], lock[1100];
+    char dir[1100], lock[1200];
     snprintf(dir, sizeof dir, "%s/locked", out);
     mkdir(dir, 0777);
     snprintf(lock, sizeof lock, "%s/.circ-fuzz.lock", dir);
@@ -236,7 +236,7 @@ static void test_lock(const char *out)
 /* ---- 4, 5. exact totals ------------------------------------------------------------------------ */
 static void test_totals(const char *out)
 {
-    char dir[1024];
+    char dir[1100];
     snprintf(dir, sizeof dir, "%s/totals", out);
     static const uint32_t jobs[] = {1, 2, 3}, counts[] = {1, 7, 30};
     for (int j = 0; j < 3; j++)
@@ -272,7 +272,7 @@ static void test_totals(const char *out)
 /* ---- 6. reduced findings keep their header --------------------------------------------------- */
 static void test_reduced_header(const char *out)
 {
-    char dir[1024];
+    char dir[1100];
     snprintf(dir, sizeof dir, "%s/reduced", out);
     CampaignOptions o;
     options(&o, dir, &swap_sub_info, 50);

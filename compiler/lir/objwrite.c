@@ -13,6 +13,7 @@ _Static_assert((int)CIRC_ABI_TRAP_DIV0 == (int)TRAP_DIV0 && (int)CIRC_ABI_TRAP_O
                (int)CIRC_ABI_TRAP_FAULT == (int)TRAP_FAULT && (int)CIRC_ABI_TRAP_ILLEGAL == (int)TRAP_ILLEGAL,
                "runtime/circ_abi.h numbers the trap kinds as TrapKind does");
 _Static_assert(sizeof(CircAbiTrap) == 8, "a trap table entry is 8 bytes");
+_Static_assert(CIRC_ABI_TYPE_I64 == (unsigned)TY_I64, "runtime/circ_abi.h numbers i64 as Type does");
 
 static const char *const helper_symbols[] = {
 #define X(name) #name,
