@@ -20,6 +20,11 @@ foreach(_lib ${CIRC_LIBS})
   get_target_property(_s ${_lib} SOURCES)
   list(APPEND _circ_srcs ${_s})
 endforeach()
+# the native stage of the check calls libcirc_rt's helpers (runtime/CMakeLists.txt)
+get_target_property(_rt_srcs circ_rt SOURCES)
+foreach(_s ${_rt_srcs})
+  list(APPEND _circ_srcs ${CMAKE_SOURCE_DIR}/runtime/${_s})
+endforeach()
 file(GLOB _api_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/api/*.c)
 add_library(circ_objects OBJECT ${_circ_srcs} ${_api_srcs})
 # plain objects, not link-time-optimization ones: libcirc.a must link into programs
@@ -52,6 +57,10 @@ install(TARGETS circ RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS circ_static circ_shared EXPORT circTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/circ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# libcirc_rt, what circ's objects link with (docs/objects.md), and its two headers
+install(TARGETS circ_rt ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/runtime/circ_rt.h ${CMAKE_SOURCE_DIR}/runtime/circ_abi.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/circ)
 install(EXPORT circTargets NAMESPACE circ:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/circ)
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/circConfigVersion.cmake
                                  VERSION ${CIRC_API_MAJOR}.${CIRC_API_MINOR} COMPATIBILITY SameMajorVersion)

@@ -50,6 +50,7 @@ typedef struct {
     CircRtCaller call;
     uint32_t nparams;
     bool returns_void;
+    uint64_t addr;          /* the function's address (what a run line's `@name` passes) */
 } CircRtFunc;
 
 /* call `call` with args; a trap (SIGFPE, SIGILL, SIGTRAP, SIGSEGV, SIGBUS in the

@@ -1,6 +1,6 @@
 /* main.c — a generic driver for a circ module linked as an object (docs/objects.md):
  * `./a.out NAME ARG...` calls the module's function NAME with each ARG's bits
- * (decimal or 0x hex, `heap` for the harness buffer) through the callers of the
+ * (decimal or 0x hex, `heap` for the harness buffer, `@F` for function F's address) through the callers of the
  * module's header (circ compile --emit=header -o circ_module.h) and prints the
  * outcome (`return 0xBITS`, `return void`, `trap KIND`, `throw 0xBITS`), then each
  * byte of the harness buffer the call changed (`heap+0xOFF: OLD -> NEW`).  Exit 0
@@ -49,7 +49,9 @@ int main(int argc, char **argv)
     }
     uint64_t args[256] = {0};
     for (int i = 2; i < argc && i - 2 < 256; i++)
-        args[i - 2] = !strcmp(argv[i], "heap") ? CIRC_ABI_HEAP_ADDR : strtoull(argv[i], NULL, 0);
+        args[i - 2] = !strcmp(argv[i], "heap") ? CIRC_ABI_HEAP_ADDR
+                      : argv[i][0] == '@' && find_func(argv[i] + 1) ? find_func(argv[i] + 1)->addr
+                                                                    : strtoull(argv[i], NULL, 0);
     CircRtOutcome o;
     if (!circ_rt_heap_reset() || !circ_rt_call(f->call, args, &o)) {
         fprintf(stderr, "%s: cannot set up the harness buffer or the trap handlers\n", argv[0]);

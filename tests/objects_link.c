@@ -22,7 +22,7 @@ typedef struct {
     const char *cc;         /* the compiler and its flags */
     const char *run;        /* the prefix that runs an executable ("" or qemu) */
     char tmp[64];
-    char rt_objs[512];      /* libcirc_rt's objects built for the target */
+    char rt_objs[1024];      /* libcirc_rt's objects built for the target */
     unsigned lines, modules;
 } Ctx;
 
@@ -54,12 +54,21 @@ static bool pick_toolchain(Ctx *c)
     return have("aarch64-linux-gnu-gcc") && (!x64_host || have("qemu-aarch64"));
 }
 
+/* libcirc_rt's sources, each built for the target as TMP/NAME.o */
+static const char *const runtime_sources[] = {"circ_rt", "circ_rt_call", "circ_rt_fns"};
+
 static bool build_runtime(Ctx *c)
 {
-    snprintf(c->rt_objs, sizeof c->rt_objs, "%s/circ_rt.o %s/circ_rt_call.o", c->tmp, c->tmp);
-    return sh("%s -std=c11 -O2 -Wall -Wextra -Werror -c %s/circ_rt.c -o %s/circ_rt.o && "
-              "%s -std=c11 -O2 -Wall -Wextra -Werror -c %s/circ_rt_call.c -o %s/circ_rt_call.o",
-              c->cc, c->rt_src, c->tmp, c->cc, c->rt_src, c->tmp) == 0;
+    size_t at = 0;
+    c->rt_objs[0] = 0;
+    for (size_t i = 0; i < sizeof runtime_sources / sizeof runtime_sources[0]; i++) {
+        const char *n = runtime_sources[i];
+        at += (size_t)snprintf(c->rt_objs + at, sizeof c->rt_objs - at, "%s%s/%s.o", i ? " " : "", c->tmp, n);
+        if (at >= sizeof c->rt_objs ||
+            sh("%s -std=c11 -O2 -Wall -Wextra -Werror -c %s/%s.c -o %s/%s.o", c->cc, c->rt_src, n, c->tmp, n) != 0)
+            return false;
+    }
+    return true;
 }
 
 /* object, header and program of one module */
@@ -110,7 +119,9 @@ static bool run_program(Ctx *c, const Module *m, const RunLine *r, const Outcome
     uint64_t args[256];
     runline_args(r, args);
     for (uint32_t i = 0; i < r->nargs && n < (int)sizeof cmd - 24; i++)
-        n += snprintf(cmd + n, sizeof cmd - (size_t)n, " 0x%" PRIx64, args[i]);
+        n += r->args[i].kind == RA_FUNC
+                 ? snprintf(cmd + n, sizeof cmd - (size_t)n, " @%.20s", m->funcs[r->args[i].bits]->name)
+                 : snprintf(cmd + n, sizeof cmd - (size_t)n, " 0x%" PRIx64, args[i]);
     FILE *p = popen(cmd, "r");
     if (!p)
         return false;

@@ -107,10 +107,10 @@ bool obj_write_header(FILE *out, const Module *m, const char *prefix)
         print_caller(out, m->funcs[i], prefix);
     fprintf(out, "\nstatic const CircRtFunc circ_module_funcs[] = {\n");
     for (uint32_t i = 0; i < m->nfuncs; i++)
-        fprintf(out, "    {\"%s\", circ_call_%u, %u, %s},\n", m->funcs[i]->name, i, m->funcs[i]->nparams,
-                m->funcs[i]->ret == TY_NONE ? "true" : "false");
+        fprintf(out, "    {\"%s\", circ_call_%u, %u, %s, (uint64_t)(uintptr_t)%s%s},\n", m->funcs[i]->name, i,
+                m->funcs[i]->nparams, m->funcs[i]->ret == TY_NONE ? "true" : "false", prefix, m->funcs[i]->name);
     if (!m->nfuncs)
-        fprintf(out, "    {0, 0, 0, false},\n");
+        fprintf(out, "    {0, 0, 0, false, 0},\n");
     fprintf(out, "};\nenum { CIRC_MODULE_NFUNCS = %u };\n#endif\n", m->nfuncs);
     return !ferror(out);
 }
