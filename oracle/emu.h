@@ -15,8 +15,9 @@
  *   HEAP_ADDR          the harness buffer, HEAP_SIZE bytes, R+W, refilled with
  *                      heap_fill_pattern() before every run
  *   EMU_STACK_ADDR     the stack, EMU_STACK_SIZE bytes, R+W, filled with the run's
- *                      pattern before every run (all but its top is mapped, and
- *                      filled, when a run first touches it)
+ *                      pattern before every run (its top 16 KiB always; below
+ *                      that it is mapped, and filled, from the 64 KiB chunk a
+ *                      run first touches up, and dropped after the run)
  * Everything else is unmapped: touching it is a fault (TRAP_FAULT); so is executing
  * the heap or the stack, or writing the code.
  *
