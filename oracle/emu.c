@@ -26,16 +26,21 @@
 #define STACK_CUSHION 256u           /* unused bytes above the first stack argument */
 #define MAX_PARAMS 1024u
 /* the top of the stack is always mapped and filled with the run's pattern before
- * each run; the rest is mapped (and filled) when a run first touches it, and dropped
- * after (most runs never do) */
+ * each run; the rest is mapped (and filled) when a run first touches it, from the
+ * touched address's STACK_CHUNK up, at least doubling what is mapped below the top,
+ * and dropped after (most runs never do) */
 #define STACK_HOT (16u << 10)
 #define STACK_COLD (EMU_STACK_SIZE - STACK_HOT)
+#define STACK_CHUNK (64u << 10)
 _Static_assert(MAX_PARAMS * 8 + STACK_CUSHION + 16 <= STACK_HOT, "stack arguments are in the hot part");
 /* Unicorn 2.0.1 never reclaims the space of invalidated translations (its code
  * buffer only fills, up to 1 GiB); a fresh engine after this much loading bounds
- * the memory an Emu holds in a long campaign */
-#define RECYCLE_LOADS 16384u
-#define RECYCLE_BYTES (16u << 20)
+ * the memory an Emu holds in a long campaign.  A load of a generated program's
+ * code leaves about 13 KB of translations (212 MB per 16,384 loads), so 2,048
+ * loads keep them under about 30 MB and a campaign worker's resident size level
+ * from one minute to the next; a fresh engine costs about 1.5 ms of CPU */
+#define RECYCLE_LOADS 2048u
+#define RECYCLE_BYTES (2u << 20)
 
 typedef enum { STOP_NONE, STOP_BUDGET, STOP_WALL, STOP_STACK, STOP_TRAP, STOP_THROW } StopReason;
 
@@ -63,7 +68,8 @@ struct Emu {
     uc_engine *uc;
     uc_context *pristine; /* CPU state right after setup, restored before every run */
     uint8_t *stack;    /* host memory behind the guest stack */
-    bool stack_cold;   /* the cold part of the stack is mapped (a run touched it) */
+    uint64_t stack_low;/* the lowest mapped stack address (below EMU_STACK_ADDR +
+                          STACK_COLD: the run touched the cold part) */
     uint8_t *heap;     /* host memory behind the harness buffer */
     uint32_t loads;        /* blobs loaded into this engine ... */
     uint64_t loaded_bytes; /* ... and their code bytes */
@@ -298,18 +304,32 @@ static bool is_unmapped(uc_mem_type t)
     return t == UC_MEM_READ_UNMAPPED || t == UC_MEM_WRITE_UNMAPPED || t == UC_MEM_FETCH_UNMAPPED;
 }
 
+/* map the cold stack from addr's chunk (or lower, doubling what is mapped below the
+ * top) up to what is mapped, with the run's pattern */
+static bool map_cold_stack(Emu *e, uint64_t addr)
+{
+    uint64_t top = EMU_STACK_ADDR + EMU_STACK_SIZE;
+    uint64_t low = (addr > EMU_STACK_ADDR ? addr - EMU_STACK_ADDR : 0) / STACK_CHUNK * STACK_CHUNK + EMU_STACK_ADDR;
+    uint64_t doubled = e->stack_low - EMU_STACK_ADDR > top - e->stack_low ? e->stack_low - (top - e->stack_low)
+                                                                        : EMU_STACK_ADDR;
+    if (doubled < low)
+        low = doubled;
+    uint8_t *mem = e->stack + (low - EMU_STACK_ADDR);
+    if (uc_mem_map_ptr(e->uc, low, e->stack_low - low, UC_PROT_READ | UC_PROT_WRITE, mem) != UC_ERR_OK)
+        return false;
+    harness_fill(&e->harness, mem, low, e->stack_low - low);
+    e->stack_low = low;
+    return true;
+}
+
 static bool on_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
                            int64_t value, void *user)
 {
-    (void)value;
+    (void)value, (void)uc;
     Emu *e = user;
-    if (is_unmapped(type) && !e->stack_cold && addr < EMU_STACK_ADDR + STACK_COLD &&
-        addr + (uint64_t)(size > 0 ? size : 1) > EMU_STACK_ADDR &&
-        uc_mem_map_ptr(uc, EMU_STACK_ADDR, STACK_COLD, UC_PROT_READ | UC_PROT_WRITE, e->stack) == UC_ERR_OK) {
-        harness_fill(&e->harness, e->stack, EMU_STACK_ADDR, STACK_COLD);
-        e->stack_cold = true;
+    if (is_unmapped(type) && addr < e->stack_low && addr + (uint64_t)(size > 0 ? size : 1) > EMU_STACK_ADDR &&
+        map_cold_stack(e, addr))
         return true; /* the access is retried */
-    }
     record_fault(e, type, mem_access_name(type), addr, size);
     return false; /* not handled: the run stops with the access error */
 }
@@ -553,10 +573,10 @@ static void host_zero(uint8_t *mem, size_t size)
 static void stack_reset(Emu *e)
 {
     harness_fill(&e->harness, e->stack + STACK_COLD, EMU_STACK_ADDR + STACK_COLD, STACK_HOT);
-    if (e->stack_cold) {
-        uc_mem_unmap(e->uc, EMU_STACK_ADDR, STACK_COLD);
-        e->stack_cold = false;
-    }
+    uint64_t hot = EMU_STACK_ADDR + STACK_COLD;
+    if (e->stack_low < hot)
+        uc_mem_unmap(e->uc, e->stack_low, hot - e->stack_low);
+    e->stack_low = hot;
 }
 
 /* the stack's host memory, its hot part mapped */
@@ -567,7 +587,7 @@ static bool map_stack(Emu *e)
     if (!e->stack)
         return fail(e, "out of memory");
     host_zero(e->stack, EMU_STACK_SIZE);
-    e->stack_cold = false;
+    e->stack_low = EMU_STACK_ADDR + STACK_COLD;
     uc_err err = uc_mem_map_ptr(e->uc, EMU_STACK_ADDR + STACK_COLD, STACK_HOT, UC_PROT_READ | UC_PROT_WRITE,
                                 e->stack + STACK_COLD);
     return err == UC_ERR_OK || fail(e, "mapping the stack: %s", uc_strerror(err));

@@ -15,8 +15,9 @@
  *   HEAP_ADDR          the harness buffer, HEAP_SIZE bytes, R+W, refilled with
  *                      heap_fill_pattern() before every run
  *   EMU_STACK_ADDR     the stack, EMU_STACK_SIZE bytes, R+W, filled with the run's
- *                      pattern before every run (all but its top is mapped, and
- *                      filled, when a run first touches it)
+ *                      pattern before every run (its top 16 KiB always; below
+ *                      that it is mapped, and filled, from the 64 KiB chunk a
+ *                      run first touches up, and dropped after the run)
  * Everything else is unmapped: touching it is a fault (TRAP_FAULT); so is executing
  * the heap or the stack, or writing the code.
  *
@@ -157,8 +158,8 @@ void emu_set_wall_timeout(Emu *e, uint64_t usec, bool unicorn_timer);
 
 /* Unicorn 2.0.1 keeps the space of every translation until its 1 GiB code buffer is
  * full, so an Emu replaces its engine (same map and hooks, fresh translation cache,
- * about 10 ms) at the load after this many loads (default 16384) or 16 MiB of
- * loaded code, keeping its memory bounded in long campaigns; 0 restores the
+ * about 1.5 ms of CPU) at the load after this many loads (default 2048) or 2 MiB
+ * of loaded code, keeping its memory bounded in long campaigns; 0 restores the
  * default */
 void emu_set_recycle_loads(Emu *e, uint32_t loads);
 
