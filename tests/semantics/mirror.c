@@ -551,6 +551,23 @@ static uint64_t round_f32(const char *op, uint32_t bits)
     return f32_bits((float)round_small(op, (double)x));
 }
 
+/* further operands: fixed pseudo-random values of every magnitude from 2^-3 to 2^60
+ * (f32: 2^25), both signs, with random fraction bits */
+static int spread_values(bool dbl, uint64_t *v)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 24; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int e = i * (dbl ? 64 : 29) / 24 - 3;
+        uint64_t sign = (x >> 63) & 1;
+        if (dbl)
+            v[i] = sign << 63 | (uint64_t)(1023 + e) << 52 | (x >> 12);
+        else
+            v[i] = sign << 31 | (uint64_t)(127 + e) << 23 | ((x >> 41) & 0x7fffff);
+    }
+    return 24;
+}
+
 static void gen_float_rounding(void)
 {
     FILE *f = open_out("op_fround.circ", "FLOOR CEIL FTRUNC NEAREST at f32/f64: halfway cases (ties to even), "
@@ -562,12 +579,17 @@ static void gen_float_rounding(void)
         for (char *c = fn; *c; c++)
             *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
         func_unary(f, fn, ops[k], "f32", "f32");
+        uint64_t spread[24];
         for (size_t i = 0; i < sizeof edge32 / sizeof edge32[0]; i++)
             run1(f, fn, "f32", edge32[i], "f32", round_f32(ops[k], edge32[i]));
+        for (int i = spread_values(false, spread); i-- > 0;)
+            run1(f, fn, "f32", spread[i], "f32", round_f32(ops[k], (uint32_t)spread[i]));
         fn[strlen(fn) - 2] = '6', fn[strlen(fn) - 1] = '4';
         func_unary(f, fn, ops[k], "f64", "f64");
         for (size_t i = 0; i < sizeof edge64 / sizeof edge64[0]; i++)
             run1(f, fn, "f64", edge64[i], "f64", round_f64(ops[k], edge64[i]));
+        for (int i = spread_values(true, spread); i-- > 0;)
+            run1(f, fn, "f64", spread[i], "f64", round_f64(ops[k], spread[i]));
     }
     fclose(f);
 }
