@@ -15,17 +15,9 @@
 #include "compiler/lir/lower.h"
 #include "compiler/x64/x64.h"
 
+#include "test_check.h"
+
 #include <string.h>
-
-static int failures;
-
-static void expect(bool ok, const char *what)
-{
-    if (!ok) {
-        fprintf(stderr, "FAIL: %s\n", what);
-        failures++;
-    }
-}
 
 typedef struct {
     unsigned count[LIR_OP_COUNT];
@@ -62,7 +54,7 @@ static Census lower_op(const Target *t, const char *op, bool binary, bool blind)
     Schedule *s = m && !verify_module(m, &d) ? schedule_func(m->funcs[0], NULL, &d) : NULL;
     Arena *arena = arena_new();
     Code *c = s ? lower_func(s, t, t->isel, NULL, arena, &d) : NULL;
-    expect(c && lir_verify(c, stderr) == 0, op);
+    CHECK(c && lir_verify(c, stderr) == 0, "%s lowers and verifies", op);
     if (c)
         census(c, &out);
     arena_free(arena);
@@ -82,8 +74,8 @@ static void arm64_direct(void)
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         Census c = lower_op(a64_target(), k[i].op, k[i].binary, false);
-        expect(c.count[k[i].lir] == 1 && c.count[LIR_TruncateDoubleToInt64] == 0 && c.count[LIR_BranchDouble] == 0,
-               k[i].op);
+        CHECK(c.count[k[i].lir] == 1 && c.count[LIR_TruncateDoubleToInt64] == 0 && c.count[LIR_BranchDouble] == 0,
+               "ARM64 %s: one instruction", k[i].op);
     }
 }
 
@@ -91,30 +83,30 @@ static void x64_sequences(void)
 {
     const Target *t = x64_target();
     Census c = lower_op(t, "SQRT", false, false);
-    expect(c.count[LIR_SqrtDouble] == 1 && c.canonical_nan_loads == 1, "x86-64 SQRT: sqrtsd, canonicalized");
+    CHECK(c.count[LIR_SqrtDouble] == 1 && c.canonical_nan_loads == 1, "x86-64 SQRT: sqrtsd, canonicalized");
     c = lower_op(t, "SQRT", false, true);
-    expect(c.count[LIR_SqrtDouble] == 1 && c.canonical_nan_loads == 0, "x86-64 SQRT read by FPTOSI: not canonicalized");
+    CHECK(c.count[LIR_SqrtDouble] == 1 && c.canonical_nan_loads == 0, "x86-64 SQRT read by FPTOSI: not canonicalized");
     c = lower_op(t, "FTRUNC", false, false);
-    expect(c.count[LIR_TruncDouble] == 0 && c.count[LIR_BranchDouble] == 1 && c.count[LIR_TruncateDoubleToInt64] == 1 &&
+    CHECK(c.count[LIR_TruncDouble] == 0 && c.count[LIR_BranchDouble] == 1 && c.count[LIR_TruncateDoubleToInt64] == 1 &&
                c.count[LIR_ConvertInt64ToDouble] == 1 && c.count[LIR_CompareDouble] == 0,
            "x86-64 FTRUNC: a branch on the magnitude, one conversion each way");
     c = lower_op(t, "FLOOR", false, false);
-    expect(c.count[LIR_TruncateDoubleToInt64] == 1 && c.count[LIR_ConvertInt64ToDouble] == 2 &&
+    CHECK(c.count[LIR_TruncateDoubleToInt64] == 1 && c.count[LIR_ConvertInt64ToDouble] == 2 &&
                c.count[LIR_CompareDouble] == 1 && c.count[LIR_Sub64] == 1,
            "x86-64 FLOOR: truncate, compare, subtract the carry");
     c = lower_op(t, "NEAREST", false, false);
-    expect(c.count[LIR_TruncateDoubleToInt64] == 0 && c.count[LIR_AddDouble] == 1 && c.count[LIR_SubDouble] == 1,
+    CHECK(c.count[LIR_TruncateDoubleToInt64] == 0 && c.count[LIR_AddDouble] == 1 && c.count[LIR_SubDouble] == 1,
            "x86-64 NEAREST: add and subtract 2^52");
     c = lower_op(t, "FABS", false, false);
-    expect(c.count[LIR_AndDouble] == 1 && c.canonical_nan_loads == 0, "x86-64 FABS: one And, payload kept");
+    CHECK(c.count[LIR_AndDouble] == 1 && c.canonical_nan_loads == 0, "x86-64 FABS: one And, payload kept");
     c = lower_op(t, "FCOPYSIGN", true, false);
-    expect(c.count[LIR_AndDouble] == 2 && c.count[LIR_OrDouble] == 1 && c.canonical_nan_loads == 0,
+    CHECK(c.count[LIR_AndDouble] == 2 && c.count[LIR_OrDouble] == 1 && c.canonical_nan_loads == 0,
            "x86-64 FCOPYSIGN: two Ands and an Or");
     c = lower_op(t, "FMIN", true, false);
-    expect(c.count[LIR_MinDouble] == 2 && c.count[LIR_OrDouble] == 1 && c.count[LIR_MoveConditionallyDouble] == 1,
+    CHECK(c.count[LIR_MinDouble] == 2 && c.count[LIR_OrDouble] == 1 && c.count[LIR_MoveConditionallyDouble] == 1,
            "x86-64 FMIN: both orders or'd, the NaN by a conditional move");
     c = lower_op(t, "FMAX", true, false);
-    expect(c.count[LIR_MaxDouble] == 2 && c.count[LIR_AndDouble] == 1 && c.count[LIR_MoveConditionallyDouble] == 1,
+    CHECK(c.count[LIR_MaxDouble] == 2 && c.count[LIR_AndDouble] == 1 && c.count[LIR_MoveConditionallyDouble] == 1,
            "x86-64 FMAX: both orders and'd, the NaN by a conditional move");
 }
 
@@ -122,9 +114,6 @@ int main(void)
 {
     arm64_direct();
     x64_sequences();
-    if (failures)
-        fprintf(stderr, "%d failures\n", failures);
-    else
-        printf("isel_float_ops: ok\n");
+    printf("isel_float_ops: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
