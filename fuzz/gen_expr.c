@@ -78,6 +78,10 @@ void gen_stmt_div(Gen *g, bool may_trap)
 void gen_stmt_float(Gen *g)
 {
     static const Opcode ops[] = {OP_FADD, OP_FSUB, OP_FMUL, OP_FDIV, OP_FMOD, OP_FEXP, OP_FNEG};
+    if (gen_rd_chance(g, 40)) {
+        gen_stmt_fops(g);
+        return;
+    }
     Type t = gen_rd_chance(g, 50) ? TY_F64 : TY_F32;
     Opcode op = ops[gen_rd_below(g, 7)];
     GateId a = gen_val_of(g, t);

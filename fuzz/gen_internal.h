@@ -144,6 +144,7 @@ void gen_charge(Gen *g, uint64_t evals);      /* add to the cost estimate */
 void gen_stmt_int(Gen *g);
 void gen_stmt_div(Gen *g, bool may_trap);
 void gen_stmt_float(Gen *g);
+void gen_stmt_fops(Gen *g);                   /* SQRT .. FCOPYSIGN, edge operands (gen_fops.c) */
 void gen_stmt_convert(Gen *g);
 void gen_stmt_compare(Gen *g);
 void gen_stmt_load(Gen *g);

@@ -335,7 +335,8 @@ static Module *apply_return_type(const Module *m, const Unit *u, uint32_t n, uin
         if (gt->dead || gt->op != OP_RETURN || gt->ndata != 1)
             continue;
         const Gate *val = &c->gates[gate_data(gt, 0)];
-        ok = op_has(val->op, F_PURE) && val->ndata == 1 && val->op != OP_FNEG;
+        /* a conversion: not FNEG, FABS, SQRT or a rounding, which keep the type */
+        ok = op_has(val->op, F_PURE) && val->ndata == 1 && op_info[val->op].rule != TR_FLOAT1;
         if (!ok)
             break;
         Type t = c->gates[gate_data(val, 0)].type;

@@ -2,7 +2,9 @@
  * (IEEE bits) everywhere; an arithmetic gate converts its operands to FP terms, and its
  * result back to bits with the canonical-NaN rule (docs/semantics.md §2.3): a NaN
  * result is the canonical quiet NaN of its type, so the result bits are fully
- * determined.  FNEG flips the sign bit.  FCMP follows the ordered/unordered table;
+ * determined.  FNEG flips the sign bit, FABS clears it, FCOPYSIGN copies it; SQRT and
+ * the roundings are fp.sqrt and fp.roundToIntegral; FMIN/FMAX work on the bits (NaN,
+ * -0 < +0: IEEE 754-2019 minimum/maximum).  FCMP follows the ordered/unordered table;
  * FPTOSI/FPTOUI truncate and saturate (NaN -> 0) exactly as compiler/ir/eval.c.
  * FMOD is C fmod, exact: the IEEE remainder moved by |y| toward x's sign.  FEXP
  * (C pow) has no encoding in the theory: of constant operands it is computed as the
@@ -38,6 +40,8 @@ bool tv_float_supported(int op)
     case OP_FMOD: case OP_FEXP:
     case OP_SITOFP: case OP_UITOFP: case OP_FPTOSI: case OP_FPTOUI: case OP_FPEXT: case OP_FPTRUNC:
     case OP_BITCAST:
+    case OP_SQRT: case OP_FLOOR: case OP_CEIL: case OP_FTRUNC: case OP_NEAREST: case OP_FABS:
+    case OP_FMIN: case OP_FMAX: case OP_FCOPYSIGN:
         return true;
     default:
         return false;
@@ -144,6 +148,44 @@ static Z3_ast fp_pow(TvCtx *t, Z3_ast a, Z3_ast b, Type ty)
     return to_fp(t, Z3_mk_app(z, pow, 2, (Z3_ast[]){a, b}), ty);
 }
 
+/* SQRT and the roundings (fp.sqrt, fp.roundToIntegral in RNE/RTN/RTP/RTZ), their NaN
+ * the canonical one; FABS and FCOPYSIGN on the sign bit */
+static Z3_ast fp_unary(TvCtx *t, int op, Type ty, Z3_ast a)
+{
+    Z3_context z = t->z;
+    unsigned w = (unsigned)ty_bits(ty);
+    Z3_ast x = to_fp(t, a, ty), mode;
+    switch (op) {
+    case OP_FABS: return Z3_mk_bvand(z, a, tv_bv(t, (1ull << (w - 1)) - 1, w));
+    case OP_SQRT: return to_bits(t, Z3_mk_fpa_sqrt(z, rne(t), x), ty);
+    case OP_FLOOR: mode = Z3_mk_fpa_rtn(z); break;
+    case OP_CEIL: mode = Z3_mk_fpa_rtp(z); break;
+    case OP_FTRUNC: mode = Z3_mk_fpa_rtz(z); break;
+    default: mode = rne(t); break;
+    }
+    return to_bits(t, Z3_mk_fpa_round_to_integral(z, mode, x), ty);
+}
+
+/* FMIN/FMAX on the bits (fp.min/fp.max leave the order of -0 and +0 open): the
+ * canonical NaN if either is NaN; for equal values (the zeros among them) the or
+ * (FMIN: -0 wins) or the and (FMAX: +0 wins) of the bits; else the smaller or larger.
+ * FCOPYSIGN: a's magnitude bits, b's sign bit */
+static Z3_ast fp_binary_bits(TvCtx *t, int op, Type ty, Z3_ast a, Z3_ast b)
+{
+    Z3_context z = t->z;
+    unsigned w = (unsigned)ty_bits(ty);
+    Z3_ast sign = tv_bv(t, 1ull << (w - 1), w);
+    if (op == OP_FCOPYSIGN)
+        return Z3_mk_bvor(z, Z3_mk_bvand(z, a, Z3_mk_bvnot(z, sign)), Z3_mk_bvand(z, b, sign));
+    Z3_ast x = to_fp(t, a, ty), y = to_fp(t, b, ty);
+    bool max = op == OP_FMAX;
+    Z3_ast tie = max ? Z3_mk_bvand(z, a, b) : Z3_mk_bvor(z, a, b);
+    Z3_ast pick = Z3_mk_ite(z, Z3_mk_fpa_lt(z, x, y), max ? b : a, max ? a : b);
+    Z3_ast r = Z3_mk_ite(z, Z3_mk_fpa_eq(z, x, y), tie, pick);
+    Z3_ast uno = Z3_mk_or(z, 2, (Z3_ast[]){Z3_mk_fpa_is_nan(z, x), Z3_mk_fpa_is_nan(z, y)});
+    return Z3_mk_ite(z, uno, tv_bv(t, canonical_nan(ty), w), r);
+}
+
 Z3_ast tv_float(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b)
 {
     Z3_context z = t->z;
@@ -152,6 +194,10 @@ Z3_ast tv_float(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b)
         return Z3_mk_bvxor(z, a, tv_bv(t, 1ull << (w - 1), w));
     if (G->op == OP_FCMP)
         return fcmp(t, G->cond, to_fp(t, a, in_ty), to_fp(t, b, in_ty));
+    if (op_info[G->op].rule == TR_FLOAT1)
+        return fp_unary(t, G->op, in_ty, a);
+    if (G->op == OP_FMIN || G->op == OP_FMAX || G->op == OP_FCOPYSIGN)
+        return fp_binary_bits(t, G->op, in_ty, a, b);
     if (!b)
         return fp_convert(t, G, in_ty, a);
     Z3_ast known = G->op == OP_FEXP ? pow_known(t, a, b, in_ty) : NULL;

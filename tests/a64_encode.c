@@ -1139,7 +1139,7 @@ static void m_fp(const char *name, int nregs, const int64_t *a, Expect *e)
     static void m_##fn(const int64_t *a, Expect *e) { m_fp(#fn, 2, a, e); } \
     static uint32_t e_##fn(const int64_t *a) { return a64_##fn(A(0), A(1), A(2)); }
 FP3(fadd) FP3(fsub) FP3(fmul) FP3(fdiv) FP3(fmax) FP3(fmin) FP3(fmaxnm) FP3(fminnm) FP3(fnmul)
-FP2(fneg) FP2(fabs) FP2(fsqrt) FP2(fmov) FP2(fcmp) FP2(fcmpe)
+FP2(fneg) FP2(fabs) FP2(fsqrt) FP2(frintn) FP2(frintp) FP2(frintm) FP2(frintz) FP2(fmov) FP2(fcmp) FP2(fcmpe)
 
 static void m_fcmp_zero_like(const char *name, const int64_t *a, Expect *e)
 {
@@ -1311,6 +1311,8 @@ static const Family families[] = {
     F_(fdiv, 4, SF, REG, REG, REG), F_(fmax, 4, SF, REG, REG, REG), F_(fmin, 4, SF, REG, REG, REG),
     F_(fmaxnm, 4, SF, REG, REG, REG), F_(fminnm, 4, SF, REG, REG, REG), F_(fnmul, 4, SF, REG, REG, REG),
     F_(fneg, 3, SF, REG, REG), F_(fabs, 3, SF, REG, REG), F_(fsqrt, 3, SF, REG, REG), F_(fmov, 3, SF, REG, REG),
+    F_(frintn, 3, SF, REG, REG), F_(frintp, 3, SF, REG, REG), F_(frintm, 3, SF, REG, REG),
+    F_(frintz, 3, SF, REG, REG),
     F_(fmov_to_gpr, 3, SF, REG, REG), F_(fmov_from_gpr, 3, SF, REG, REG),
     F_(fcmp, 3, SF, REG, REG), F_(fcmpe, 3, SF, REG, REG),
     F_(fcmp_zero, 2, SF, REG), F_(fcmpe_zero, 2, SF, REG),

@@ -327,7 +327,7 @@ static void expect_compare(Expect *e, const Code *code, const LirForm *f, const 
 
 static void expect_falu(Expect *e, const Code *code, const LirForm *f, const Inst *in)
 {
-    static const char *const n[] = { "fadd", "fsub", "fmul", "fdiv" };
+    static const char *const n[] = { "fadd", "fsub", "fmul", "fdiv", "fmin", "fmax" };
     Names nm = { .k = 0 };
     int dbl = f->width == 64, three = in->nargs == 3;
     const char *a = fp_source(e, &nm, code, &in->args[three ? 0 : 1], dbl);
@@ -489,6 +489,20 @@ static bool build_expect(const Code *code, const LirForm *f, const Inst *in, Exp
         return true;
     }
     case A64E_CVT: expect_cvt(e, f, in); return true;
+    case A64E_FCOPYSIGN: {
+        const char *a = sf ? "x16" : "w16", *b = sf ? "x17" : "w17";
+        line(e, "fmov %s, %s", a, fpn(&nm, rn(&in->args[1]), sf));
+        line(e, "fmov %s, %s", b, fpn(&nm, rn(&in->args[0]), sf));
+        line(e, "bfxil %s, %s, #0, #%s", a, b, sf ? "0x3f" : "0x1f");
+        line(e, "fmov %s, %s", fpn(&nm, rn(&in->args[2]), sf), a);
+        return true;
+    }
+    case A64E_FUNARY: {
+        static const char *const mn[] = { "fsqrt", "fabs", "frintm", "frintp", "frintz", "frintn" };
+        const char *src = fp_source(e, &nm, code, &in->args[0], sf);
+        line(e, "%s %s, %s", mn[f->param], fpn(&nm, rn(&in->args[1]), sf), src);
+        return true;
+    }
     default: return false;
     }
 }

@@ -178,13 +178,18 @@ static void test_tables(void)
                       "form rows %u and %u of %s are the same", j, i, lir_op_name((LirOp)f->op));
     }
     /* opcodes x86-64 has no instruction for (three-operand division, multiply-subtract,
-     * unsigned float conversions, register pairs) */
+     * unsigned float conversions, register pairs; at the SSE2 baseline: the roundings,
+     * fabs, copysign and IEEE minimum/maximum, which selection builds from other forms) */
     static const LirOp not_x86[] = { LIR_Div32, LIR_Div64, LIR_UDiv32, LIR_UDiv64,
                                      LIR_MultiplySub32, LIR_MultiplySub64,
                                      LIR_TruncateFloatToUInt32, LIR_TruncateFloatToUInt64,
                                      LIR_TruncateDoubleToUInt32, LIR_TruncateDoubleToUInt64,
                                      LIR_ConvertUInt64ToFloat, LIR_ConvertUInt64ToDouble,
-                                     LIR_PushPair, LIR_PopPair, LIR_StorePair64, LIR_LoadPair64 };
+                                     LIR_PushPair, LIR_PopPair, LIR_StorePair64, LIR_LoadPair64,
+                                     LIR_FloorFloat, LIR_FloorDouble, LIR_CeilFloat, LIR_CeilDouble,
+                                     LIR_TruncFloat, LIR_TruncDouble, LIR_NearestFloat, LIR_NearestDouble,
+                                     LIR_AbsFloat, LIR_AbsDouble, LIR_CopySignFloat, LIR_CopySignDouble,
+                                     LIR_MinimumFloat, LIR_MinimumDouble, LIR_MaximumFloat, LIR_MaximumDouble };
     unsigned novl;
     const LirOverload *ovl = lir_overloads(&novl);
     for (unsigned i = 0; i < novl; i++) {

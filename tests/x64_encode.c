@@ -178,6 +178,7 @@ static const OpExpect op_expect[] = {
     { LIR_DivFloat, "divss", SH_RV2 }, { LIR_DivDouble, "divsd", SH_RV2 },
     { LIR_MaxFloat, "maxss", SH_RV2 }, { LIR_MaxDouble, "maxsd", SH_RV2 },
     { LIR_MinFloat, "minss", SH_RV2 }, { LIR_MinDouble, "minsd", SH_RV2 },
+    { LIR_SqrtFloat, "sqrtss", SH_RV2 }, { LIR_SqrtDouble, "sqrtsd", SH_RV2 },
     { LIR_AndFloat, "andps", SH_RV2 }, { LIR_AndDouble, "andpd", SH_RV2 },
     { LIR_OrFloat, "orps", SH_RV2 }, { LIR_OrDouble, "orpd", SH_RV2 },
     { LIR_XorFloat, "xorps", SH_RV2 }, { LIR_XorDouble, "xorpd", SH_RV2 },

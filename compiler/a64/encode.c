@@ -595,8 +595,33 @@ static bool enc_falu(const Ctx *c)
     case A64_FALU_ADD: return word(c->as, a64_fadd(dbl, rd, rn, rm));
     case A64_FALU_SUB: return word(c->as, a64_fsub(dbl, rd, rn, rm));
     case A64_FALU_MUL: return word(c->as, a64_fmul(dbl, rd, rn, rm));
+    case A64_FALU_MIN: return word(c->as, a64_fmin(dbl, rd, rn, rm));
+    case A64_FALU_MAX: return word(c->as, a64_fmax(dbl, rd, rn, rm));
     default: return word(c->as, a64_fdiv(dbl, rd, rn, rm));
     }
+}
+
+static bool enc_funary(const Ctx *c)
+{
+    int dbl = sf_of(c), rd = reg(c, 1), rn = fp_source(c, 0);
+    switch ((A64FunaryOp)c->form->param) {
+    case A64_FUN_SQRT: return word(c->as, a64_fsqrt(dbl, rd, rn));
+    case A64_FUN_ABS: return word(c->as, a64_fabs(dbl, rd, rn));
+    case A64_FUN_FRINTM: return word(c->as, a64_frintm(dbl, rd, rn));
+    case A64_FUN_FRINTP: return word(c->as, a64_frintp(dbl, rd, rn));
+    case A64_FUN_FRINTZ: return word(c->as, a64_frintz(dbl, rd, rn));
+    default: return word(c->as, a64_frintn(dbl, rd, rn));
+    }
+}
+
+/* dst := the magnitude bits of arg 0 under the sign bit of arg 1, through x16, x17 */
+static bool enc_fcopysign(const Ctx *c)
+{
+    int dbl = sf_of(c), mag = reg(c, 0), sign = reg(c, 1), rd = reg(c, 2);
+    return word(c->as, a64_fmov_to_gpr(dbl, A64_SCRATCH0, sign)) &&
+           word(c->as, a64_fmov_to_gpr(dbl, A64_SCRATCH1, mag)) &&
+           word(c->as, a64_bfxil(dbl, A64_SCRATCH0, A64_SCRATCH1, 0, dbl ? 63 : 31)) &&
+           word(c->as, a64_fmov_from_gpr(dbl, rd, A64_SCRATCH0));
 }
 
 /* dst := dst op src on the bits, through x16 and x17 */
@@ -663,6 +688,8 @@ static bool dispatch(const Ctx *c)
     case A64E_NOP: return word(c->as, a64_nop());
     case A64E_FMOV: return enc_fmov(c);
     case A64E_FALU: return enc_falu(c);
+    case A64E_FUNARY: return enc_funary(c);
+    case A64E_FCOPYSIGN: return enc_fcopysign(c);
     case A64E_FLOGIC: return enc_flogic(c);
     case A64E_CVT: return enc_cvt(c);
     default: return lir_asm_fail(c->as, "unknown encoding %u", c->form->enc);

@@ -669,6 +669,10 @@ uint32_t a64_fmov(int dbl, int rd, int rn) { return fp1(0, dbl, rd, rn); }
 uint32_t a64_fabs(int dbl, int rd, int rn) { return fp1(1, dbl, rd, rn); }
 uint32_t a64_fneg(int dbl, int rd, int rn) { return fp1(2, dbl, rd, rn); }
 uint32_t a64_fsqrt(int dbl, int rd, int rn) { return fp1(3, dbl, rd, rn); }
+uint32_t a64_frintn(int dbl, int rd, int rn) { return fp1(8, dbl, rd, rn); }
+uint32_t a64_frintp(int dbl, int rd, int rn) { return fp1(9, dbl, rd, rn); }
+uint32_t a64_frintm(int dbl, int rd, int rn) { return fp1(10, dbl, rd, rn); }
+uint32_t a64_frintz(int dbl, int rd, int rn) { return fp1(11, dbl, rd, rn); }
 uint32_t a64_fcvt(int to_dbl, int rd, int rn)
 {
     return bit_ok(to_dbl) ? fp1(4 + (uint32_t)to_dbl, !to_dbl, rd, rn) : A64_BAD;

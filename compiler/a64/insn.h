@@ -236,6 +236,10 @@ uint32_t a64_fnmul(int dbl, int rd, int rn, int rm);
 uint32_t a64_fneg(int dbl, int rd, int rn);
 uint32_t a64_fabs(int dbl, int rd, int rn);
 uint32_t a64_fsqrt(int dbl, int rd, int rn);
+uint32_t a64_frintn(int dbl, int rd, int rn);          /* round to nearest, ties to even */
+uint32_t a64_frintp(int dbl, int rd, int rn);          /* toward +inf */
+uint32_t a64_frintm(int dbl, int rd, int rn);          /* toward -inf */
+uint32_t a64_frintz(int dbl, int rd, int rn);          /* toward zero */
 uint32_t a64_fmov(int dbl, int rd, int rn);           /* FP register to FP register */
 uint32_t a64_fmov_to_gpr(int dbl, int rd, int rn);    /* Wd <- Sn, Xd <- Dn (bits) */
 uint32_t a64_fmov_from_gpr(int dbl, int rd, int rn);  /* Sd <- Wn, Dd <- Xn (bits) */

@@ -4,6 +4,7 @@
  * (correctly rounded), NaN results become the canonical quiet NaN, float-to-int
  * conversions truncate and saturate (NaN -> 0). */
 #include "compiler/ir/eval.h"
+#include "compiler/ir/eval_float.h"
 
 #include <math.h>
 #include <string.h>
@@ -264,7 +265,7 @@ static EvalStatus convert(int op, Type ty, Type in_ty, uint64_t x, uint64_t *out
         *out = x ^ (ty == TY_F32 ? 0x80000000u : 0x8000000000000000ull);
         return EVAL_OK;
     default:
-        return EVAL_NOT_PURE;
+        return eval_float_unary(op, ty, x, out);
     }
 }
 
@@ -279,6 +280,8 @@ static EvalStatus binary(int op, Type ty, int cond, Type in_ty, uint64_t a, uint
         *out = float_compare(cond, float_value(in_ty, a), float_value(in_ty, b));
         return EVAL_OK;
     }
+    if (eval_float_has(op))
+        return eval_float_binary(op, ty, a, b, out);
     if (ty == TY_F32)
         return f32_binary(op, f32_of(a), f32_of(b), out);
     if (ty == TY_F64)

@@ -297,6 +297,8 @@ bool isel_gate(Lower *l, GateId g)
     case OP_FPTOSI: case OP_FPTOUI: return l->isel->fptoi(l, g);
     case OP_FADD: case OP_FSUB: case OP_FMUL: case OP_FDIV: case OP_FNEG: case OP_FMOD:
     case OP_FEXP: return isel_float(l, g);
+    case OP_SQRT: case OP_FLOOR: case OP_CEIL: case OP_FTRUNC: case OP_NEAREST: case OP_FABS:
+    case OP_FMIN: case OP_FMAX: case OP_FCOPYSIGN: return isel_float_ops(l, g);
     case OP_LOAD: case OP_STORE: return isel_memory(l, g);
     case OP_CALL: return isel_call(l, g);
     default:

@@ -128,5 +128,9 @@ bool isel_convert(Lower *l, GateId g);      /* TRUNC ZEXT SEXT BITCAST *TOFP FPE
 bool isel_float(Lower *l, GateId g);        /* FADD FSUB FMUL FDIV FNEG FMOD FEXP */
 bool isel_memory(Lower *l, GateId g);       /* LOAD STORE */
 void isel_canonicalize(Lower *l, GateId g, Type ty, Arg t);
+/* isel_float.c: SQRT FLOOR CEIL FTRUNC NEAREST FABS FMIN FMAX FCOPYSIGN */
+bool isel_float_ops(Lower *l, GateId g);
+/* t := the canonical NaN of ty if a or b is NaN (float tmps of type ty) */
+void isel_nan_if_unordered(Lower *l, Type ty, Arg a, Arg b, Arg t);
 
 #endif

@@ -11,15 +11,8 @@ static void fmove(Lower *l, Type t, Arg src, Arg dst) { lower_emit2(l, fmove_op(
 
 void isel_canonicalize(Lower *l, GateId g, Type ty, Arg t)
 {
-    if (lower_nan_unseen(l, g))
-        return;
-    bool d = is_f64(ty);
-    Arg bits = isel_fresh(l, BANK_GP);
-    lower_emit2(l, d ? LIR_MoveDoubleTo64 : LIR_MoveFloatTo32, t, bits);
-    Arg nan = isel_gp_const(l, canonical_nan(ty));
-    lower_emit5(l, d ? LIR_MoveConditionallyDouble : LIR_MoveConditionallyFloat,
-                arg_doublecond(DBL_uno), t, t, nan, bits);
-    lower_emit2(l, d ? LIR_Move64ToDouble : LIR_Move32ToFloat, bits, t);
+    if (!lower_nan_unseen(l, g))
+        isel_nan_if_unordered(l, ty, t, t, t);
 }
 
 /* ---- conversions -------------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* fold.c — constant folding through eval_pure, algebraic peepholes, strength reduction.
  * Needs: compiler/ir/eval.h (the meaning of every pure gate), optutil's cone checks. */
 #include "compiler/ir/eval.h"
+#include "compiler/opt/fold_float.h"
 #include "compiler/opt/optutil.h"
 
 #include <stdlib.h>
@@ -276,18 +277,6 @@ static bool fold_bitcast(Site *s)
     return replace(s, G(s, x)->type == s->ty ? x : unop(s, OP_BITCAST, x));
 }
 
-/* float gates whose NaN results are always the canonical NaN (DESIGN.md §3) */
-static bool yields_canonical_nan(int op)
-{
-    switch (op) {
-    case OP_FADD: case OP_FSUB: case OP_FMUL: case OP_FDIV: case OP_FMOD: case OP_FEXP:
-    case OP_SITOFP: case OP_UITOFP: case OP_FPEXT: case OP_FPTRUNC:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* FPTRUNC(FPEXT x) is x for every x but a NaN that is not canonical */
 static bool fold_fptrunc(Site *s)
 {
@@ -295,7 +284,7 @@ static bool fold_fptrunc(Site *s)
     if (ag->op != OP_FPEXT)
         return false;
     GateId x = gate_data(ag, 0);
-    return yields_canonical_nan(G(s, x)->op) && replace(s, x);
+    return fold_yields_canonical_nan(G(s, x)->op) && replace(s, x);
 }
 
 static bool fold_fneg(Site *s)
@@ -329,6 +318,8 @@ static bool peephole(Site *s)
     case OP_BITCAST: return fold_bitcast(s);
     case OP_FPTRUNC: return fold_fptrunc(s);
     case OP_FNEG: return fold_fneg(s);
+    case OP_FLOOR: case OP_CEIL: case OP_FTRUNC: case OP_NEAREST: case OP_FABS: case OP_FCOPYSIGN:
+    case OP_FMIN: case OP_FMAX: return fold_float_identity(s->c, s->g);
     default: return false;
     }
 }

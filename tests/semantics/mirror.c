@@ -7,7 +7,8 @@
  * What the C here encodes (docs/semantics.md): integers wrap; shift amounts are taken
  * modulo the width; SDIV/SREM trap on a zero divisor (div0) and on MIN / -1
  * (overflow), UDIV/UREM on zero; EXP is x^y modulo 2^w; f32 is computed in float;
- * NaN results are the canonical quiet NaN; FNEG flips the sign bit; float-to-int
+ * NaN results are the canonical quiet NaN; FNEG flips the sign bit, FABS clears it,
+ * FCOPYSIGN copies it; FMIN/FMAX are IEEE minimum/maximum; float-to-int
  * truncates and saturates, NaN -> 0; memory is little-endian and the harness buffer
  * holds (0xa5 ^ 7i ^ (i >> 8)) at byte i before the call. */
 #include <inttypes.h>
@@ -491,6 +492,170 @@ static void gen_fneg(void)
     fclose(f);
 }
 
+/* ---- square root, rounding, sign, minimum/maximum ----------------------------- */
+/* edge operands: zeros, infinities, NaNs of both signs with payloads (quiet and
+ * signalling), subnormals, the extreme normals, halfway cases, values just below one
+ * half, around 2^23 / 2^52 (beyond them every value is an integer) */
+static const uint32_t edge32[] = {
+    0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7fa00001u, 0xff812345u,
+    0x00000001u, 0x807fffffu, 0x00800000u, 0x7f7fffffu, 0xff7fffffu, 0x3f000000u, 0xbf000000u, 0x3fc00000u,
+    0xbfc00000u, 0x40200000u, 0xc0200000u, 0x40600000u, 0x3effffffu, 0xbeffffffu, 0x3f333333u, 0xbf333333u,
+    0x3f7fffffu, 0x4afffffeu, 0x4affffffu, 0xcaffffffu, 0x4b000000u, 0x4b000001u, 0xcb000001u, 0x4b7fffffu,
+    0x40800000u, 0x40490fdbu, 0xc2c80001u, 0x3f800001u};
+static const uint64_t edge64[] = {
+    0, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull, F64_QNAN, 0xfff8000000000000ull,
+    0x7ff4000000000001ull, 0xfff0000000012345ull, 1, 0x800fffffffffffffull, 0x0010000000000000ull,
+    0x7fefffffffffffffull, 0xffefffffffffffffull, 0x3fe0000000000000ull, 0xbfe0000000000000ull,
+    0x3ff8000000000000ull, 0xbff8000000000000ull, 0x4004000000000000ull, 0xc004000000000000ull,
+    0x400c000000000000ull, 0x3fdfffffffffffffull, 0xbfdfffffffffffffull, 0x3fe6666666666666ull,
+    0xbfe6666666666666ull, 0x3fefffffffffffffull, 0x432ffffffffffffeull, 0x432fffffffffffffull,
+    0xc32fffffffffffffull, 0x4330000000000000ull, 0x4330000000000001ull, 0xc330000000000001ull,
+    0x433fffffffffffffull, 0x4010000000000000ull, 0x400921fb54442d18ull, 0xc059000000000001ull,
+    0x3ff0000000000001ull, 0x4415af1d78b58c40ull};
+
+/* FLOOR CEIL FTRUNC NEAREST of a double whose magnitude is below 2^63, through the
+ * integer conversion (truncation) and an explicit look at the dropped fraction */
+static double round_small(const char *op, double x)
+{
+    double t = (double)(int64_t)x, frac = x - t; /* both exact */
+    if (!strcmp(op, "FLOOR") && frac < 0)
+        t -= 1;
+    else if (!strcmp(op, "CEIL") && frac > 0)
+        t += 1;
+    else if (!strcmp(op, "NEAREST")) {
+        double away = t + (frac < 0 ? -1 : 1), half = frac < 0 ? -frac : frac;
+        bool odd = ((int64_t)t & 1) != 0;
+        if (half > 0.5 || (half == 0.5 && odd))
+            t = away;
+    }
+    return copysign(t, x); /* an integral result keeps x's sign: -0.5 -> -0 */
+}
+
+static uint64_t round_f64(const char *op, uint64_t bits)
+{
+    double x = f64_of(bits);
+    if (isnan(x))
+        return F64_QNAN;
+    if (!(fabs(x) < 4503599627370496.0)) /* 2^52: already integral, or inf */
+        return bits;
+    return f64_bits(round_small(op, x));
+}
+
+static uint64_t round_f32(const char *op, uint32_t bits)
+{
+    float x = f32_of(bits);
+    if (isnan(x))
+        return F32_QNAN;
+    if (!(fabsf(x) < 8388608.0f)) /* 2^23 */
+        return bits;
+    return f32_bits((float)round_small(op, (double)x));
+}
+
+/* further operands: fixed pseudo-random values of every magnitude from 2^-3 to 2^60
+ * (f32: 2^25), both signs, with random fraction bits */
+static int spread_values(bool dbl, uint64_t *v)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 24; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int e = i * (dbl ? 64 : 29) / 24 - 3;
+        uint64_t sign = (x >> 63) & 1;
+        if (dbl)
+            v[i] = sign << 63 | (uint64_t)(1023 + e) << 52 | (x >> 12);
+        else
+            v[i] = sign << 31 | (uint64_t)(127 + e) << 23 | ((x >> 41) & 0x7fffff);
+    }
+    return 24;
+}
+
+static void gen_float_rounding(void)
+{
+    FILE *f = open_out("op_fround.circ", "FLOOR CEIL FTRUNC NEAREST at f32/f64: halfway cases (ties to even), "
+                                         "signed zeros, NaN payloads, 2^23 / 2^52 and beyond");
+    const char *ops[] = {"FLOOR", "CEIL", "FTRUNC", "NEAREST"};
+    char fn[64];
+    for (int k = 0; k < 4; k++) {
+        snprintf(fn, sizeof fn, "%s_f32", ops[k]);
+        for (char *c = fn; *c; c++)
+            *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+        func_unary(f, fn, ops[k], "f32", "f32");
+        uint64_t spread[24];
+        for (size_t i = 0; i < sizeof edge32 / sizeof edge32[0]; i++)
+            run1(f, fn, "f32", edge32[i], "f32", round_f32(ops[k], edge32[i]));
+        for (int i = spread_values(false, spread); i-- > 0;)
+            run1(f, fn, "f32", spread[i], "f32", round_f32(ops[k], (uint32_t)spread[i]));
+        fn[strlen(fn) - 2] = '6', fn[strlen(fn) - 1] = '4';
+        func_unary(f, fn, ops[k], "f64", "f64");
+        for (size_t i = 0; i < sizeof edge64 / sizeof edge64[0]; i++)
+            run1(f, fn, "f64", edge64[i], "f64", round_f64(ops[k], edge64[i]));
+        for (int i = spread_values(true, spread); i-- > 0;)
+            run1(f, fn, "f64", spread[i], "f64", round_f64(ops[k], spread[i]));
+    }
+    fclose(f);
+}
+
+static void gen_sqrt_fabs(void)
+{
+    FILE *f = open_out("op_sqrt_fabs.circ", "SQRT (correctly rounded, NaN canonical, sqrt(-0) = -0) and FABS "
+                                            "(clears the sign bit only, NaN payloads kept)");
+    func_unary(f, "sqrt_f32", "SQRT", "f32", "f32");
+    for (size_t i = 0; i < sizeof edge32 / sizeof edge32[0]; i++)
+        run1(f, "sqrt_f32", "f32", edge32[i], "f32", res_f32(sqrtf(f32_of(edge32[i]))));
+    func_unary(f, "sqrt_f64", "SQRT", "f64", "f64");
+    for (size_t i = 0; i < sizeof edge64 / sizeof edge64[0]; i++)
+        run1(f, "sqrt_f64", "f64", edge64[i], "f64", res_f64(sqrt(f64_of(edge64[i]))));
+    func_unary(f, "fabs_f32", "FABS", "f32", "f32");
+    for (size_t i = 0; i < sizeof edge32 / sizeof edge32[0]; i++)
+        run1(f, "fabs_f32", "f32", edge32[i], "f32", edge32[i] & 0x7fffffffu);
+    func_unary(f, "fabs_f64", "FABS", "f64", "f64");
+    for (size_t i = 0; i < sizeof edge64 / sizeof edge64[0]; i++)
+        run1(f, "fabs_f64", "f64", edge64[i], "f64", edge64[i] & 0x7fffffffffffffffull);
+    fclose(f);
+}
+
+/* FMIN/FMAX (IEEE 754-2019 minimum/maximum) and FCOPYSIGN on the pairs of a few edges */
+static const uint32_t pair32[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x40200000u, 0x7f800000u,
+                                  0xff800000u, 0x7fc00000u, 0xffa00001u, 0x00000001u, 0x7f7fffffu};
+static const uint64_t pair64[] = {0, 0x8000000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
+                                  0x4004000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull, F64_QNAN,
+                                  0xfff4000000000001ull, 1, 0x7fefffffffffffffull};
+
+static uint64_t min_max(bool is_max, double a, double b, uint64_t ab, uint64_t bb, uint64_t nan)
+{
+    if (isnan(a) || isnan(b))
+        return nan;
+    if (a == b) /* equal: the zeros differ by sign, -0 < +0 */
+        return (signbit(a) != 0) == is_max ? bb : ab;
+    return (a < b) != is_max ? ab : bb;
+}
+
+static void gen_min_max_copysign(void)
+{
+    FILE *f = open_out("op_fmin_fmax.circ", "FMIN FMAX (NaN if either is NaN, -0 < +0) and FCOPYSIGN (sign bit "
+                                            "of y, payloads kept) at f32/f64");
+    const char *ops[] = {"FMIN", "FMAX", "FCOPYSIGN"};
+    char fn[64];
+    for (int k = 0; k < 3; k++)
+        for (int t = 0; t < 2; t++) {
+            snprintf(fn, sizeof fn, "%s_%s", k == 0 ? "fmin" : k == 1 ? "fmax" : "fcopysign", t ? "f64" : "f32");
+            func_binary(f, fn, ops[k], NULL, t ? "f64" : "f32", t ? "f64" : "f32");
+            size_t n = t ? sizeof pair64 / sizeof pair64[0] : sizeof pair32 / sizeof pair32[0];
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < n; j++) {
+                    uint64_t a = t ? pair64[i] : pair32[i], b = t ? pair64[j] : pair32[j], r;
+                    uint64_t sign = t ? 0x8000000000000000ull : 0x80000000u;
+                    double x = t ? f64_of(a) : (double)f32_of((uint32_t)a);
+                    double y = t ? f64_of(b) : (double)f32_of((uint32_t)b);
+                    if (k == 2)
+                        r = (a & ~sign) | (b & sign);
+                    else
+                        r = min_max(k == 1, x, y, a, b, t ? F64_QNAN : F32_QNAN);
+                    run2(f, fn, t ? "f64" : "f32", a, b, t ? "f64" : "f32", R_VALUE, r);
+                }
+        }
+    fclose(f);
+}
+
 /* ---- conversions ------------------------------------------------------------- */
 static uint64_t int_values(int w, uint64_t *v)
 {
@@ -766,6 +931,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof float_ops / sizeof float_ops[0]; i++)
         gen_float_binary(float_ops[i]);
     gen_fneg();
+    gen_float_rounding();
+    gen_sqrt_fabs();
+    gen_min_max_copysign();
     gen_icmp();
     gen_fcmp();
     gen_int_conversions();
