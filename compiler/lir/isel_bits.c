@@ -6,7 +6,9 @@
  *   SELECT            move b; conditional move of a on c (floats through a GP copy)
  *   SMIN .. UMAX      move a; conditional move of b on a compare (8/16-bit signed
  *                     operands compared and picked sign-extended, then zero-extended)
- *   ROTL ROTR         (x << s) | (x >> (w - s)), s = amount mod w, at 32 or 64 bits
+ *   ROTL ROTR         the target's rotate at 32/64 bits (rol/ror; ARM64 rotates only
+ *                     right: a left rotate by s is one right by -s); at 8/16 bits
+ *                     (x << s) | (x >> (w - s)), s = amount mod w
  *   POPCNT            the SWAR sum of bit pairs, nibbles, bytes (one multiply)
  *   CLZ               w - POPCNT(x smeared right)      CTZ  POPCNT((x & -x) - 1)
  *   BSWAP             byte pairs, then halves, swapped with masks
@@ -123,9 +125,41 @@ static bool sel_min_max(Lower *l, GateId g, int op)
 }
 
 /* ---- rotates ------------------------------------------------------------------------------- */
+/* does the target rotate with op (a two- or three-operand form taking an immediate)? */
+static bool has_rotate(Lower *l, LirOp op, Arg t)
+{
+    Arg k = arg_imm(1);
+    return isel_valid(l, op, 2, (Arg[]){k, t}) || isel_valid(l, op, 3, (Arg[]){t, k, t});
+}
+
+/* 32/64 bits by the target's rotate: a rotate left by s is one right by -s (mod w) */
+static bool rotate_native(Lower *l, GateId g, int op, int w)
+{
+    LirOp left = w == 64 ? LIR_RotateLeft64 : LIR_RotateLeft32;
+    LirOp right = w == 64 ? LIR_RotateRight64 : LIR_RotateRight32;
+    Arg x = isel_t(l, isel_in(l, g, 0)), dst = isel_t(l, g);
+    bool negate_amount = op == OP_ROTL && !has_rotate(l, left, dst);
+    LirOp rot = op == OP_ROTR || negate_amount ? right : left;
+    if (!has_rotate(l, rot, dst))
+        return false;
+    GateId amount = isel_in(l, g, 1);
+    if (isel_is_const(l, amount)) {
+        uint64_t k = isel_g(l, amount)->lit;
+        isel_alu(l, LIR_Move, rot, x, arg_imm((int64_t)((negate_amount ? 0 - k : k) & (uint64_t)(w - 1))), dst,
+                 NO_GATE);
+        return true;
+    }
+    Arg n = isel_t(l, amount);
+    move64(l, shift_by(l, rot, x, negate_amount ? negate(l, 32, n) : n), dst);
+    return true;
+}
+
+/* any width from shifts: (x << s) | (x >> (w - s)), s = amount mod w */
 static bool sel_rotate(Lower *l, GateId g, int op)
 {
     int w = ty_bits(isel_type(l, g));
+    if (w >= 32 && rotate_native(l, g, op, w))
+        return true;
     LirOp shl = w == 64 ? LIR_Lshift64 : LIR_Lshift32, shr = w == 64 ? LIR_Urshift64 : LIR_Urshift32;
     Arg x = isel_t(l, isel_in(l, g, 0)), dst = isel_t(l, g);
     Arg s = alu(l, LIR_And32, isel_t(l, isel_in(l, g, 1)), arg_imm(w - 1));
