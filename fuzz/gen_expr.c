@@ -15,6 +15,10 @@ void gen_stmt_int(Gen *g)
     static const Opcode ops[] = {OP_ADD, OP_SUB, OP_MUL, OP_AND, OP_XOR, OP_OR,
                                  OP_SHL, OP_LSHR, OP_ASHR, OP_EXP};
     static const Opcode logic[] = {OP_AND, OP_XOR, OP_OR};
+    if (gen_rd_chance(g, 40)) {
+        gen_stmt_bits(g);
+        return;
+    }
     bool boolean = gen_rd_chance(g, 10);
     Type t = boolean ? TY_I1 : gen_rand_int_type(g);
     Opcode op = boolean ? logic[gen_rd_below(g, 3)] : ops[gen_rd_below(g, 10)];

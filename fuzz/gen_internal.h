@@ -142,6 +142,8 @@ void gen_charge(Gen *g, uint64_t evals);      /* add to the cost estimate */
 
 /* gen_expr.c: computations, memory */
 void gen_stmt_int(Gen *g);
+/* gen_ops.c: SELECT and the added integer operations */
+void gen_stmt_bits(Gen *g);
 void gen_stmt_div(Gen *g, bool may_trap);
 void gen_stmt_float(Gen *g);
 void gen_stmt_fops(Gen *g);                   /* SQRT .. FCOPYSIGN, edge operands (gen_fops.c) */

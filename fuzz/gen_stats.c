@@ -171,9 +171,10 @@ static uint32_t accepted_types(int op)
 {
     switch (op_info[op].rule) {
     case TR_RETURN: return ALLV | T(TY_NONE);
-    case TR_THROW: case TR_SELECT: case TR_ARG: case TR_ANY: return ALLV;
+    case TR_THROW: case TR_SELECT: case TR_CHOOSE: case TR_ARG: case TR_ANY: return ALLV;
     case TR_CALL: return ALLV | T(TY_NONE);
-    case TR_SWITCH: case TR_INT2: case TR_EXTEND: case TR_FTOI: return INTS;
+    case TR_SWITCH: case TR_INT2: case TR_INT1: case TR_EXTEND: case TR_FTOI: return INTS;
+    case TR_BSWAP: return INTS & ~T(TY_I8);
     case TR_LOGIC2: case TR_ICMP: return INTS | T(TY_I1);
     case TR_FLOAT1: case TR_FLOAT2: case TR_FCMP: case TR_ITOF: return FLOATS;
     case TR_TRUNC: return T(TY_I1) | T(TY_I8) | T(TY_I16) | T(TY_I32);

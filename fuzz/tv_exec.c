@@ -285,8 +285,26 @@ static bool address_rule(Path *p, const Gate *G, Z3_ast *a, Z3_ast *b, uint32_t 
     return (G->op == OP_SUB || G->op == OP_ICMP) && pa == pb ? true : end_path(p, TVK_INVALID);
 }
 
+static bool give_up(Path *p, const char *fmt, const char *name);
+
+/* SELECT (c, a, b): an if-then-else; the operands' provenance must agree (a pick
+ * between two objects has none one term can say: beyond the encoding) */
+static bool compute_select(Path *p, const Gate *G, GateId g)
+{
+    const uint32_t *prov = p->fr->prov;
+    if (prov[gate_data(G, 1)] != prov[gate_data(G, 2)])
+        return give_up(p, "%s", "a SELECT between two objects");
+    Z3_ast c = p->fr->val[gate_data(G, 0)], one = tv_bv(p->t, 1, 1);
+    p->fr->prov[g] = prov[gate_data(G, 1)];
+    p->fr->val[g] = Z3_mk_ite(p->t->z, Z3_mk_eq(p->t->z, c, one), p->fr->val[gate_data(G, 1)],
+                              p->fr->val[gate_data(G, 2)]);
+    return true;
+}
+
 static bool compute_pure(Path *p, const Gate *G, GateId g)
 {
+    if (G->op == OP_SELECT)
+        return compute_select(p, G, g);
     Z3_ast a = p->fr->val[gate_data(G, 0)], b = G->ndata > 1 ? p->fr->val[gate_data(G, 1)] : NULL;
     Type in_ty = (Type)circ_gate(p->fr->s->c, gate_data(G, 0))->type;
     Z3_ast div0, ovf;
@@ -513,7 +531,6 @@ static GateId branch(Path *p, GateId s)
     return c < 0 ? NO_GATE : c == 0 ? p->fr->s->succ[s] : p->fr->s->alt[s];
 }
 
-static bool give_up(Path *p, const char *fmt, const char *name);
 
 /* SWITCH_BRANCH: the first case whose value matches (in use order), else the default
  * (or invalid when there is none) */

@@ -51,6 +51,9 @@ Z3_ast tv_bv(TvCtx *t, uint64_t bits, unsigned width);
 Z3_ast tv_define(TvCtx *t, Z3_ast value);
 /* Z3's simplifier within t's step and memory limits */
 Z3_ast tv_simplify(TvCtx *t, Z3_ast a);
+/* SELECT's siblings (tv_bits.c): ROTL .. ABS at width w; *ovf set for CHECKED_* */
+bool tv_bits_supported(int op);
+Z3_ast tv_bits(TvCtx *t, int op, unsigned w, Z3_ast a, Z3_ast b, Z3_ast *ovf);
 /* the float gates (tv_float.c), called by tv_pure: operands and result as IEEE bits */
 Z3_ast tv_float(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b);
 bool tv_float_supported(int op);

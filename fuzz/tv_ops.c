@@ -30,7 +30,7 @@ bool tv_pure_supported(int op)
     case OP_LSHR: case OP_ASHR: case OP_ICMP: case OP_TRUNC: case OP_ZEXT: case OP_SEXT:
         return true;
     default:
-        return tv_float_supported(op);
+        return tv_bits_supported(op) || tv_float_supported(op);
     }
 }
 
@@ -121,6 +121,8 @@ Z3_ast tv_pure(TvCtx *t, const Gate *G, Type in_ty, Z3_ast a, Z3_ast b, Z3_ast *
     *div0 = *ovf = NULL;
     if (G->op != OP_BITCAST && tv_float_supported(G->op))
         return tv_float(t, G, in_ty, a, b);
+    if (tv_bits_supported(G->op))
+        return tv_bits(t, G->op, w, a, b, ovf);
     switch (G->op) {
     case OP_ADD: return Z3_mk_bvadd(z, a, b);
     case OP_SUB: return Z3_mk_bvsub(z, a, b);

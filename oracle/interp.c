@@ -514,9 +514,9 @@ static Val value_of(const Frame *fr, GateId g) { return (Val){fr->slots[g].bits,
 
 static bool compute_pure(Interp *in, Frame *fr, GateId g, const Gate *G)
 {
-    Val v[2] = {{0, 0}, {0, 0}}, r;
+    Val v[3] = {{0, 0}, {0, 0}, {0, 0}}, r;
     uint32_t bad = 0;
-    if (G->ndata < 1 || G->ndata > 2)
+    if (G->ndata < 1 || G->ndata > 3)
         return fail_gate(in, fr, g, "has the wrong number of operands");
     for (uint32_t i = 0; i < G->ndata; i++)
         v[i] = value_of(fr, gate_data(G, i));

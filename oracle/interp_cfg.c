@@ -248,10 +248,10 @@ static uint32_t tok_of(const Frame *fr, GateId g) { return g == ROOT_DEPEND_ENTR
 
 static bool exec_pure(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
 {
-    Val v[2] = {{0, 0}, {0, 0}}, r;
+    Val v[3] = {{0, 0}, {0, 0}, {0, 0}}, r;
     uint32_t bad = 0;
     char l[64];
-    if (G->ndata < 1 || G->ndata > 2)
+    if (G->ndata < 1 || G->ndata > 3)
         return fail_gate(ci, fr, g, "has the wrong number of operands");
     for (uint32_t i = 0; i < G->ndata; i++)
         v[i] = value_of(fr, gate_data(G, i));

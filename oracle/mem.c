@@ -482,8 +482,22 @@ static int address_rule(int op, const Val *in, uint32_t nin, uint32_t *prov, uin
     return VAL_ESCAPES;
 }
 
+/* SELECT passes the picked operand on, address and all; the condition is no address */
+static int select_value(Type ty, const Val *in, Val *out, uint32_t *bad)
+{
+    if (in[0].prov) {
+        *bad = 0;
+        return VAL_ESCAPES;
+    }
+    const uint64_t bits[3] = {in[0].bits, in[1].bits, in[2].bits};
+    out->prov = in[0].bits & 1 ? in[1].prov : in[2].prov;
+    return eval_pure(OP_SELECT, ty, 0, TY_I1, bits, 3, &out->bits);
+}
+
 int val_pure(int op, Type ty, int cond, Type in_ty, const Val *in, uint32_t nin, Val *out, uint32_t *bad)
 {
+    if (op == OP_SELECT && nin == 3)
+        return select_value(ty, in, out, bad);
     uint64_t bits[2] = {in[0].bits, nin > 1 ? in[1].bits : 0};
     if (!in[0].prov && (nin < 2 || !in[1].prov)) { /* no address: any operation may see it */
         out->prov = 0;

@@ -82,11 +82,11 @@ int val_pure(int op, Type ty, int cond, Type in_ty, const Val *in, uint32_t nin,
 
 /* val_pure for the interpreters' inner loops: operands with no address (nearly all)
  * go straight to eval_pure without the call; in[] has two entries, the second zero
- * when nin is 1 */
+ * when nin is 1, or three for SELECT */
 static inline int val_pure_hot(int op, Type ty, int cond, Type in_ty, const Val *in, uint32_t nin, Val *out,
                                uint32_t *bad)
 {
-    if (in[0].prov | in[1].prov)
+    if (nin > 2 || (in[0].prov | in[1].prov))
         return val_pure(op, ty, cond, in_ty, in, nin, out, bad);
     const uint64_t bits[2] = {in[0].bits, in[1].bits};
     out->prov = 0;

@@ -264,7 +264,7 @@ static void expect_alu(Expect *e, const LirForm *f, const Inst *in)
 
 static void expect_shift(Expect *e, const LirForm *f, const Inst *in)
 {
-    static const char *const n[] = { "lsl", "lsr", "asr" };
+    static const char *const n[] = { "lsl", "lsr", "asr", "ror" };
     Names nm = { .k = 0 };
     char ib[24];
     int sf = f->width == 64, three = in->nargs == 3;

@@ -32,7 +32,8 @@ grep -q "^reduce: done: " "$T/log" || bad "no progress summary"
 after=$(grep -c "^ " "$T/small.circ")
 "$CIRC" verify "$T/small.circ" >/dev/null || bad "the result does not verify"
 "$T/want.sh" "$T/small.circ" || bad "the result is not interesting any more"
-[ "$after" -le 5 ] || bad "$before -> $after gates, at most 5 expected"
+# 5 gates when FMUL and UITOFP sit in one function, 6 when in two (each keeps a RETURN)
+[ "$after" -le 6 ] || bad "$before -> $after gates, at most 6 expected"
 echo "--test: $before -> $after gates"
 
 "$CIRC" reduce "$T/big.circ" --test "$T/want.sh" --jobs 3 -q -o "$T/small3.circ" || bad "reduce --jobs 3"

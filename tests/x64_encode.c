@@ -150,6 +150,8 @@ static const OpExpect op_expect[] = {
     { LIR_Rshift32, "sar", SH_RV2 }, { LIR_Rshift64, "sar", SH_RV2 },
     { LIR_Urshift8, "shr", SH_RV2 }, { LIR_Urshift16, "shr", SH_RV2 },
     { LIR_Urshift32, "shr", SH_RV2 }, { LIR_Urshift64, "shr", SH_RV2 },
+    { LIR_RotateLeft32, "rol", SH_RV2 }, { LIR_RotateLeft64, "rol", SH_RV2 },
+    { LIR_RotateRight32, "ror", SH_RV2 }, { LIR_RotateRight64, "ror", SH_RV2 },
     { LIR_X86Div8, "div", SH_LAST }, { LIR_X86IDiv8, "idiv", SH_LAST },
     { LIR_X86Div16, "div", SH_LAST }, { LIR_X86IDiv16, "idiv", SH_LAST },
     { LIR_X86Div32, "div", SH_LAST }, { LIR_X86IDiv32, "idiv", SH_LAST },
@@ -237,8 +239,8 @@ static void expect_rv2(Expect *e, const OpExpect *oe, const Inst *in, const LirO
     ExpOp s = exp_arg(src, sw);
     if (o->args[0].role == ROLE_USE_ADDR)
         s.size = (uint8_t)(dw / 8);         /* lea: Capstone sizes the address as the dest */
-    if (src->kind == ARG_IMM && (in->op >= LIR_Lshift8 && in->op <= LIR_Urshift64))
-        s.size = 1;                         /* shift counts are imm8 */
+    if (src->kind == ARG_IMM && (in->op >= LIR_Lshift8 && in->op <= LIR_RotateRight64))
+        s.size = 1;                         /* shift and rotate counts are imm8 */
     push_op(x, s);
     if (in->nargs == 3) {                   /* imul dst, src, imm */
         ExpOp imm = exp_arg(&in->args[0], sig_width(o, 0));

@@ -349,11 +349,15 @@ static bool enc_shift(const Ctx *c)
     A64Shift sh = (A64Shift)c->form->param;
     if (arg(c, ai)->kind == ARG_IMM) {
         int amount = (int)(arg(c, ai)->value & (sf ? 63 : 31));
+        if (sh == A64_ROR)
+            return word(c->as, a64_extr(sf, rd, rn, rn, amount));
         if (sh == A64_LSL)
             return word(c->as, a64_lsl_imm(sf, rd, rn, amount));
         return word(c->as, sh == A64_LSR ? a64_lsr_imm(sf, rd, rn, amount) : a64_asr_imm(sf, rd, rn, amount));
     }
     int rm = reg(c, ai);
+    if (sh == A64_ROR)
+        return word(c->as, a64_rorv(sf, rd, rn, rm));
     if (sh == A64_LSL)
         return word(c->as, a64_lslv(sf, rd, rn, rm));
     return word(c->as, sh == A64_LSR ? a64_lsrv(sf, rd, rn, rm) : a64_asrv(sf, rd, rn, rm));

@@ -5,6 +5,7 @@
  * conversions truncate and saturate (NaN -> 0). */
 #include "compiler/ir/eval.h"
 #include "compiler/ir/eval_float.h"
+#include "compiler/ir/eval_bits.h"
 
 #include <math.h>
 #include <string.h>
@@ -123,7 +124,7 @@ static EvalStatus int_binary(int op, Type t, uint64_t a, uint64_t b, uint64_t *o
     case OP_SDIV: case OP_SREM: case OP_UDIV: case OP_UREM:
         return int_divide(op, t, a, b, out);
     default:
-        return EVAL_NOT_PURE;
+        return eval_bits_binary(op, t, a, b, out);
     }
 }
 
@@ -265,6 +266,8 @@ static EvalStatus convert(int op, Type ty, Type in_ty, uint64_t x, uint64_t *out
         *out = x ^ (ty == TY_F32 ? 0x80000000u : 0x8000000000000000ull);
         return EVAL_OK;
     default:
+        if (ty_is_int(ty))
+            return ty == in_ty ? eval_bits_unary(op, ty, x, out) : EVAL_NOT_PURE;
         return eval_float_unary(op, ty, x, out);
     }
 }
@@ -301,6 +304,8 @@ EvalStatus eval_pure(int op, Type ty, int cond, Type in_ty, const uint64_t *in, 
         st = binary(op, ty, cond, in_ty, in[0] & inmask, in[1] & inmask, &r);
     else if (nin == 1 && op_info[op].vmin == 1)
         st = convert(op, ty, in_ty, in[0] & inmask, &r);
+    else if (nin == 3 && op == OP_SELECT)
+        st = eval_select(ty, in, &r);
     else
         st = EVAL_NOT_PURE;
     if (st == EVAL_OK)

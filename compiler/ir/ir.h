@@ -55,9 +55,12 @@ typedef enum {
     TR_COND,    /* one i1 data input */
     TR_SWITCH,  /* one integer data input, i8..i64 */
     TR_SELECT,  /* every data input has the gate's type */
+    TR_CHOOSE,  /* SELECT: an i1 condition, then two inputs of the gate's (value) type */
     TR_CALL,    /* callee i64, arguments any value type; result any type or void */
     TR_FLOAT1,  /* float result, one input of the same type */
     TR_INT2,    /* i8..i64 result, two inputs of the same type */
+    TR_INT1,    /* i8..i64 result, one input of the same type */
+    TR_BSWAP,   /* i16..i64 result, one input of the same type */
     TR_LOGIC2,  /* i1..i64 result, two inputs of the same type */
     TR_FLOAT2,  /* float result, two inputs of the same type */
     TR_ICMP,    /* i1 result, two integer inputs of one type */

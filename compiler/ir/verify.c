@@ -396,6 +396,16 @@ static void check_binary(Verifier *v, GateId g, unsigned mask, const char *what)
         inputs_match_result(v, g);
 }
 
+/* SELECT (c, a, b): c is i1, a and b have the gate's type */
+static void check_choose(Verifier *v, GateId g)
+{
+    if (!result_in(v, g, M_VALUE, "a value type"))
+        return;
+    input_is(v, g, 0, TY_I1);
+    input_is(v, g, 1, type_of(v, g));
+    input_is(v, g, 2, type_of(v, g));
+}
+
 static void check_compare(Verifier *v, GateId g, unsigned mask, const char *what, CondKind k)
 {
     const Gate *gt = gate_of(v, g);
@@ -547,9 +557,11 @@ static void check_types(Verifier *v, GateId g)
     case TR_COND: check_no_value(v, g); input_is(v, g, 0, TY_I1); break;
     case TR_SWITCH: check_no_value(v, g); input_in(v, g, 0, M_WIDE, "an integer type i8..i64"); break;
     case TR_SELECT: check_binary(v, g, M_VALUE, "a value type"); break;
+    case TR_CHOOSE: check_choose(v, g); break;
     case TR_CALL: check_call(v, g); break;
     case TR_FLOAT1: case TR_FLOAT2: check_binary(v, g, M_FLOAT, "f32 or f64"); break;
-    case TR_INT2: check_binary(v, g, M_WIDE, "an integer type i8..i64"); break;
+    case TR_INT2: case TR_INT1: check_binary(v, g, M_WIDE, "an integer type i8..i64"); break;
+    case TR_BSWAP: check_binary(v, g, M_WIDE & ~M_I8, "an integer type i16..i64"); break;
     case TR_LOGIC2: check_binary(v, g, M_INT, "an integer type i1..i64"); break;
     case TR_ICMP: check_compare(v, g, M_INT, "an integer type i1..i64", CC_ICMP); break;
     case TR_FCMP: check_compare(v, g, M_FLOAT, "f32 or f64", CC_FCMP); break;

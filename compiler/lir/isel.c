@@ -290,6 +290,9 @@ bool isel_gate(Lower *l, GateId g)
     case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_MUL: case OP_SHL:
     case OP_LSHR: case OP_ASHR: case OP_SDIV: case OP_SREM: case OP_UDIV: case OP_UREM:
     case OP_EXP: return sel_integer(l, g);
+    case OP_SELECT: case OP_ROTL: case OP_ROTR: case OP_SMIN: case OP_SMAX: case OP_UMIN: case OP_UMAX:
+    case OP_SMULHI: case OP_UMULHI: case OP_CHECKED_ADD: case OP_CHECKED_SUB: case OP_CHECKED_MUL:
+    case OP_CLZ: case OP_CTZ: case OP_POPCNT: case OP_BSWAP: case OP_ABS: return isel_bits(l, g);
     case OP_ICMP: return isel_icmp(l, g);
     case OP_FCMP: return isel_fcmp(l, g);
     case OP_TRUNC: case OP_ZEXT: case OP_SEXT: case OP_BITCAST: case OP_SITOFP: case OP_UITOFP:

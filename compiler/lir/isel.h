@@ -123,6 +123,9 @@ bool isel_icmp(Lower *l, GateId g);
 bool isel_fcmp(Lower *l, GateId g);
 bool isel_if(Lower *l, const Block *b);
 bool isel_switch(Lower *l, const Block *b);
+/* isel_bits.c: SELECT ROTL ROTR SMIN SMAX UMIN UMAX SMULHI UMULHI CHECKED_* CLZ CTZ
+ * POPCNT BSWAP ABS */
+bool isel_bits(Lower *l, GateId g);
 /* isel_conv.c */
 bool isel_convert(Lower *l, GateId g);      /* TRUNC ZEXT SEXT BITCAST *TOFP FPEXT FPTRUNC */
 bool isel_float(Lower *l, GateId g);        /* FADD FSUB FMUL FDIV FNEG FMOD FEXP */

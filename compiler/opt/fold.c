@@ -2,6 +2,7 @@
  * Needs: compiler/ir/eval.h (the meaning of every pure gate), optutil's cone checks. */
 #include "compiler/ir/eval.h"
 #include "compiler/opt/fold_float.h"
+#include "compiler/opt/fold_bits.h"
 #include "compiler/opt/optutil.h"
 
 #include <stdlib.h>
@@ -346,7 +347,11 @@ static bool inputs_usable(const Circuit *c, const Gate *gt)
 static bool fold_gate(Circuit *c, GateId g)
 {
     const Gate *gt = &c->gates[g];
-    if (!op_has(gt->op, F_PURE) || gt->nstate || gt->ndep || !inputs_usable(c, gt))
+    if (!op_has(gt->op, F_PURE) || gt->nstate || gt->ndep)
+        return false;
+    if (gt->op == OP_SELECT)
+        return fold_bits(c, g);
+    if (!inputs_usable(c, gt))
         return false;
     Site s = {.c = c, .g = g, .ty = (Type)gt->type, .w = ty_bits((Type)gt->type), .a = gate_data(gt, 0),
               .b = gt->ndata > 1 ? gate_data(gt, 1) : NO_GATE};
@@ -360,7 +365,7 @@ static bool fold_gate(Circuit *c, GateId g)
         s.a = s.b, s.b = t;
         s.ka = false, s.kb = true, s.cb = s.ca;
     }
-    return peephole(&s) || swapped;
+    return peephole(&s) || fold_bits(c, g) || swapped;
 }
 
 bool opt_fold(PassContext *ctx, Func *f)

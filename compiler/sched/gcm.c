@@ -181,10 +181,12 @@ static bool set_early(Gcm *g, GateId id)
     return true;
 }
 
-/* a division by a constant that is neither 0 nor (signed) -1 cannot trap */
+/* a division by a constant that is neither 0 nor (signed) -1 cannot trap (the
+ * checked arithmetic may trap whatever its constant) */
 static bool division_cannot_trap(const Gcm *g, const Gate *gt)
 {
-    if (gt->ndata != 2 || gate_data(gt, 1) >= g->c->ngates)
+    bool division = gt->op == OP_SDIV || gt->op == OP_SREM || gt->op == OP_UDIV || gt->op == OP_UREM;
+    if (!division || gt->ndata != 2 || gate_data(gt, 1) >= g->c->ngates)
         return false;
     const Gate *d = gate(g, gate_data(gt, 1));
     if (d->op != OP_CONSTANT || !ty_is_int((Type)d->type))

@@ -214,12 +214,46 @@ static uint64_t power(int w, uint64_t x, uint64_t y)
     exit(2);
 }
 
+/* circ's added integer operations (docs/semantics.md 2.7), with native C on the
+ * width's own types: rotates by shifts, min/max by comparisons, high halves through a
+ * product twice as wide (unsigned __int128 for 64 bits), checked arithmetic by the
+ * compiler's overflow builtins on the signed type. */
+#define NATIVE_BIT_OPS(W, ST, UT, WIDE, UWIDE)                                                     \
+    static bool bit_op_##W(const char *op, UT a, UT b, uint64_t *r, int *kind)                     \
+    {                                                                                              \
+        ST sa = (ST)a, sb = (ST)b, sr = 0;                                                         \
+        unsigned s = (unsigned)(b % W);                                                            \
+        *kind = R_VALUE;                                                                           \
+        if (!strcmp(op, "ROTL")) *r = s ? (UT)((UT)(1u * a << s) | (UT)(a >> (W - s))) : a;        \
+        else if (!strcmp(op, "ROTR")) *r = s ? (UT)((UT)(a >> s) | (UT)(1u * a << (W - s))) : a;   \
+        else if (!strcmp(op, "SMIN")) *r = (UT)(sa < sb ? sa : sb);                                \
+        else if (!strcmp(op, "SMAX")) *r = (UT)(sa > sb ? sa : sb);                                \
+        else if (!strcmp(op, "UMIN")) *r = a < b ? a : b;                                          \
+        else if (!strcmp(op, "UMAX")) *r = a > b ? a : b;                                          \
+        else if (!strcmp(op, "SMULHI")) *r = (UT)(UWIDE)((WIDE)sa * (WIDE)sb >> W);                \
+        else if (!strcmp(op, "UMULHI")) *r = (UT)((UWIDE)a * (UWIDE)b >> W);                       \
+        else if (!strcmp(op, "CHECKED_ADD")) *kind = __builtin_add_overflow(sa, sb, &sr) ? R_OVERFLOW : R_VALUE; \
+        else if (!strcmp(op, "CHECKED_SUB")) *kind = __builtin_sub_overflow(sa, sb, &sr) ? R_OVERFLOW : R_VALUE; \
+        else if (!strcmp(op, "CHECKED_MUL")) *kind = __builtin_mul_overflow(sa, sb, &sr) ? R_OVERFLOW : R_VALUE; \
+        else return false;                                                                         \
+        if (!strncmp(op, "CHECKED_", 8))                                                           \
+            *r = (UT)sr;                                                                           \
+        *r &= mask(W);                                                                             \
+        return true;                                                                               \
+    }
+NATIVE_BIT_OPS(8, int8_t, uint8_t, int16_t, uint16_t)
+NATIVE_BIT_OPS(16, int16_t, uint16_t, int32_t, uint32_t)
+NATIVE_BIT_OPS(32, int32_t, uint32_t, int64_t, uint64_t)
+NATIVE_BIT_OPS(64, int64_t, uint64_t, __int128, unsigned __int128)
+
 #define NATIVE_INT_OPS(W, ST, UT)                                                                   \
     static int int_op_##W(const char *op, uint64_t xa, uint64_t xb, uint64_t *r)                  \
     {                                                                                              \
         UT a = (UT)xa, b = (UT)xb;                                                                 \
         ST sa = (ST)a, sb = (ST)b;                                                                 \
         unsigned s = (unsigned)(b % W);                                                            \
+        int kind;                                                                                  \
+        if (bit_op_##W(op, a, b, r, &kind)) return kind;                                           \
         if (!strcmp(op, "ADD")) *r = (UT)(a + b);                                                  \
         else if (!strcmp(op, "SUB")) *r = (UT)(a - b);                                             \
         else if (!strcmp(op, "MUL")) *r = (UT)(1u * a * b);                                        \
@@ -300,16 +334,24 @@ static int exp_pairs(int w, Pair *p)
     return n;
 }
 
-static void gen_int_binary(const char *op)
+/* op_<op in lower case>.circ, described as "<op> <about>"; name gets the file name */
+static FILE *open_op(const char *op, const char *about, char name[64])
 {
-    char name[64], what[128], fn[64];
-    snprintf(name, sizeof name, "op_%s.circ", op);
+    char what[160];
+    snprintf(name, 64, "op_%s.circ", op);
     for (char *c = name; *c; c++)
         *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
-    snprintf(what, sizeof what, "%s at every width it allows: wrap-around, edges, traps", op);
-    FILE *f = open_out(name, what);
+    snprintf(what, sizeof what, "%s %s", op, about);
+    return open_out(name, what);
+}
+
+static void gen_int_binary(const char *op)
+{
+    char name[64], fn[64];
+    FILE *f = open_op(op, "at every width it allows: wrap-around, edges, traps", name);
     bool logic = !strcmp(op, "AND") || !strcmp(op, "OR") || !strcmp(op, "XOR");
-    bool shift = !strcmp(op, "SHL") || !strcmp(op, "LSHR") || !strcmp(op, "ASHR");
+    bool shift = !strcmp(op, "SHL") || !strcmp(op, "LSHR") || !strcmp(op, "ASHR") || !strcmp(op, "ROTL") ||
+                 !strcmp(op, "ROTR");
     int widths[] = {1, 8, 16, 32, 64};
     for (int k = logic ? 0 : 1; k < 5; k++) {
         int w = widths[k];
@@ -331,6 +373,86 @@ static void gen_int_binary(const char *op)
         }
     }
     fclose(f);
+}
+
+/* ---- circ's added one-operand integer operations and SELECT ------------------ */
+/* CLZ CTZ POPCNT BSWAP ABS of the low w bits, by loops over bits and bytes */
+static uint64_t bits_unary(const char *op, int w, uint64_t x)
+{
+    uint64_t r = 0;
+    if (!strcmp(op, "CLZ")) {
+        while ((int)r < w && !(x >> (w - 1 - (int)r) & 1))
+            r++;
+    } else if (!strcmp(op, "CTZ")) {
+        while ((int)r < w && !(x >> r & 1))
+            r++;
+    } else if (!strcmp(op, "POPCNT")) {
+        for (int i = 0; i < w; i++)
+            r += x >> i & 1;
+    } else if (!strcmp(op, "BSWAP")) {
+        for (int i = 0; i < w / 8; i++)
+            r |= (x >> (8 * i) & 0xff) << (w - 8 - 8 * i);
+    } else { /* ABS: wraps at the most negative value */
+        r = sval(w, x) < 0 ? 0 - x : x;
+    }
+    return r & mask(w);
+}
+
+static void gen_bits_unary(const char *op)
+{
+    char name[64], fn[64];
+    FILE *f = open_op(op, "at every width it allows: 0, 1, -1, MIN, MAX, single bits, patterns", name);
+    for (int k = !strcmp(op, "BSWAP") ? 1 : 0; k < 4; k++) {
+        int w = int_widths[k];
+        uint64_t m = mask(w);
+        uint64_t xs[] = {0, 1, m, min_of(w), max_of(w), 2, 1ull << (w / 2), 1ull << (w - 2), 0x5a5a5a5a5a5a5a5aull,
+                         0x0123456789abcdefull, 0x00ff00ff00ff00ffull, 0x8000000000000001ull, 6, m - 1};
+        snprintf(fn, sizeof fn, "%.*s_%s", (int)strlen(op), name + 3, ity(w));
+        func_unary(f, fn, op, ity(w), ity(w));
+        for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
+            run1(f, fn, ity(w), xs[i] & m, ity(w), bits_unary(op, w, xs[i] & m));
+    }
+    fclose(f);
+}
+
+/* SELECT T (c, a, b) at every value type, both conditions; floats keep their bits */
+static void gen_select(void)
+{
+    FILE *f = open_out("op_select.circ", "SELECT at every value type: a if c, else b; floats keep NaN payloads");
+    const char *tys[] = {"i1", "i8", "i16", "i32", "i64", "f32", "f64"};
+    uint64_t vals[][2] = {{1, 0}, {0x80, 0x7f}, {0x8001, 0xffff}, {0x80000000u, 7}, {0x8000000000000000ull, ~0ull},
+                          {0x7fa00001u, 0x80000000u}, {0x7ff0000000000123ull, 0x3ff8000000000000ull}};
+    for (int k = 0; k < 7; k++) {
+        char fn[32];
+        snprintf(fn, sizeof fn, "select_%s", tys[k]);
+        fprintf(f, "\nfunc @%s(i1, %s, %s) -> %s {\n  %%c = ARG i1 0\n  %%a = ARG %s 1\n  %%b = ARG %s 2\n"
+                   "  %%r = SELECT %s (%%c, %%a, %%b)\n  RETURN [entry] {entry} (%%r)\n}\n",
+                fn, tys[k], tys[k], tys[k], tys[k], tys[k], tys[k]);
+        for (int c = 0; c < 2; c++)
+            for (int swap = 0; swap < 2; swap++) {
+                uint64_t a = vals[k][swap], b = vals[k][!swap];
+                fprintf(f, "; run: @%s(%d, ", fn, c);
+                put_val(f, tys[k], a);
+                fprintf(f, ", ");
+                put_val(f, tys[k], b);
+                fprintf(f, ") == ");
+                put_val(f, tys[k], c ? a : b);
+                fprintf(f, "\n");
+            }
+    }
+    fclose(f);
+}
+
+static void gen_bits_ops(void)
+{
+    const char *binary[] = {"ROTL", "ROTR", "SMIN", "SMAX", "UMIN", "UMAX", "SMULHI", "UMULHI",
+                            "CHECKED_ADD", "CHECKED_SUB", "CHECKED_MUL"};
+    for (size_t i = 0; i < sizeof binary / sizeof binary[0]; i++)
+        gen_int_binary(binary[i]);
+    const char *unary[] = {"CLZ", "CTZ", "POPCNT", "BSWAP", "ABS"};
+    for (size_t i = 0; i < sizeof unary / sizeof unary[0]; i++)
+        gen_bits_unary(unary[i]);
+    gen_select();
 }
 
 /* ---- integer compares -------------------------------------------------------- */
@@ -927,6 +1049,7 @@ int main(int argc, char **argv)
                              "AND", "OR",  "XOR", "SHL", "LSHR", "ASHR"};
     for (size_t i = 0; i < sizeof int_ops / sizeof int_ops[0]; i++)
         gen_int_binary(int_ops[i]);
+    gen_bits_ops();
     const char *float_ops[] = {"FADD", "FSUB", "FMUL", "FDIV", "FMOD", "FEXP"};
     for (size_t i = 0; i < sizeof float_ops / sizeof float_ops[0]; i++)
         gen_float_binary(float_ops[i]);

@@ -1,0 +1,361 @@
+/* isel_bits.c — instruction selection of SELECT and the added integer operations
+ * (docs/semantics.md §2.7) from the LIR every target has: conditional moves, shifts,
+ * multiplies and compares.  Values follow lower.h's invariant (an integer narrower
+ * than 64 bits is zero-extended in its register), so most sequences work on the
+ * 64-bit register and zero the bits above the width at the end:
+ *   SELECT            move b; conditional move of a on c (floats through a GP copy)
+ *   SMIN .. UMAX      move a; conditional move of b on a compare (8/16-bit signed
+ *                     operands compared and picked sign-extended, then zero-extended)
+ *   ROTL ROTR         the target's rotate at 32/64 bits (rol/ror; ARM64 rotates only
+ *                     right: a left rotate by s is one right by -s); at 8/16 bits
+ *                     (x << s) | (x >> (w - s)), s = amount mod w
+ *   POPCNT            the SWAR sum of bit pairs, nibbles, bytes (one multiply)
+ *   CLZ               w - POPCNT(x smeared right)      CTZ  POPCNT((x & -x) - 1)
+ *   BSWAP             byte pairs, then halves, swapped with masks
+ *   ABS               conditional move of the negation of the sign-extended value
+ *   SMULHI UMULHI     a 64-bit product of the extended operands shifted by w; at 64
+ *                     bits from 32-bit halves (signed: corrected by the signs)
+ *   CHECKED_*         the operation on sign-extended operands, compared with its own
+ *                     sign extension from w bits; at 64 bits by the sign rule of
+ *                     add/sub and the high half of the product; a branch to a trap
+ *                     block of kind overflow. */
+#include "isel.h"
+
+static Arg gp(Lower *l) { return isel_fresh(l, BANK_GP); }
+static void move64(Lower *l, Arg src, Arg dst) { lower_emit2(l, LIR_Move, src, dst); }
+
+/* a fresh tmp := a op b (op a 64-bit or 32-bit ALU opcode; b a tmp or an immediate) */
+static Arg alu(Lower *l, LirOp op, Arg a, Arg b)
+{
+    Arg d = gp(l);
+    isel_alu(l, LIR_Move, op, a, b, d, NO_GATE);
+    return d;
+}
+
+static Arg k64(Lower *l, uint64_t bits) { return isel_gp_const(l, bits); }
+
+/* dst := src when left cond right (MoveConditionally64 / 32), an immediate right
+ * operand moved to a tmp where the target has no such form */
+static void cmov(Lower *l, int w, RelCond cond, Arg left, Arg right, Arg src, Arg dst)
+{
+    Arg args[5] = {arg_relcond(cond), left, right, src, dst};
+    isel_emit_imm(l, w == 64 ? LIR_MoveConditionally64 : LIR_MoveConditionally32, 5, args, 2, NO_GATE);
+}
+
+/* x sign-extended from w bits to 32 (w < 32) or itself */
+static Arg sext32(Lower *l, Arg x, int w)
+{
+    if (w >= 32)
+        return x;
+    Arg s = gp(l);
+    lower_emit2(l, w == 8 ? LIR_SignExtend8To32 : LIR_SignExtend16To32, x, s);
+    return s;
+}
+
+/* x sign-extended from w bits to 64 */
+static Arg sext64(Lower *l, Arg x, int w)
+{
+    if (w == 64)
+        return x;
+    Arg s = gp(l);
+    lower_emit2(l, w == 8 ? LIR_SignExtend8To64 : w == 16 ? LIR_SignExtend16To64 : LIR_SignExtend32To64, x, s);
+    return s;
+}
+
+/* a fresh tmp := -x (Neg32 zero-extends), by the two-operand form where the target has it */
+static Arg negate(Lower *l, int w, Arg x)
+{
+    LirOp op = w == 64 ? LIR_Neg64 : LIR_Neg32;
+    Arg n = gp(l);
+    if (isel_valid(l, op, 2, (Arg[]){x, n})) {
+        lower_emit2(l, op, x, n);
+        return n;
+    }
+    move64(l, x, n);
+    lower_emit1(l, op, n);
+    return n;
+}
+
+/* a shift by a register amount, through the target's count register if it has one */
+static Arg shift_by(Lower *l, LirOp op, Arg x, Arg amount)
+{
+    Tmp fixed = l->isel->shift_count;
+    if (fixed != TMP_NONE) {
+        move64(l, amount, arg_tmp(fixed));
+        amount = arg_tmp(fixed);
+    }
+    return alu(l, op, x, amount);
+}
+
+/* ---- SELECT ---------------------------------------------------------------------------- */
+static bool sel_select(Lower *l, GateId g)
+{
+    Type ty = isel_type(l, g);
+    Arg c = isel_t(l, isel_in(l, g, 0)), a = isel_t(l, isel_in(l, g, 1)), b = isel_t(l, isel_in(l, g, 2));
+    Arg dst = isel_t(l, g);
+    if (ty_is_int(ty)) {
+        move64(l, b, dst);
+        Arg args[5] = {arg_rescond(RES_nonzero), c, arg_imm(1), a, dst};
+        isel_emit_imm(l, LIR_MoveConditionallyTest64, 5, args, 2, NO_GATE);
+        return true;
+    }
+    bool d = ty == TY_F64;
+    Arg ga = gp(l), r = gp(l);
+    lower_emit2(l, d ? LIR_MoveDoubleTo64 : LIR_MoveFloatTo32, a, ga);
+    lower_emit2(l, d ? LIR_MoveDoubleTo64 : LIR_MoveFloatTo32, b, r);
+    Arg args[5] = {arg_rescond(RES_nonzero), c, arg_imm(1), ga, r};
+    isel_emit_imm(l, LIR_MoveConditionallyTest64, 5, args, 2, NO_GATE);
+    lower_emit2(l, d ? LIR_Move64ToDouble : LIR_Move32ToFloat, r, dst);
+    return true;
+}
+
+/* ---- min / max --------------------------------------------------------------------------- */
+static bool sel_min_max(Lower *l, GateId g, int op)
+{
+    int w = ty_bits(isel_type(l, g));
+    bool is_signed = op == OP_SMIN || op == OP_SMAX, is_min = op == OP_SMIN || op == OP_UMIN;
+    Arg a = isel_t(l, isel_in(l, g, 0)), b = isel_t(l, isel_in(l, g, 1)), dst = isel_t(l, g);
+    Arg ca = is_signed ? sext32(l, a, w) : a, cb = is_signed ? sext32(l, b, w) : b;
+    RelCond take_b = is_signed ? (is_min ? REL_sgt : REL_slt) : (is_min ? REL_ugt : REL_ult);
+    move64(l, ca, dst); /* picked sign-extended, zero-extended after: three registers */
+    cmov(l, w == 64 ? 64 : 32, take_b, ca, cb, cb, dst);
+    if (is_signed && w < 32)
+        isel_zero_above(l, dst, w);
+    return true;
+}
+
+/* ---- rotates ------------------------------------------------------------------------------- */
+/* does the target rotate with op (a two- or three-operand form taking an immediate)? */
+static bool has_rotate(Lower *l, LirOp op, Arg t)
+{
+    Arg k = arg_imm(1);
+    return isel_valid(l, op, 2, (Arg[]){k, t}) || isel_valid(l, op, 3, (Arg[]){t, k, t});
+}
+
+/* 32/64 bits by the target's rotate: a rotate left by s is one right by -s (mod w) */
+static bool rotate_native(Lower *l, GateId g, int op, int w)
+{
+    LirOp left = w == 64 ? LIR_RotateLeft64 : LIR_RotateLeft32;
+    LirOp right = w == 64 ? LIR_RotateRight64 : LIR_RotateRight32;
+    Arg x = isel_t(l, isel_in(l, g, 0)), dst = isel_t(l, g);
+    bool negate_amount = op == OP_ROTL && !has_rotate(l, left, dst);
+    LirOp rot = op == OP_ROTR || negate_amount ? right : left;
+    if (!has_rotate(l, rot, dst))
+        return false;
+    GateId amount = isel_in(l, g, 1);
+    if (isel_is_const(l, amount)) {
+        uint64_t k = isel_g(l, amount)->lit;
+        isel_alu(l, LIR_Move, rot, x, arg_imm((int64_t)((negate_amount ? 0 - k : k) & (uint64_t)(w - 1))), dst,
+                 NO_GATE);
+        return true;
+    }
+    Arg n = isel_t(l, amount);
+    move64(l, shift_by(l, rot, x, negate_amount ? negate(l, 32, n) : n), dst);
+    return true;
+}
+
+/* any width from shifts: (x << s) | (x >> (w - s)), s = amount mod w */
+static bool sel_rotate(Lower *l, GateId g, int op)
+{
+    int w = ty_bits(isel_type(l, g));
+    if (w >= 32 && rotate_native(l, g, op, w))
+        return true;
+    LirOp shl = w == 64 ? LIR_Lshift64 : LIR_Lshift32, shr = w == 64 ? LIR_Urshift64 : LIR_Urshift32;
+    Arg x = isel_t(l, isel_in(l, g, 0)), dst = isel_t(l, g);
+    Arg s = alu(l, LIR_And32, isel_t(l, isel_in(l, g, 1)), arg_imm(w - 1));
+    Arg back = gp(l); /* w - s: a shift by w is one by 0 at 32/64 bits and clears 8/16 */
+    lower_emit2(l, LIR_Move32, arg_imm(w), back);
+    isel_alu(l, LIR_Move, LIR_Sub32, back, s, back, NO_GATE);
+    Arg by_s = shift_by(l, op == OP_ROTL ? shl : shr, x, s);
+    Arg by_back = shift_by(l, op == OP_ROTL ? shr : shl, x, back);
+    isel_alu(l, LIR_Move, w == 64 ? LIR_Or64 : LIR_Or32, by_s, by_back, dst, NO_GATE);
+    if (w < 32)
+        isel_zero_above(l, dst, w);
+    return true;
+}
+
+/* ---- bit counts ------------------------------------------------------------------------------ */
+/* the number of one bits of the 64-bit x */
+static Arg popcount64(Lower *l, Arg x)
+{
+    Arg t = alu(l, LIR_And64, alu(l, LIR_Urshift64, x, arg_imm(1)), k64(l, 0x5555555555555555ull));
+    Arg x1 = alu(l, LIR_Sub64, x, t);
+    Arg m2 = k64(l, 0x3333333333333333ull);
+    Arg x2 = alu(l, LIR_Add64, alu(l, LIR_And64, x1, m2), alu(l, LIR_And64, alu(l, LIR_Urshift64, x1, arg_imm(2)), m2));
+    Arg x3 = alu(l, LIR_And64, alu(l, LIR_Add64, x2, alu(l, LIR_Urshift64, x2, arg_imm(4))),
+                 k64(l, 0x0f0f0f0f0f0f0f0full));
+    return alu(l, LIR_Urshift64, alu(l, LIR_Mul64, x3, k64(l, 0x0101010101010101ull)), arg_imm(56));
+}
+
+static Arg count_leading(Lower *l, Arg x, int w)
+{
+    Arg s = x;
+    for (int k = 1; k < w; k *= 2)
+        s = alu(l, LIR_Or64, s, alu(l, LIR_Urshift64, s, arg_imm(k)));
+    Arg r = gp(l);
+    lower_emit2(l, LIR_Move32, arg_imm(w), r);
+    isel_alu(l, LIR_Move, LIR_Sub64, r, popcount64(l, s), r, NO_GATE);
+    return r;
+}
+
+static Arg count_trailing(Lower *l, Arg x, int w)
+{
+    Arg y = w == 64 ? x : alu(l, LIR_Or64, x, k64(l, 1ull << w)); /* 0 counts w */
+    Arg neg = negate(l, 64, y);
+    Arg low = alu(l, LIR_And64, y, neg);
+    return popcount64(l, alu(l, LIR_Sub64, low, arg_imm(1)));
+}
+
+/* swap adjacent groups of `bits` bits under mask m (the low group of each pair) */
+static Arg swap_groups(Lower *l, Arg x, int bits, uint64_t m)
+{
+    Arg km = k64(l, m);
+    Arg hi = alu(l, LIR_And64, alu(l, LIR_Urshift64, x, arg_imm(bits)), km);
+    Arg lo = alu(l, LIR_Lshift64, alu(l, LIR_And64, x, km), arg_imm(bits));
+    return alu(l, LIR_Or64, hi, lo);
+}
+
+static Arg byte_swap(Lower *l, Arg x, int w)
+{
+    uint64_t wm = w == 64 ? ~0ull : (1ull << w) - 1;
+    Arg r = swap_groups(l, x, 8, 0x00ff00ff00ff00ffull & wm);
+    if (w >= 32)
+        r = swap_groups(l, r, 16, 0x0000ffff0000ffffull & wm);
+    if (w == 64)
+        r = swap_groups(l, r, 32, 0x00000000ffffffffull);
+    return r;
+}
+
+static Arg absolute(Lower *l, Arg x, int w)
+{
+    int cw = w == 64 ? 64 : 32;
+    Arg s = sext32(l, x, w), n = negate(l, cw, s), r = gp(l);
+    move64(l, s, r);
+    cmov(l, cw, REL_slt, s, arg_imm(0), n, r);
+    return r;
+}
+
+static bool sel_unary(Lower *l, GateId g, int op)
+{
+    int w = ty_bits(isel_type(l, g));
+    Arg x = isel_t(l, isel_in(l, g, 0)), r;
+    switch (op) {
+    case OP_POPCNT: r = popcount64(l, x); break;
+    case OP_CLZ: r = count_leading(l, x, w); break;
+    case OP_CTZ: r = count_trailing(l, x, w); break;
+    case OP_BSWAP: r = byte_swap(l, x, w); break;
+    default: r = absolute(l, x, w); break;
+    }
+    Arg dst = isel_t(l, g);
+    move64(l, r, dst);
+    if (w < 64)
+        isel_zero_above(l, dst, w);
+    return true;
+}
+
+/* ---- high halves of products --------------------------------------------------------------- */
+/* the high 64 bits of the unsigned 128-bit product, from 32-bit halves */
+static Arg umulhi64(Lower *l, Arg a, Arg b)
+{
+    Arg lo32 = k64(l, 0xffffffffull);
+    Arg al = alu(l, LIR_And64, a, lo32), ah = alu(l, LIR_Urshift64, a, arg_imm(32));
+    Arg bl = alu(l, LIR_And64, b, lo32), bh = alu(l, LIR_Urshift64, b, arg_imm(32));
+    Arg ll = alu(l, LIR_Mul64, al, bl), lh = alu(l, LIR_Mul64, al, bh);
+    Arg hl = alu(l, LIR_Mul64, ah, bl), hh = alu(l, LIR_Mul64, ah, bh);
+    Arg mid = alu(l, LIR_Add64, alu(l, LIR_Urshift64, ll, arg_imm(32)), alu(l, LIR_And64, lh, lo32));
+    mid = alu(l, LIR_Add64, mid, alu(l, LIR_And64, hl, lo32));
+    Arg h = alu(l, LIR_Add64, hh, alu(l, LIR_Urshift64, lh, arg_imm(32)));
+    h = alu(l, LIR_Add64, h, alu(l, LIR_Urshift64, hl, arg_imm(32)));
+    return alu(l, LIR_Add64, h, alu(l, LIR_Urshift64, mid, arg_imm(32)));
+}
+
+/* signed: the unsigned high half minus b if a < 0, minus a if b < 0 */
+static Arg smulhi64(Lower *l, Arg a, Arg b)
+{
+    Arg h = umulhi64(l, a, b), zero = k64(l, 0);
+    Arg fb = gp(l), fa = gp(l);
+    move64(l, zero, fb);
+    cmov(l, 64, REL_slt, a, arg_imm(0), b, fb);
+    move64(l, zero, fa);
+    cmov(l, 64, REL_slt, b, arg_imm(0), a, fa);
+    return alu(l, LIR_Sub64, alu(l, LIR_Sub64, h, fb), fa);
+}
+
+static Arg mul_high(Lower *l, bool is_signed, Arg a, Arg b, int w)
+{
+    if (w == 64)
+        return is_signed ? smulhi64(l, a, b) : umulhi64(l, a, b);
+    Arg p = alu(l, LIR_Mul64, is_signed ? sext64(l, a, w) : a, is_signed ? sext64(l, b, w) : b);
+    return alu(l, is_signed ? LIR_Rshift64 : LIR_Urshift64, p, arg_imm(w));
+}
+
+static bool sel_mul_high(Lower *l, GateId g, int op)
+{
+    int w = ty_bits(isel_type(l, g));
+    Arg r = mul_high(l, op == OP_SMULHI, isel_t(l, isel_in(l, g, 0)), isel_t(l, isel_in(l, g, 1)), w);
+    Arg dst = isel_t(l, g);
+    move64(l, r, dst);
+    if (w < 64)
+        isel_zero_above(l, dst, w);
+    return true;
+}
+
+/* ---- checked arithmetic ------------------------------------------------------------------------ */
+/* continue in a new block when left cond right is false; else trap overflow */
+static void trap_if(Lower *l, RelCond cond, Arg left, Arg right)
+{
+    Arg args[3] = {arg_relcond(cond), left, right};
+    isel_emit_imm(l, LIR_Branch64, 3, args, 2, NO_GATE);
+    LirBlock *next = lower_new_block(l, false);
+    lir_add_succ(l->code, l->cur, lower_trap_block(l, TRAP_OVERFLOW));
+    lir_add_succ(l->code, l->cur, next->index);
+    l->cur = next;
+}
+
+/* 64 bits: add/sub overflow iff the sign rule says so; mul iff the high half is not
+ * the sign extension of the low half */
+static Arg checked64(Lower *l, int op, Arg a, Arg b)
+{
+    if (op == OP_CHECKED_MUL) {
+        Arg r = alu(l, LIR_Mul64, a, b);
+        trap_if(l, REL_ne, smulhi64(l, a, b), alu(l, LIR_Rshift64, r, arg_imm(63)));
+        return r;
+    }
+    bool add = op == OP_CHECKED_ADD;
+    Arg r = alu(l, add ? LIR_Add64 : LIR_Sub64, a, b);
+    Arg t = add ? alu(l, LIR_And64, alu(l, LIR_Xor64, a, r), alu(l, LIR_Xor64, b, r))
+                : alu(l, LIR_And64, alu(l, LIR_Xor64, a, b), alu(l, LIR_Xor64, a, r));
+    trap_if(l, REL_slt, t, arg_imm(0));
+    return r;
+}
+
+static bool sel_checked(Lower *l, GateId g, int op)
+{
+    int w = ty_bits(isel_type(l, g));
+    Arg a = isel_t(l, isel_in(l, g, 0)), b = isel_t(l, isel_in(l, g, 1)), r;
+    if (w == 64) {
+        r = checked64(l, op, a, b);
+    } else { /* exact at 64 bits: compare with its own sign extension from w bits */
+        LirOp op64 = op == OP_CHECKED_ADD ? LIR_Add64 : op == OP_CHECKED_SUB ? LIR_Sub64 : LIR_Mul64;
+        r = alu(l, op64, sext64(l, a, w), sext64(l, b, w));
+        trap_if(l, REL_ne, r, sext64(l, r, w));
+    }
+    Arg dst = isel_t(l, g);
+    move64(l, r, dst);
+    if (w < 64)
+        isel_zero_above(l, dst, w);
+    return true;
+}
+
+bool isel_bits(Lower *l, GateId g)
+{
+    int op = isel_g(l, g)->op;
+    switch (op) {
+    case OP_SELECT: return sel_select(l, g);
+    case OP_SMIN: case OP_SMAX: case OP_UMIN: case OP_UMAX: return sel_min_max(l, g, op);
+    case OP_ROTL: case OP_ROTR: return sel_rotate(l, g, op);
+    case OP_SMULHI: case OP_UMULHI: return sel_mul_high(l, g, op);
+    case OP_CHECKED_ADD: case OP_CHECKED_SUB: case OP_CHECKED_MUL: return sel_checked(l, g, op);
+    default: return sel_unary(l, g, op);
+    }
+}
