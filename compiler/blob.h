@@ -65,6 +65,10 @@ typedef struct {
     uint32_t ntraps;
     SourceMark *marks;/* sorted by offset */
     uint32_t nmarks;
+    uint8_t threw_flag; /* exceptions: every function returns a flag in the ISA's second
+                           result register (x86-64 rdx, ARM64 x1): 0 returned, else it
+                           threw a value of Type flag - 1 whose bits are in the result
+                           register (docs/architecture.md) */
 } CodeBlob;
 
 #endif

@@ -112,6 +112,7 @@ bool compile_module_stats(const Module *m, const Target *t, const CompileOptions
             diag_error(d, 0, 0, "%s: %s", t->name, err);
             ok = false;
         }
+        out->threw_flag = lower_module_may_throw(work);
     }
     if (ok && compiled)
         *compiled = work;

@@ -465,6 +465,8 @@ static bool open_native(CheckCtx *c, const CheckStage *s, StageRun *r)
     nr->arena = arena_new();
     if (!check_compile(c, s, nr->arena, &nr->blob, r))
         return false;
+    if (nr->blob.threw_flag) /* not run: the caller reads no threw flag yet (docs/objects.md) */
+        return true;
     if (!c->machine)
         c->machine = c->opt->engines ? c->opt->engines : check_engines_new();
     nr->zygote = check_engines_native(c->machine);
@@ -553,6 +555,10 @@ static void run_native(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t f
     NativeRun *nr = r->machine;
     const Func *f = c->m->funcs[func];
     r->label = NULL;
+    if (nr->blob.threw_flag) { /* not run (open_native): the oracle's outcome stands */
+        *out = *c->oracle_run;
+        return;
+    }
     const NativeSlot *slot = slot_of(nr, c->run_line);
     if (!slot || !slot->started) {
         make_job(nr, c, c->run_line);

@@ -495,12 +495,18 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
     uint32_t most = g->size / 40 + 1; /* functions of at least ~40 gates */
     uint32_t nf = 1 + gen_rd_below(g, most < 4 ? most : 4);
     if (opt && opt->funcs)
-        nf = opt->funcs < GEN_MAX_FUNCS - 1 ? opt->funcs : GEN_MAX_FUNCS - 1;
+        nf = opt->funcs < GEN_OWN_FUNCS ? opt->funcs : GEN_OWN_FUNCS;
     g->nfuncs = nf;
     gen_extreme_plan(g, bytes, len, opt); /* may put a function of its own first */
-    uint32_t first = g->nfuncs - nf;
+    uint32_t first = g->nfuncs - nf, nexc = gen_exc_plan(g, bytes, len, opt);
+    g->nfuncs += nexc; /* the chain of throwing functions comes next */
+    if (g->wide_fn != UINT32_MAX)
+        g->wide_fn += nexc;
     if (first)
         gen_deep_function(g, 0);
+    if (nexc)
+        gen_exc_chain(g, first);
+    first += nexc;
     /* the entry function gets a larger share: it is the one every run starts in */
     uint32_t share = g->size / (nf + 1);
     uint32_t entry_budget = g->size - share * (nf - 1);

@@ -64,6 +64,7 @@ typedef struct {
     bool has_weights;          /* use weight[] instead of the default weights */
     uint8_t weight[GF_COUNT];
     GenExtreme extreme;        /* AUTO (0): from the bytes; else that one (NONE: none) */
+    bool no_exceptions;        /* no chain of throwing functions, no INVOKE (gen_exc.c) */
 } GenOptions;
 
 const char *gen_feature_name(GenFeature f);
@@ -156,6 +157,8 @@ typedef struct {
     uint64_t trap_kinds[8];           /* OUT_TRAP runs by TrapKind */
     uint64_t runs;
     uint64_t steps, max_steps;        /* interpreter steps over all runs, and the most in one */
+    uint64_t caught_programs;         /* programs where some run's INVOKE caught a throw */
+    uint64_t caught_mark;             /* the program last counted there */
     uint64_t consts[GEN_CONST_COUNT], const_programs[GEN_CONST_COUNT]; /* constants by class,
                                          and programs with at least one */
     uint64_t shapes[GEN_SHAPE_COUNT], shape_programs[GEN_SHAPE_COUNT];

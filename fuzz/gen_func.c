@@ -136,6 +136,8 @@ static void stmt_in_record(Gen *g, uint32_t limit)
 {
     uint32_t left = gen_room(g, limit);
     bool can_recurse = g->depth_left != NO_GATE && !g->self_called && g->mult == 1;
+    if (gen_exc_stmt(g, limit))
+        return;
     int k = choose_feature(g, left, can_recurse);
     switch (k) {
     case GF_DIV:

@@ -182,6 +182,8 @@ static uint32_t callees(const Gen *g, uint32_t *cand, bool with_ptr)
 {
     uint32_t n = 0;
     for (uint32_t j = 0; j < g->fidx; j++) {
+        if (gen_exc_is_chain(g, j)) /* reached by INVOKE statements only */
+            continue;
         bool has_ptr = false;
         for (uint32_t p = 0; p < g->sigs[j].nparams; p++)
             has_ptr |= g->sigs[j].ptr_size[p] != 0;

@@ -8,7 +8,9 @@
 #include "fuzz/gen.h"
 
 enum {
-    GEN_MAX_FUNCS = 9,          /* 8 from the options, and the deep-calls extreme's */
+    GEN_OWN_FUNCS = 8,          /* the most functions the options ask for */
+    GEN_MAX_FUNCS = 13,         /* those, the deep-calls extreme's, and a chain of up
+                                   to 4 throwing functions (gen_exc.c) */
     GEN_MAX_PARAMS = 6,         /* of an ordinary signature */
     GEN_WIDE_PARAMS = 255,      /* most parameters of the params extreme's function (a run
                                    line takes at most 256 arguments) */
@@ -102,6 +104,10 @@ typedef struct Gen {
     uint8_t *xbytes;         /* those bytes (allocated when needed) */
     uint32_t wide_fn, deep_fn; /* the params / calls extreme's function; UINT32_MAX if none */
     GateId ret_extra;        /* folded into this function's return value, if not NO_GATE */
+    /* exceptions (gen_exc.c) */
+    uint32_t exc_first, exc_n; /* the chain of throwing functions: indices, count (0: none) */
+    uint64_t exc_seed;       /* what the chain's own bytes are made from */
+    bool exc_entry_done;     /* the entry function has its INVOKE */
 } Gen;
 
 /* gen.c: bytes and choices */
@@ -210,6 +216,13 @@ bool gen_rt_stmt(Gen *g);                     /* one of the two, GEN_RT_PERCENT 
 #define GEN_RT_PERCENT 24
 bool gen_rt_signature(Gen *g, GenSig *s);     /* maybe (i64) -> i64 for a callee */
 
+/* gen_exc.c: exceptions */
+/* how many chain functions this module gets before its own (0: none) */
+uint32_t gen_exc_plan(Gen *g, const uint8_t *bytes, size_t len, const GenOptions *opt);
+void gen_exc_chain(Gen *g, uint32_t first);  /* the chain, at indices first.. */
+bool gen_exc_is_chain(const Gen *g, uint32_t fn);
+/* an INVOKE statement here, sometimes (always as the entry's first): true if made */
+bool gen_exc_stmt(Gen *g, uint32_t limit);
 /* gen_extreme.c: the structural extremes */
 void gen_extreme_plan(Gen *g, const uint8_t *bytes, size_t len, const GenOptions *opt);
 void gen_extreme_signature(Gen *g, GenSig *s);   /* the params extreme's wide one */

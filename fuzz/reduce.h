@@ -16,6 +16,10 @@
 
 #include <signal.h>
 
+/* m with every INVOKE turned into a CALL (its handler cut off: dead code until a DCE
+ * runs); NULL if m has none.  The reducer's edit, for benchmarks and tests. */
+Module *reduce_invokes_as_calls(const Module *m);
+
 /* true if the candidate still shows the behaviour being reduced.  Called on valid
  * (verified) modules whose run-line expectations are the interpreter's outcomes; with
  * jobs > 1, a timeout, a max_seconds or a stop flag it runs in a forked worker

@@ -10,7 +10,7 @@
  * -1 and small powers of two; narrow integer types and return types; move a data
  * input to a later gate or a constant together with a folded branch (steps that cut
  * loops); run the inliner and the control-flow simplifier.  Function-level strategies
- * are in reduce_module_edits.c; the table of all, in the order they are tried, is at
+ * are in reduce_module_edits.c, those on INVOKEs and handlers in reduce_exc.c; the table of all, in the order they are tried, is at
  * the end. */
 #include "fuzz/reduce_internal.h"
 #include "compiler/opt/opt.h"
@@ -796,6 +796,10 @@ Module *reduce_fold_arg_computation(const Module *m, const Unit *u, uint32_t n, 
 /* from reduce_join.c */
 void reduce_join_units(const Module *m, UnitList *out);
 Module *reduce_split_joins(const Module *m, const Unit *u, uint32_t n, uint32_t v);
+void reduce_invoke_units(const Module *m, UnitList *out);      /* reduce_exc.c */
+Module *reduce_invoke_as_call(const Module *m, const Unit *u, uint32_t n, uint32_t v);
+void reduce_handler_units(const Module *m, UnitList *out);
+Module *reduce_drop_handler(const Module *m, const Unit *u, uint32_t n, uint32_t v);
 
 const Strategy reduce_strategies[] = {
     {"drop run lines", 0, 1, true, false, CLEAN_NONE, reduce_run_units, reduce_drop_runs, false},
@@ -806,6 +810,8 @@ const Strategy reduce_strategies[] = {
     {"shorten dependency chains", 0, 2, true, false, CLEAN_DCE, effect_units, apply_bypass_effect, false},
     {"split dependency joins", 0, 4, true, false, CLEAN_DCE, reduce_join_units, reduce_split_joins, false},
     {"inline calls", 0, 1, false, false, CLEAN_DCE, module_unit, apply_inline, false},
+    {"INVOKEs as calls", 0, 1, true, false, CLEAN_DCE, reduce_invoke_units, reduce_invoke_as_call, false},
+    {"drop handlers", 0, 2, true, false, CLEAN_DCE, reduce_handler_units, reduce_drop_handler, false},
     {"split returns at merges", 0, 1, false, false, CLEAN_DCE, split_return_units, apply_split_return, false},
     {"compare branches as switches", 0, 1, false, false, CLEAN_DCE, compare_branch_units, apply_compare_branch, false},
     {"simplify control flow", 0, 1, false, false, CLEAN_DCE, module_unit, apply_simplify_cfg, false},

@@ -780,6 +780,8 @@ static const char *unsupported(const Func *f)
         const Gate *G = circ_gate(c, g);
         if (G->dead)
             continue;
+        if (G->op == OP_INVOKE) /* exceptional control flow is not modelled */
+            return "unsupported construct: INVOKE";
         if (op_has(G->op, F_PURE) && G->op != OP_CONSTANT && G->op != OP_ARG && G->op != OP_ALLOCA &&
             G->op != OP_SYMBOL && !tv_pure_supported(G->op))
             return "unsupported construct: an opcode without encoding";

@@ -387,6 +387,8 @@ static bool collect_funcs(Loader *l)
     l->out->strings[strs->sh_size] = 0;
     for (uint32_t i = 1; i < l->nsyms; i++) {
         const Elf64_Sym *s = &l->syms[i];
+        if (s->st_shndx == SHN_ABS && sym_name(l, s) && !strcmp(sym_name(l, s), CIRC_ABI_THREW_FLAG_SYMBOL))
+            l->out->threw_flag = s->st_value != 0;
         if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF)
             continue;
         uint64_t addr;
@@ -487,6 +489,6 @@ bool elf_image_blob(const ElfImage *img, Isa isa, const char *const *names, uint
         entry[i] = (uint32_t)(addr - img->base);
     }
     *out = (CodeBlob){.isa = isa, .code = img->image, .size = (uint32_t)img->size, .entry = entry, .nfuncs = n,
-                      .traps = img->traps, .ntraps = img->ntraps};
+                      .traps = img->traps, .ntraps = img->ntraps, .threw_flag = img->threw_flag};
     return true;
 }

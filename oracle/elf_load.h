@@ -36,6 +36,7 @@ typedef struct {
     TrapSite *traps;     /* offsets from base, sorted */
     uint32_t ntraps;
     char *strings;       /* a copy of the symbol string table */
+    bool threw_flag;     /* it defines circ_abi.h's threw-flag symbol */
 } ElfImage;
 
 /* load the object data[0..size) of ELF machine `machine` (EM_X86_64, EM_AARCH64) at

@@ -78,6 +78,7 @@ struct Emu {
     uint64_t code_cap; /* bytes mapped at EMU_CODE_ADDR */
     uint32_t code_size;/* bytes of the loaded code (0: nothing ever loaded) */
     bool loaded;
+    bool threw_flag;   /* CodeBlob.threw_flag of the loaded blob */
     uint32_t *entry;
     uint32_t nfuncs;
     TrapSite *traps;   /* sorted by offset */
@@ -871,6 +872,7 @@ bool emu_load(Emu *e, const CodeBlob *b)
     if (err != UC_ERR_OK)
         return fail(e, "invalidating translated code: %s", uc_strerror(err));
     e->code_size = b->size;
+    e->threw_flag = b->threw_flag != 0;
     if (!keep_tables(e, b))
         return false;
     e->loaded = true;
@@ -1148,10 +1150,31 @@ static void classify_error(Emu *e, uc_err err, uint64_t pc)
 
 /* no hook stopped the run: a return, the Unicorn timer, or a stop nothing explains
  * (x86 hlt) */
+/* a return with the threw flag set (CodeBlob.threw_flag): the outcome `throw`; true
+ * if so (a flag naming no type is a trap) */
+static bool returned_throw(Emu *e, Outcome *out)
+{
+    uint64_t flag = e->threw_flag ? read_reg64(e, e->isa->reg_threw) : 0;
+    if (!flag)
+        return false;
+    if (flag - 1 < TY_I1 || flag - 1 > TY_F64) {
+        out->kind = OUT_TRAP;
+        out->trap = TRAP_ILLEGAL;
+        snprintf(out->reason, sizeof out->reason, "returned a threw flag of %llu, no type", (unsigned long long)flag);
+        return true;
+    }
+    out->kind = OUT_THROW;
+    out->type = (uint8_t)(flag - 1);
+    out->bits = read_reg64(e, e->isa->reg_ret_int) & ty_mask((Type)(flag - 1));
+    return true;
+}
+
 static void finish_unstopped(Emu *e, uint64_t pc, Type ret, Outcome *out)
 {
     size_t timed_out = 0;
     if (pc == EMU_SENTINEL_ADDR && !(e->abi_check && abi_broken(e, out))) {
+        if (returned_throw(e, out))
+            return;
         out->kind = OUT_RETURN;
         out->type = (uint8_t)ret;
         out->bits = read_result(e, ret);

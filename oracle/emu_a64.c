@@ -57,6 +57,7 @@ const EmuIsa emu_isa_a64 = {
     .fp_args = {Q(0), Q(1), Q(2), Q(3), Q(4), Q(5), Q(6), Q(7)},
     .nfp_args = 8,
     .reg_ret_int = X(0),
+    .reg_threw = X(1),
     .reg_ret_fp = Q(0),
     .zero_regs = {X(0), X(1), X(2), X(3), X(4), X(5), X(6), X(7), X(8), X(9), X(10),
                   X(11), X(12), X(13), X(14), X(15), X(16), X(17), X(18), X(19), X(20),

@@ -23,6 +23,7 @@ typedef struct {
     int fp_args[EMU_MAX_ARG_REGS];        /* 128-bit vector argument registers */
     unsigned nfp_args;
     int reg_ret_int, reg_ret_fp;          /* result: 64-bit / 128-bit register */
+    int reg_threw;                        /* the threw flag of CodeBlob.threw_flag */
     int zero_regs[EMU_MAX_ZERO_REGS];     /* 64-bit registers cleared in the saved state */
     unsigned nzero_regs;
     int zero_vregs[EMU_MAX_ZERO_REGS];    /* 128-bit registers: cleared in the saved state,

@@ -112,6 +112,7 @@ const EmuIsa emu_isa_x64 = {
                 UC_X86_REG_XMM4, UC_X86_REG_XMM5, UC_X86_REG_XMM6, UC_X86_REG_XMM7},
     .nfp_args = 8,
     .reg_ret_int = UC_X86_REG_RAX,
+    .reg_threw = UC_X86_REG_RDX,
     .reg_ret_fp = UC_X86_REG_XMM0,
     .zero_regs = {UC_X86_REG_RAX, UC_X86_REG_RBX, UC_X86_REG_RCX, UC_X86_REG_RDX,
                   UC_X86_REG_RSI, UC_X86_REG_RDI, UC_X86_REG_RBP, UC_X86_REG_R8,

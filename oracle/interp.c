@@ -6,7 +6,11 @@
  * Each gate's value is cached per activation; re-taking a selector, passing a relay's
  * state gate or starting a new iteration of a loop invalidates the cached gates that
  * (transitively) depend on it.  Effects run when first demanded, once per instance;
- * memory, provenance and races are checked by oracle/mem.c. */
+ * memory, provenance and races are checked by oracle/mem.c.
+ *
+ * Exceptions: a THROW (interp_throw) ends every activation up to the nearest INVOKE
+ * (invoke_catch), which takes its IF_EXCEPTION with the thrown bits; GET_EXCEPTION
+ * gates on that IF_EXCEPTION take them when control arrives there, like relays. */
 #include "oracle/interp.h"
 
 #include "compiler/ir/eval.h"
@@ -26,9 +30,9 @@ typedef struct {
     uint32_t n;
     GateId *succ;      /* control successor (IF_TRUE for IF_BRANCH), NO_GATE if none */
     uint32_t *succ_in; /* the state input of succ that control enters through */
-    GateId *alt;       /* IF_FALSE of an IF_BRANCH */
+    GateId *alt;       /* IF_FALSE of an IF_BRANCH, IF_EXCEPTION of an INVOKE */
     Lists sels;        /* live selectors of a join */
-    Lists relays;      /* DEPEND_RELAYs of a state gate */
+    Lists relays;      /* DEPEND_RELAYs and GET_EXCEPTIONs of a state gate */
     Lists resets;      /* of a LOOP_BEGIN: selectors and relays owned strictly inside its loop */
     uint8_t *plain;    /* 1: a computation gate demand may simply push (not a selector, a
                           relay, dead, a state gate or a root) */
@@ -99,6 +103,8 @@ static void lists_free(Lists *l)
 }
 
 static bool is_selector(const Gate *g) { return g->op == OP_VALUE_SELECTOR || g->op == OP_DEPEND_SELECTOR; }
+/* a computation gate that takes effect when control passes its state input */
+static bool is_pinned(const Gate *g) { return g->op == OP_DEPEND_RELAY || g->op == OP_GET_EXCEPTION; }
 static bool in_range(const FuncInfo *fi, GateId g) { return g < fi->n; }
 
 /* the control successor of state gate g (and IF_FALSE of an IF_BRANCH) */
@@ -110,7 +116,7 @@ static void find_successor(FuncInfo *fi, GateId g, const Gate *G)
         const Gate *U = circ_gate(c, u->user);
         if (U->dead || !op_has(U->op, F_STATE) || u->index >= U->nstate)
             continue;
-        if (G->op == OP_IF_BRANCH && U->op == OP_IF_FALSE) {
+        if ((G->op == OP_IF_BRANCH && U->op == OP_IF_FALSE) || (G->op == OP_INVOKE && U->op == OP_IF_EXCEPTION)) {
             fi->alt[g] = u->user;
         } else if (fi->succ[g] == NO_GATE || U->op == OP_IF_SUCCESS) {
             fi->succ[g] = u->user;
@@ -129,10 +135,10 @@ static uint32_t scan_gates(FuncInfo *fi, Pairs *ps, uint32_t *live, GateId *work
     for (GateId g = 0; g < fi->n; g++) {
         const Gate *G = circ_gate(fi->c, g);
         fi->succ[g] = fi->alt[g] = NO_GATE;
-        fi->plain[g] = !is_selector(G) && !G->dead && !op_has(G->op, F_STATE | F_ROOT) && G->op != OP_DEPEND_RELAY;
+        fi->plain[g] = !is_selector(G) && !G->dead && !op_has(G->op, F_STATE | F_ROOT) && !is_pinned(G);
         if (G->dead)
             continue;
-        if (G->op == OP_DEPEND_RELAY && G->nstate == 1 && in_range(fi, G->in[0]))
+        if (is_pinned(G) && G->nstate == 1 && in_range(fi, G->in[0]))
             pairs_add(ps, G->in[0], g);
         *loops |= G->op == OP_LOOP_BEGIN;
         if (!op_has(G->op, F_STATE))
@@ -262,6 +268,7 @@ typedef struct {
     uint32_t nargs, capargs;
     uint32_t epoch;
     uint32_t call_inst; /* the CALL instance this activation runs for (0 at top level) */
+    uint64_t caught;    /* the bits an INVOKE of this activation caught last */
 } Frame;
 
 /* a gate on the demand stack: its inputs, the next one to look at (its dependency and
@@ -466,6 +473,9 @@ static bool push_checked(Interp *in, Frame *fr, GateId x, GateId user)
     if (X->op == OP_DEPEND_RELAY && s->pass != fr->epoch)
         return fail(in, OUT_INVALID, "in @%s: dependency relay %s demanded off its path", fi->f->name,
                     label(fr, x, l, sizeof l));
+    if (X->op == OP_GET_EXCEPTION)
+        return fail(in, OUT_INVALID, "in @%s: GET_EXCEPTION %s demanded off its path", fi->f->name,
+                    label(fr, x, l, sizeof l));
     push_gate(in, fr, x);
     return true;
 }
@@ -631,12 +641,12 @@ static bool rt_run(void *ctx, uint32_t func, uint64_t x, uint64_t *ret)
 static bool rt_thrown(void *ctx, uint64_t bits)
 {
     RtCall *rc = ctx;
-    rc->in->out->type = TY_I64;
-    rc->in->out->bits = bits;
-    return fail(rc->in, OUT_THROW, "thrown by the runtime, called from @%s", rc->fr->fi->f->name);
+    return interp_throw(rc->in, TY_I64, bits, rc->fr->fi->f->name);
 }
 
-static bool compute_runtime_call(Interp *in, Frame *fr, GateId g, const Gate *G, RuntimeFn fn)
+/* runtime function fn called by CALL or INVOKE g: as call_gate */
+static bool compute_runtime_call(Interp *in, Frame *fr, GateId g, const Gate *G, RuntimeFn fn, uint32_t *inst_out,
+                                 Val *res)
 {
     Type types[3];
     RtCall rc = {in, fr, g, 0};
@@ -648,21 +658,24 @@ static bool compute_runtime_call(Interp *in, Frame *fr, GateId g, const Gate *G,
     if (!rt_call_matches(fn, types, G->ndata - 1, (Type)G->type))
         return fail_gate(in, fr, g, "arguments or result do not match the runtime function's signature");
     rc.inst = ri.inst = mem_instance(in->mem, fr->slots[gate_dep(G, 0)].tok, fr->call_inst, fr->fi->f->index, g);
+    *inst_out = rc.inst;
     uint64_t r = 0;
     if (!rt_interp_call(fn, &ri, &r))
         return false;
-    fr->slots[g] = (Slot){r, 0, rc.inst, 0, 0, 0};
+    *res = (Val){r, 0};
     return true;
 }
 
-static bool compute_call(Interp *in, Frame *fr, GateId g, const Gate *G)
+/* the call of CALL or INVOKE g: *inst gets its effect instance as soon as it is known
+ * (before the callee runs), *r the result */
+static bool call_gate(Interp *in, Frame *fr, GateId g, const Gate *G, uint32_t *inst_out, Val *r)
 {
     if (G->ndep != 1 || G->ndata < 1)
         return fail_gate(in, fr, g, "is malformed");
     Val callee = value_of(fr, gate_data(G, 0));
     int rt = mem_callee_runtime(in->mem, callee);
     if (rt >= 0)
-        return compute_runtime_call(in, fr, g, G, (RuntimeFn)rt);
+        return compute_runtime_call(in, fr, g, G, (RuntimeFn)rt, inst_out, r);
     int fidx = mem_callee(in->mem, callee);
     if (fidx < 0)
         return fail_gate(in, fr, g, "calls a value that is not the address of a function of the module");
@@ -676,10 +689,17 @@ static bool compute_call(Interp *in, Frame *fr, GateId g, const Gate *G)
     if (!cfr)
         return false;
     uint32_t inst = mem_instance(in->mem, fr->slots[gate_dep(G, 0)].tok, fr->call_inst, fr->fi->f->index, g);
+    *inst_out = inst;
     for (uint32_t i = 0; i < cf->nparams; i++)
         cfr->args[i] = value_of(fr, gate_data(G, i + 1));
+    return run_activation(in, (uint32_t)fidx, inst, inst, r);
+}
+
+static bool compute_call(Interp *in, Frame *fr, GateId g, const Gate *G)
+{
     Val r = {0, 0};
-    if (!run_activation(in, (uint32_t)fidx, inst, inst, &r))
+    uint32_t inst = 0;
+    if (!call_gate(in, fr, g, G, &inst, &r))
         return false;
     fr->slots[g] = (Slot){r.bits, 0, inst, 0, 0, 0};
     return true;
@@ -760,7 +780,10 @@ static bool visit(Interp *in, Frame *fr, GateId s)
     const Lists *r = &fr->fi->relays;
     for (uint32_t k = r->start[s]; k < r->start[s + 1]; k++) {
         GateId x = r->items[k];
-        fr->slots[x].stamp = 0;
+        bool exc = circ_gate(fr->fi->c, x)->op == OP_GET_EXCEPTION;
+        fr->slots[x].stamp = exc ? fr->epoch : 0;
+        fr->slots[x].bits = exc ? fr->caught : 0;
+        fr->slots[x].prov = 0;
         fr->slots[x].pass = fr->epoch;
         invalidate_users(in, fr, x);
     }
@@ -879,14 +902,55 @@ static bool finish(Interp *in, Frame *fr, GateId t, Val *ret)
         if (v.prov)
             return fail_escape(in, fr, v.prov, t);
     }
-    if (T->op == OP_THROW) {
-        in->out->type = (uint8_t)ty;
-        in->out->bits = v.bits & ty_mask(ty);
-        return fail(in, OUT_THROW, "thrown from @%s", fr->fi->f->name);
-    }
+    if (T->op == OP_THROW)
+        return interp_throw(in, ty, v.bits, fr->fi->f->name);
     if (ty != fr->fi->f->ret)
         return fail_gate(in, fr, t, "returns a value that does not match the function's result type");
     *ret = (Val){v.bits & ty_mask(ty), 0};
+    return true;
+}
+
+/* ---- exceptions ------------------------------------------------------------- */
+bool interp_throw(Interp *in, Type ty, uint64_t bits, const char *from)
+{
+    in->out->type = (uint8_t)ty;
+    in->out->bits = bits & ty_mask(ty);
+    return fail(in, OUT_THROW, "thrown from @%s", from);
+}
+
+/* after a call that failed: true (the run resumes, the bits in *bits) if it failed by
+ * a throw, which the caller catches; the demand stack and the scratch go back to
+ * where they were when the call started */
+static bool invoke_catch(Interp *in, uint32_t sp, uint32_t nscratch, uint64_t *bits)
+{
+    if (in->out->kind != OUT_THROW)
+        return false;
+    *bits = in->out->bits;
+    in->out->caught++;
+    in->out->kind = OUT_RETURN;
+    in->out->type = TY_NONE;
+    in->out->bits = 0;
+    in->out->reason[0] = 0;
+    in->sp = sp;
+    in->nscratch = nscratch;
+    return true;
+}
+
+/* INVOKE s: demand its dependency and operands, call; *threw: it caught an exception
+ * (its value is then not available, its dependency is) */
+static bool run_invoke(Interp *in, Frame *fr, GateId s, bool *threw)
+{
+    const Gate *S = circ_gate(fr->fi->c, s);
+    for (uint32_t i = S->nstate; i < gate_nin(S); i++)
+        if (!demand(in, fr, S->in[i], s))
+            return false;
+    uint32_t sp = in->sp, nscratch = in->nscratch, inst = 0;
+    Val r = {0, 0};
+    *threw = !call_gate(in, fr, s, S, &inst, &r);
+    if (*threw && !invoke_catch(in, sp, nscratch, &fr->caught))
+        return false;
+    fr->slots[s] = (Slot){*threw ? 0 : r.bits, 0, inst, fr->epoch, 0, 0};
+    invalidate_users(in, fr, s);
     return true;
 }
 
@@ -912,6 +976,12 @@ static bool run_states(Interp *in, Frame *fr, Val *ret)
             if (!branch_value(in, fr, cur, &v))
                 return false;
             next = switch_target(fi, cur, v);
+            idx = 0;
+        } else if (G->op == OP_INVOKE) {
+            bool threw;
+            if (!run_invoke(in, fr, cur, &threw))
+                return false;
+            next = threw ? fi->alt[cur] : next;
             idx = 0;
         }
         if (next == NO_GATE)
@@ -973,6 +1043,7 @@ void interp_call(Interp *in, uint32_t func, const uint64_t *args, Outcome *out)
     out->trap = TRAP_NONE;
     out->type = TY_NONE;
     out->bits = 0;
+    out->caught = 0;
     out->reason[0] = 0;
     in->out = out;
     in->steps = 0;

@@ -21,6 +21,11 @@ void interp_free(Interp *in);
 /* call m->funcs[func] with args[i] in the type of parameter i (HEAP_ADDR for `heap`);
  * the harness buffer starts as heap_fill_pattern() */
 void interp_call(Interp *in, uint32_t func, const uint64_t *args, Outcome *out);
+/* the one way a run throws (a THROW gate, and anything else that throws): records the
+ * thrown value (ty, bits) as the outcome `throw`, thrown from function `from`, and
+ * returns false; the activations unwind to the nearest INVOKE, which catches it, or
+ * the run ends with it */
+bool interp_throw(Interp *in, Type ty, uint64_t bits, const char *from);
 /* one-shot convenience */
 void interp_run(const Module *m, uint32_t func, const uint64_t *args, const InterpOptions *opt, Outcome *out);
 

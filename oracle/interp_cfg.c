@@ -12,7 +12,11 @@
  * motion), so an address escaping into one (an invalid program) poisons its value
  * instead of ending the run; the run is invalid only if a poisoned value is demanded:
  * by an effect, a trapping gate, a branch, a terminator or an edge copy, as in the
- * graph interpreter. */
+ * graph interpreter.
+ *
+ * Exceptions: a THROW (cfg_interp_throw) ends every activation up to the nearest
+ * INVOKE, a block terminator, which then takes its IF_EXCEPTION edge; GET_EXCEPTION,
+ * first in that block, reads the bits it caught. */
 #include "oracle/interp_cfg.h"
 
 #include "compiler/ir/eval.h"
@@ -42,6 +46,7 @@ typedef struct {
     uint32_t epoch;
     uint32_t call_inst; /* the CALL instance this activation runs for (0 at top level) */
     uint32_t entry_tok; /* what DEPEND_ENTRY stands for */
+    uint64_t caught;    /* the bits an INVOKE of this activation caught last */
 } Frame;
 
 struct CfgInterp {
@@ -376,12 +381,12 @@ static bool rt_run(void *ctx, uint32_t func, uint64_t x, uint64_t *ret)
 static bool rt_thrown(void *ctx, uint64_t bits)
 {
     RtCall *rc = ctx;
-    rc->ci->out->type = TY_I64;
-    rc->ci->out->bits = bits;
-    return fail(rc->ci, OUT_THROW, "thrown by the runtime, called from @%s", rc->fr->f->name);
+    return cfg_interp_throw(rc->ci, TY_I64, bits, rc->fr->f->name);
 }
 
-static bool exec_runtime_call(CfgInterp *ci, Frame *fr, GateId g, const Gate *G, RuntimeFn fn)
+/* runtime function fn called by CALL or INVOKE g: as call_gate */
+static bool exec_runtime_call(CfgInterp *ci, Frame *fr, GateId g, const Gate *G, RuntimeFn fn, uint32_t *inst_out,
+                              Val *res)
 {
     Type types[3];
     RtCall rc = {ci, fr, g, 0};
@@ -393,22 +398,23 @@ static bool exec_runtime_call(CfgInterp *ci, Frame *fr, GateId g, const Gate *G,
     if (!rt_call_matches(fn, types, G->ndata - 1, (Type)G->type))
         return fail_gate(ci, fr, g, "arguments or result do not match the runtime function's signature");
     rc.inst = ri.inst = mem_instance(ci->mem, tok_of(fr, gate_dep(G, 0)), fr->call_inst, fr->f->index, g);
+    *inst_out = rc.inst;
     uint64_t r = 0;
     if (!rt_interp_call(fn, &ri, &r))
         return false;
-    fr->slots[g].bits = r;
-    fr->slots[g].prov = 0;
-    fr->slots[g].tok = rc.inst;
+    *res = (Val){r, 0};
     return true;
 }
 
-static bool exec_call(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
+/* the call of CALL or INVOKE g: *inst_out gets its effect instance before the callee
+ * runs, *r its result */
+static bool call_gate(CfgInterp *ci, Frame *fr, GateId g, const Gate *G, uint32_t *inst_out, Val *r)
 {
     if (G->ndep != 1 || G->ndata < 1)
         return fail_gate(ci, fr, g, "is malformed");
     int rt = mem_callee_runtime(ci->mem, value_of(fr, gate_data(G, 0)));
     if (rt >= 0)
-        return exec_runtime_call(ci, fr, g, G, (RuntimeFn)rt);
+        return exec_runtime_call(ci, fr, g, G, (RuntimeFn)rt, inst_out, r);
     int fidx = mem_callee(ci->mem, value_of(fr, gate_data(G, 0)));
     if (fidx < 0)
         return fail_gate(ci, fr, g, "calls a value that is not the address of a function of the module");
@@ -422,10 +428,17 @@ static bool exec_call(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
     if (!cfr)
         return false;
     uint32_t inst = mem_instance(ci->mem, tok_of(fr, gate_dep(G, 0)), fr->call_inst, fr->f->index, g);
+    *inst_out = inst;
     for (uint32_t i = 0; i < cf->nparams; i++)
         cfr->args[i] = value_of(fr, gate_data(G, i + 1));
+    return run_activation(ci, (uint32_t)fidx, inst, inst, r);
+}
+
+static bool exec_call(CfgInterp *ci, Frame *fr, GateId g, const Gate *G)
+{
     Val r = {0, 0};
-    if (!run_activation(ci, (uint32_t)fidx, inst, inst, &r))
+    uint32_t inst = 0;
+    if (!call_gate(ci, fr, g, G, &inst, &r))
         return false;
     fr->slots[g].bits = r.bits;
     fr->slots[g].prov = 0;
@@ -498,6 +511,10 @@ static bool exec_gate(CfgInterp *ci, Frame *fr, GateId g)
         break;
     case OP_DEPEND_AND:
         s->tok = exec_and(ci, fr, g, G);
+        break;
+    case OP_GET_EXCEPTION:
+        s->bits = fr->caught;
+        s->prov = 0;
         break;
     case OP_LOAD:
         ok = exec_load(ci, fr, g, G);
@@ -578,14 +595,49 @@ static bool finish(CfgInterp *ci, Frame *fr, GateId t, Val *ret)
         if (v.prov)
             return fail_escape(ci, fr, v.prov, t);
     }
-    if (T->op == OP_THROW) {
-        ci->out->type = (uint8_t)ty;
-        ci->out->bits = v.bits & ty_mask(ty);
-        return fail(ci, OUT_THROW, "thrown from @%s", fr->f->name);
-    }
+    if (T->op == OP_THROW)
+        return cfg_interp_throw(ci, ty, v.bits, fr->f->name);
     if (ty != fr->f->ret)
         return fail_gate(ci, fr, t, "returns a value that does not match the function's result type");
     *ret = (Val){v.bits & ty_mask(ty), 0};
+    return true;
+}
+
+/* ---- exceptions ---------------------------------------------------------------- */
+bool cfg_interp_throw(CfgInterp *ci, Type ty, uint64_t bits, const char *from)
+{
+    ci->out->type = (uint8_t)ty;
+    ci->out->bits = bits & ty_mask(ty);
+    return fail(ci, OUT_THROW, "thrown from @%s", from);
+}
+
+/* after a call that failed: true (the run resumes, the bits in *bits) if it failed by
+ * a throw, which the caller catches */
+static bool invoke_catch(CfgInterp *ci, uint64_t *bits)
+{
+    if (ci->out->kind != OUT_THROW)
+        return false;
+    *bits = ci->out->bits;
+    ci->out->kind = OUT_RETURN;
+    ci->out->type = TY_NONE;
+    ci->out->bits = 0;
+    ci->out->reason[0] = 0;
+    return true;
+}
+
+/* INVOKE t, the block's terminator (its operands ran in the block); *threw: it caught
+ * an exception (its value is then 0 and unused, its dependency stands for the call) */
+static bool run_invoke(CfgInterp *ci, Frame *fr, GateId t, bool *threw)
+{
+    const Gate *T = circ_gate(fr->f->circ, t);
+    if (!inputs_ready(ci, fr, t, T) || !observe_inputs(ci, fr, t))
+        return false;
+    uint32_t inst = 0;
+    Val r = {0, 0};
+    *threw = !call_gate(ci, fr, t, T, &inst, &r);
+    if (*threw && !invoke_catch(ci, &fr->caught))
+        return false;
+    fr->slots[t] = (Slot){*threw ? 0 : r.bits, 0, inst, fr->epoch, 0};
     return true;
 }
 
@@ -613,6 +665,13 @@ static bool run_block(CfgInterp *ci, Frame *fr, const Block *b, uint32_t *next, 
             return false;
         *next = switch_succ(fr, b, v);
         return true;
+    case TERM_INVOKE: {
+        bool threw;
+        if (!run_invoke(ci, fr, b->term_gate, &threw))
+            return false;
+        *next = threw ? 1 : 0;
+        return true;
+    }
     default:
         return finish(ci, fr, b->term_gate, ret);
     }

@@ -22,6 +22,9 @@ void cfg_interp_free(CfgInterp *ci);
 /* call m->funcs[func] with args (as interp_call); the harness buffer starts as
  * heap_fill_pattern() */
 void cfg_interp_call(CfgInterp *ci, uint32_t func, const uint64_t *args, Outcome *out);
+/* the one way a run throws (see interp_throw): records `throw` (ty, bits) thrown from
+ * function `from` and returns false; activations unwind to the nearest INVOKE */
+bool cfg_interp_throw(CfgInterp *ci, Type ty, uint64_t bits, const char *from);
 /* the schedule the interpreter runs for function func */
 const Schedule *cfg_interp_schedule(const CfgInterp *ci, uint32_t func);
 

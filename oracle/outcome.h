@@ -18,6 +18,7 @@ typedef struct {
     uint64_t bits;   /* returned or thrown bits, masked to the type's width */
     uint64_t steps;  /* work done: gate evaluations and state transitions (interpreter), blocks run (emulator) */
     uint64_t alloca_bytes; /* interpreters: ALLOCA bytes the run allocated (0 from the emulator) */
+    uint32_t caught; /* the reference interpreter: throws an INVOKE caught (0 elsewhere; not compared) */
     char reason[200];/* OUT_INVALID / OUT_TIMEOUT / OUT_TRAP details, human readable */
     uint8_t heap[HEAP_SIZE]; /* the harness buffer after the run */
 } Outcome;

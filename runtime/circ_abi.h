@@ -19,6 +19,11 @@
  * as the symbol circ_NAME, in the order of compiler/ir/runtime.def; further helpers are
  * added to this list and to the compiler's Helper enum in the same order */
 
+/* an object whose functions return the threw flag (exceptions, docs/architecture.md:
+ * x86-64 rdx, ARM64 x1; 0 returned, else it threw a value of circ Type flag - 1 whose
+ * bits are in the result register) defines this weak absolute symbol, value 1 */
+#define CIRC_ABI_THREW_FLAG_SYMBOL "circ_threw_flag"
+
 /* circ's Type number of i64 (compiler/ir/ir.h), the type of a runtime function's throw */
 #define CIRC_ABI_TYPE_I64 5u
 

@@ -510,7 +510,7 @@ static void test_parse_errors(void)
         { "code @f ; x86-64\nBB#0:\n    Move (%rax,%rcx,3), %rax\n", "bad index address" },
         { "code @f ; x86-64\nBB#0:\n    Call %rax {uses %rdi; spills 3}\n", "expected uses, defs or clobbers" },
         { "code @f ; x86-64\nBB#0:\n    Move $12x, %rax\n", "bad immediate" },
-        { "code @f ; x86-64\nBB#0:\n    RetVoid extra\n", "RetVoid has no 1-argument overload" },
+        { "code @f ; x86-64\nBB#0:\n    Ret32 %rax, %rdx\n", "Ret32 has no 2-argument overload" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         Arena *a = arena_new();

@@ -1,10 +1,14 @@
 /* bench_compile.c — compile time per gate for every target of the registry at -O0 and -O2 (median
  * over generated programs, CPU time) and emulated run time of the compiled code beside
- * the interpreter's (median per run line).
- * usage: bench_compile [--count N] [--size S]   (defaults 300 programs of size 200) */
+ * the interpreter's (median per run line).  With --invoke: the generated programs that
+ * have an INVOKE next to the same programs with every INVOKE a CALL, at -O2 on every
+ * target: code size, and the blocks and CPU time of the run lines that throw nothing.
+ * usage: bench_compile [--count N] [--size S] [--invoke]   (defaults 300 programs of size 200) */
 #include "compiler/compile.h"
+#include "compiler/opt/opt.h"
 #include "compiler/target.h"
 #include "fuzz/gen.h"
+#include "fuzz/reduce.h"
 #include "oracle/emu.h"
 #include "oracle/interp.h"
 
@@ -99,15 +103,148 @@ static void series_report(const Series *s, const char *target, int level)
     free(s->run_interp);
 }
 
+/* ---- --invoke: INVOKE next to CALL ------------------------------------------------ */
+typedef struct {
+    double bytes[2], blocks[2], us[2]; /* totals: [0] with INVOKE, [1] with CALL */
+    uint64_t programs, runs, failures;
+} InvokeTotals;
+
+/* m's every INVOKE a CALL, the handlers gone (NULL if m has no INVOKE) */
+static Module *as_calls(const Module *m)
+{
+    Module *b = reduce_invokes_as_calls(m);
+    PassManager *pm = b ? pm_new(NULL) : NULL;
+    char err[128];
+    if (pm && (!pm_set_passes(pm, "dce", err, sizeof err) || pm_run(pm, b) != 0)) {
+        module_free(b);
+        b = NULL;
+    }
+    pm_free(pm);
+    return b;
+}
+
+/* compile m at -O2 for t and load it: its code size, or -1 */
+static double load_o2(const Module *m, const Target *t, Emu *emu, Arena *arena)
+{
+    CompileOptions opt = {.opt_level = 2};
+    Diag d;
+    diag_init(&d, "<gen>", stderr);
+    CodeBlob blob;
+    if (!compile_module(m, t, &opt, arena, &blob, NULL, &d) || !emu_load(emu, &blob))
+        return -1;
+    return blob.size;
+}
+
+/* the run lines of a on which no INVOKE caught anything, run in a and in b */
+static void invoke_runs(const Module *a, const Module *b, Emu *ea, Emu *eb, Interp *in, InvokeTotals *t)
+{
+    Outcome *o = malloc(sizeof *o);
+    Emu *emus[2] = {ea, eb};
+    const Module *ms[2] = {a, b};
+    for (uint32_t r = 0; r < a->nruns; r++) {
+        uint64_t args[256] = {0};
+        runline_args(&a->runs[r], args);
+        interp_call(in, a->runs[r].func, args, o);
+        if (o->caught)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            double t0 = cpu_ns();
+            emu_call_func(emus[k], ms[k]->funcs[a->runs[r].func], args, 0, o);
+            t->us[k] += (cpu_ns() - t0) / 1e3;
+            t->blocks[k] += (double)o->steps;
+        }
+        t->runs++;
+    }
+    free(o);
+}
+
+/* calls and INVOKEs in m */
+static uint64_t count_calls(const Module *m)
+{
+    uint64_t n = 0;
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        for (GateId g = NUM_ROOTS; g < m->funcs[f]->circ->ngates; g++) {
+            const Gate *gt = &m->funcs[f]->circ->gates[g];
+            n += !gt->dead && (gt->op == OP_CALL || gt->op == OP_INVOKE);
+        }
+    return n;
+}
+
+/* programs whose CALL version still makes every call (a CALL nothing demands is
+ * dropped, an INVOKE always runs: that would compare different work) */
+static void invoke_program(const Module *a, const Target *t, Emu *ea, Emu *eb, InvokeTotals *tot)
+{
+    Module *b = as_calls(a);
+    if (!b)
+        return;
+    if (count_calls(b) != count_calls(a)) {
+        module_free(b);
+        return;
+    }
+    Arena *arena = arena_new();
+    double sa = load_o2(a, t, ea, arena), sb = load_o2(b, t, eb, arena);
+    if (sa < 0 || sb < 0) {
+        tot->failures++;
+    } else {
+        Interp *in = interp_new(a, NULL);
+        tot->bytes[0] += sa;
+        tot->bytes[1] += sb;
+        tot->programs++;
+        invoke_runs(a, b, ea, eb, in, tot);
+        interp_free(in);
+    }
+    arena_free(arena);
+    module_free(b);
+}
+
+static void invoke_report(const char *target, const InvokeTotals *t)
+{
+    printf("%-7s %9llu %6llu %12.0f %12.0f %14.0f %14.0f %11.0f %11.0f %9llu\n", target,
+           (unsigned long long)t->programs, (unsigned long long)t->runs, t->bytes[0], t->bytes[1], t->blocks[0],
+           t->blocks[1], t->us[0], t->us[1], (unsigned long long)t->failures);
+}
+
+static int bench_invoke(uint32_t count, uint32_t size)
+{
+    const Target *targets[TARGET_MAX];
+    unsigned ntargets = target_list(targets, TARGET_MAX);
+    GenOptions gopt = {.size = size};
+    size_t len = gen_bytes_for_size(size);
+    uint8_t *bytes = malloc(len);
+    printf("%-7s %9s %6s %12s %12s %14s %14s %11s %11s %9s\n", "target", "programs", "runs", "bytes INVOKE",
+           "bytes CALL", "blocks INVOKE", "blocks CALL", "us INVOKE", "us CALL", "failures");
+    for (unsigned k = 0; k < ntargets; k++) {
+        Emu *ea = emu_new(targets[k]->isa), *eb = emu_new(targets[k]->isa);
+        InvokeTotals tot = {0};
+        for (uint32_t seed = 1; seed <= count; seed++) {
+            gen_seed_bytes(seed, bytes, len);
+            Module *m = generate(bytes, len, &gopt);
+            gen_add_runlines(m, bytes, len, 3, NULL, NULL);
+            invoke_program(m, targets[k], ea, eb, &tot);
+            module_free(m);
+        }
+        invoke_report(targets[k]->name, &tot);
+        emu_free(ea);
+        emu_free(eb);
+    }
+    free(bytes);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     uint32_t count = 300, size = 200;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--count"))
-            count = (uint32_t)strtoul(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--size"))
-            size = (uint32_t)strtoul(argv[i + 1], NULL, 0);
+    bool invoke = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--invoke"))
+            invoke = true;
+        else if (i + 1 < argc && !strcmp(argv[i], "--count"))
+            count = (uint32_t)strtoul(argv[++i], NULL, 0);
+        else if (i + 1 < argc && !strcmp(argv[i], "--size"))
+            size = (uint32_t)strtoul(argv[++i], NULL, 0);
     }
+    if (invoke)
+        return bench_invoke(count, size);
     /* series k: target k / 2 of the registry, level 0 or 2 */
     const Target *targets[TARGET_MAX];
     unsigned ntargets = target_list(targets, TARGET_MAX), nseries = 2 * ntargets;

@@ -109,6 +109,7 @@ static const AbiDesc aapcs64 = {
     .nfp_args = 8,
     .gp_ret = 0,
     .fp_ret = 0,
+    .gp_flag = 1, /* x1 */
     .frame_base = A64_FP,
     .stack_args_at = A64_STACK_ARGS_AT,
     .clobbers = {0x7ffffull | 1ull << A64_LR, 0xffff00ffull},

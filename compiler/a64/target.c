@@ -12,6 +12,7 @@
 
 /* the fixed registers forms.def names */
 #define X0 FIXED(0)
+#define X1 FIXED(1)
 #define V0 FIXED(0)
 
 static const LirForm a64_forms[] = {

@@ -1,6 +1,6 @@
 /* dot.c — Graphviz export: one cluster per function; state gates boxes, computation
  * gates ellipses, roots diamonds; state wires bold blue, dependency wires dashed red,
- * data wires solid black.  Edges point from a gate to its user (dataflow direction). */
+ * data wires solid black; the exceptional edge (INVOKE -> IF_EXCEPTION) dashed blue.  Edges point from a gate to its user (dataflow direction). */
 #include "ir.h"
 
 #include <string.h>
@@ -52,7 +52,7 @@ static void dot_func(FILE *out, const Func *f)
         const char *style = op_has(g->op, F_ROOT)    ? "filled\", fillcolor=\"gray85"
                             : op_has(g->op, F_STATE) ? "filled\", fillcolor=\"lightblue"
                             : (g->op == OP_VALUE_SELECTOR || g->op == OP_DEPEND_SELECTOR || g->op == OP_DEPEND_RELAY ||
-                               g->op == OP_DEPEND_AND)
+                               g->op == OP_DEPEND_AND || g->op == OP_GET_EXCEPTION)
                                 ? "filled\", fillcolor=\"khaki"
                                 : "solid";
         fprintf(out, "    f%u_g%u [shape=%s, style=\"%s\", label=\"", fi, i, shape, style);
@@ -67,7 +67,8 @@ static void dot_func(FILE *out, const Func *f)
             GateId src = g->in[k];
             if (src == NO_GATE || src >= c->ngates)
                 continue;
-            const char *attr = k < g->nstate                ? "color=blue, penwidth=2"
+            const char *attr = k < g->nstate && g->op == OP_IF_EXCEPTION ? "color=blue, penwidth=2, style=dashed"
+                               : k < g->nstate                ? "color=blue, penwidth=2"
                                : k < (uint32_t)g->nstate + g->ndep ? "color=red, style=dashed"
                                                              : "color=black";
             fprintf(out, "    f%u_g%u -> f%u_g%u [%s];\n", fi, src, fi, i, attr);

@@ -2,11 +2,13 @@
  *   1. wire counts per kind (op_info smin..smax, dmin..dmax, vmin..vmax);
  *   2. state inputs: state gates with a state output, GENERAL_STATE where the spec
  *      says so, IF_TRUE/IF_FALSE on an IF_BRANCH, cases on a SWITCH_BRANCH, LOOP_BEGIN
- *      input 1 a LOOP_BACK; IF_SUCCESS/IF_EXCEPTION rejected (nothing in circ throws);
+ *      input 1 a LOOP_BACK, IF_SUCCESS/IF_EXCEPTION on an INVOKE, GET_EXCEPTION on an
+ *      IF_EXCEPTION;
  *   3. dependency inputs from DEPEND_ENTRY or a dependency output, data inputs from
  *      values (not void calls, state gates or roots);
  *   4. successors: one IF_TRUE and one IF_FALSE per IF_BRANCH, one DEFAULT_CASE and
- *      distinct, fitting case values per SWITCH_BRANCH, one control successor for
+ *      distinct, fitting case values per SWITCH_BRANCH, one IF_SUCCESS and one
+ *      IF_EXCEPTION per INVOKE, one control successor for
  *      every other state gate, a LOOP_BACK feeding input 1 of a LOOP_BEGIN;
  *   5. selectors on a MERGE/LOOP_BEGIN with one input per state input; relays on a
  *      relayable state;
@@ -19,7 +21,9 @@
  *   9. schedulability: each gate is available below the deepest selector or relay it
  *      depends on (they must lie on one dominator-tree path), and each use — a state
  *      gate's inputs, selector input j at the join's predecessor j, a relay's input at
- *      its state — lies below that point;
+ *      its state — lies below that point.  An INVOKE's value and dependency are
+ *      available below its IF_SUCCESS (and the dependency to a DEPEND_RELAY on its
+ *      IF_EXCEPTION), GET_EXCEPTION's value below its IF_EXCEPTION;
  *  10. the root lists register exactly the live RETURN, THROW, CONSTANT, ALLOCA and
  *      ARG gates (verify_lists.c).
  * Every error is reported through diag_gate and counted; dead gates are skipped; any
@@ -225,6 +229,8 @@ static uint16_t required_state_op(const Gate *gt, uint32_t i)
     case OP_IF_TRUE: case OP_IF_FALSE: return OP_IF_BRANCH;
     case OP_SWITCH_CASE: case OP_DEFAULT_CASE: return OP_SWITCH_BRANCH;
     case OP_LOOP_BEGIN: return i == 1 ? OP_LOOP_BACK : 0;
+    case OP_IF_SUCCESS: case OP_IF_EXCEPTION: return OP_INVOKE;
+    case OP_GET_EXCEPTION: return OP_IF_EXCEPTION;
     default: return 0;
     }
 }
@@ -233,7 +239,7 @@ static bool needs_general_state(const Gate *gt, uint32_t i)
 {
     switch (gt->op) {
     case OP_RETURN: case OP_THROW: case OP_ORDINARY_BLOCK: case OP_IF_BRANCH:
-    case OP_SWITCH_BRANCH: case OP_MERGE: case OP_LOOP_BACK:
+    case OP_SWITCH_BRANCH: case OP_MERGE: case OP_LOOP_BACK: case OP_INVOKE:
         return true;
     case OP_LOOP_BEGIN:
         return i == 0;
@@ -269,9 +275,6 @@ static void check_state_input_kind(Verifier *v, GateId g, uint32_t i, GateId in)
 static void check_state_inputs(Verifier *v, GateId g)
 {
     const Gate *gt = gate_of(v, g);
-    if (gt->op == OP_IF_SUCCESS || gt->op == OP_IF_EXCEPTION)
-        ERR(v, g, "%s needs a state gate that can throw as its input; circ has none (JS_BYTECODE is out of scope)",
-            opname(v, g));
     for (uint32_t i = 0; i < gt->nstate; i++) {
         GateId in = gate_state(gt, i);
         if (input_present(v, g, "state", i, in, ROOT_STATE_ENTRY))
@@ -287,7 +290,7 @@ static void check_dep_inputs(Verifier *v, GateId g)
         GateId in = gate_dep(gt, i);
         if (!input_present(v, g, "dependency", i, in, ROOT_DEPEND_ENTRY) || in == ROOT_DEPEND_ENTRY)
             continue;
-        if (has(v, in, F_STATE))
+        if (has(v, in, F_STATE) && !has(v, in, F_DEPOUT))
             ERR(v, g, "dependency input %u, %s (%s), is a state gate; a DEPEND_RELAY turns a state into a dependency",
                 i, label(v, in, b, sizeof b), opname(v, in));
         else if (!has(v, in, F_DEPOUT))
@@ -304,12 +307,12 @@ static void check_data_inputs(Verifier *v, GateId g)
         GateId in = gate_data(gt, i);
         if (!input_present(v, g, "data", i, in, NO_GATE))
             continue;
-        if (has(v, in, F_STATE))
+        if (has(v, in, F_STATE) && !has(v, in, F_VALUE))
             ERR(v, g, "data input %u, %s (%s), is a state gate, not a value", i, label(v, in, b, sizeof b),
                 opname(v, in));
         else if (!has(v, in, F_VALUE) || type_of(v, in) == TY_NONE)
             ERR(v, g, "data input %u, %s (%s%s), has no value", i, label(v, in, b, sizeof b),
-                gate_of(v, in)->op == OP_CALL ? "void " : "", opname(v, in));
+                op_info[gate_of(v, in)->op].rule == TR_CALL ? "void " : "", opname(v, in));
     }
 }
 
@@ -351,7 +354,7 @@ static Type data_type(const Verifier *v, GateId g, uint32_t i)
     if (i >= gt->ndata)
         return TY_NONE;
     GateId in = gate_data(gt, i);
-    if (!live(v, in) || !has(v, in, F_VALUE) || has(v, in, F_STATE))
+    if (!live(v, in) || !has(v, in, F_VALUE))
         return TY_NONE;
     return type_of(v, in);
 }
@@ -459,16 +462,16 @@ static void check_call_signature(Verifier *v, GateId g, const char *name, const 
     const Gate *gt = gate_of(v, g);
     uint32_t nargs = gt->ndata - 1;
     if (nargs != nparams)
-        ERR(v, g, "CALL passes %u argument(s), but @%s takes %u", nargs, name, nparams);
+        ERR(v, g, "%s passes %u argument(s), but @%s takes %u", opname(v, g), nargs, name, nparams);
     for (uint32_t i = 0; i < nargs && i < nparams; i++) {
         Type t = data_type(v, g, i + 1);
         if (t != TY_NONE && t != params[i])
-            ERR(v, g, "CALL argument %u is %s, but parameter %u of @%s is %s", i, ty_name(t), i, name,
+            ERR(v, g, "%s argument %u is %s, but parameter %u of @%s is %s", opname(v, g), i, ty_name(t), i, name,
                 ty_name(params[i]));
     }
     if (type_of(v, g) != ret)
-        ERR(v, g, "CALL result type %s does not match @%s's return type %s", ty_name(type_of(v, g)), name,
-            ty_name(ret));
+        ERR(v, g, "%s result type %s does not match @%s's return type %s", opname(v, g), ty_name(type_of(v, g)),
+            name, ty_name(ret));
 }
 
 static void check_call(Verifier *v, GateId g)
@@ -784,15 +787,16 @@ static void count_users(const Verifier *v, GateId g, uint16_t op, uint32_t *n)
         *n += gate_of(v, succ_of(v, g)[i].user)->op == op;
 }
 
-static void check_if_successors(Verifier *v, GateId g)
+/* IF_BRANCH: one IF_TRUE and one IF_FALSE; INVOKE: one IF_SUCCESS and one IF_EXCEPTION */
+static void check_pair_successors(Verifier *v, GateId g, uint16_t first, uint16_t second)
 {
-    uint32_t nt, nf;
-    count_users(v, g, OP_IF_TRUE, &nt);
-    count_users(v, g, OP_IF_FALSE, &nf);
-    if (nt != 1)
-        ERR(v, g, "IF_BRANCH needs exactly one IF_TRUE, has %u", nt);
-    if (nf != 1)
-        ERR(v, g, "IF_BRANCH needs exactly one IF_FALSE, has %u", nf);
+    uint32_t n1, n2;
+    count_users(v, g, first, &n1);
+    count_users(v, g, second, &n2);
+    if (n1 != 1)
+        ERR(v, g, "%s needs exactly one %s, has %u", opname(v, g), op_info[first].name, n1);
+    if (n2 != 1)
+        ERR(v, g, "%s needs exactly one %s, has %u", opname(v, g), op_info[second].name, n2);
 }
 
 static void check_case_values(Verifier *v, GateId g, Type t)
@@ -842,7 +846,9 @@ static void check_successors(Verifier *v, GateId g)
 {
     uint16_t op = gate_of(v, g)->op;
     if (op == OP_IF_BRANCH)
-        check_if_successors(v, g);
+        check_pair_successors(v, g, OP_IF_TRUE, OP_IF_FALSE);
+    else if (op == OP_INVOKE)
+        check_pair_successors(v, g, OP_IF_SUCCESS, OP_IF_EXCEPTION);
     else if (op == OP_SWITCH_BRANCH)
         check_switch_successors(v, g);
     else if (op == OP_LOOP_BACK)
@@ -1040,9 +1046,24 @@ static void tarjan_visit(Verifier *v, Tarjan *t, GateId root)
 
 /* ---- rule 9: schedulability ------------------------------------------------- */
 
+/* an INVOKE's outputs (value and dependency) are available below its IF_SUCCESS;
+ * false if it has none (reported as a successor error) */
+static bool invoke_early(const Verifier *v, GateId in, GateId *state, GateId *src)
+{
+    *src = in;
+    for (uint32_t i = 0; i < nsucc(v, in); i++)
+        if (gate_of(v, succ_of(v, in)[i].user)->op == OP_IF_SUCCESS) {
+            *state = succ_of(v, in)[i].user;
+            return true;
+        }
+    return false;
+}
+
 /* the state below which input `in` is available; false if unknown (reported elsewhere) */
 static bool early_of(const Verifier *v, const Tarjan *t, GateId in, GateId *state, GateId *src)
 {
+    if (live(v, in) && gate_of(v, in)->op == OP_INVOKE && reachable(v, in))
+        return invoke_early(v, in, state, src);
     if (!live(v, in) || has(v, in, F_STATE))
         return false;
     if (has(v, in, F_ROOT)) {
@@ -1092,9 +1113,13 @@ static void compute_early(Verifier *v, GateId g, Tarjan *t)
     const Gate *gt = gate_of(v, g);
     v->early[g] = ROOT_STATE_ENTRY;
     v->early_src[g] = NO_GATE;
-    if (is_selector(v, g) || gt->op == OP_DEPEND_RELAY) {
+    if (is_selector(v, g) || gt->op == OP_DEPEND_RELAY || gt->op == OP_GET_EXCEPTION) {
         GateId s = gt->nstate ? gate_state(gt, 0) : NO_GATE;
-        if (live(v, s) && reachable(v, s) && (gt->op == OP_DEPEND_RELAY ? has(v, s, F_RELAYABLE) : has(v, s, F_JOIN))) {
+        bool fits = live(v, s) && reachable(v, s) &&
+                    (gt->op == OP_DEPEND_RELAY    ? has(v, s, F_RELAYABLE)
+                     : gt->op == OP_GET_EXCEPTION ? gate_of(v, s)->op == OP_IF_EXCEPTION
+                                                  : has(v, s, F_JOIN));
+        if (fits) {
             v->early[g] = s;
             v->early_src[g] = g;
         } else {
@@ -1138,6 +1163,17 @@ static void check_selector_uses(Verifier *v, const Tarjan *t, GateId g)
     }
 }
 
+/* a DEPEND_RELAY on an INVOKE's IF_EXCEPTION may take the INVOKE's dependency */
+static bool relays_invoke(const Verifier *v, GateId relay, GateId in)
+{
+    const Gate *rt = gate_of(v, relay);
+    if (rt->op != OP_DEPEND_RELAY || !rt->nstate || !live(v, in) || gate_of(v, in)->op != OP_INVOKE)
+        return false;
+    GateId s = gate_state(rt, 0);
+    return live(v, s) && gate_of(v, s)->op == OP_IF_EXCEPTION && gate_of(v, s)->nstate &&
+           gate_state(gate_of(v, s), 0) == in;
+}
+
 static void check_schedulable_uses(Verifier *v, const Tarjan *t)
 {
     for (uint32_t u_i = 0; u_i < v->nsched_users; u_i++) {
@@ -1150,7 +1186,8 @@ static void check_schedulable_uses(Verifier *v, const Tarjan *t)
             if (point == NO_GATE || !live(v, point) || !has(v, point, F_STATE))
                 continue;
             for (uint32_t k = gt->nstate; k < gate_nin(gt); k++)
-                check_use(v, t, g, gt->in[k], point, -1);
+                if (!relays_invoke(v, g, gt->in[k]))
+                    check_use(v, t, g, gt->in[k], point, -1);
         }
     }
 }

@@ -1,8 +1,8 @@
 /* abi.c — calling conventions from a target's AbiDesc table (isel.h): parameters
  * (integers in the GP argument registers, floats in FP registers 0.., the rest in
  * 8-byte stack slots above the frame base), calls between module functions and to
- * the runtime helpers, returns, THROW (a call of HELPER_THROW), and the zeroing
- * of ALLOCA memory on entry. */
+ * the runtime helpers, returns (with the threw flag where the module may throw:
+ * isel_exc.c), THROW, and the zeroing of ALLOCA memory on entry. */
 #include "isel.h"
 
 /* where argument i of a signature goes: a register (is_reg) or a stack slot index */
@@ -143,7 +143,10 @@ static Arg result_reg(const Lower *l, Type t)
     return arg_tmp(ty_is_float(t) ? tmp_fp(abi->fp_ret) : tmp_gp(abi->gp_ret));
 }
 
-bool isel_call(Lower *l, GateId g)
+Arg isel_flag_reg(const Lower *l) { return arg_tmp(tmp_gp(l->isel->abi->gp_flag)); }
+Arg isel_bits_reg(const Lower *l) { return arg_tmp(tmp_gp(l->isel->abi->gp_ret)); }
+
+void isel_call_gate(Lower *l, GateId g)
 {
     const Gate *gate = isel_g(l, g);
     Arg *uses = arena_alloc(l->arena, gate->ndata * sizeof *uses);
@@ -152,40 +155,51 @@ bool isel_call(Lower *l, GateId g)
     const Gate *cg = isel_g(l, callee);
     Arg target = cg->op == OP_SYMBOL ? isel_symbol(l, cg->lit) : isel_t(l, callee);
     Type rt = (Type)gate->type;
-    Arg defs[1] = {result_reg(l, rt)};
-    isel_emit_call(l, target, uses, nuses, defs, rt == TY_NONE ? 0 : 1);
+    Arg defs[3] = {result_reg(l, rt)};
+    uint32_t ndefs = rt == TY_NONE ? 0 : 1;
+    if (l->may_throw && (rt == TY_NONE || ty_is_float(rt)))
+        defs[ndefs++] = isel_bits_reg(l);
+    if (l->may_throw)
+        defs[ndefs++] = isel_flag_reg(l);
+    isel_emit_call(l, target, uses, nuses, defs, ndefs);
     if (rt != TY_NONE)
         take_value(l, rt, defs[0], isel_t(l, g));
+}
+
+bool isel_call(Lower *l, GateId g)
+{
+    isel_call_gate(l, g);
+    if (l->may_throw)
+        isel_exc_propagate(l, g);
     return true;
 }
 
+/* where the module may throw, a return says it did not: flag 0 (one more use) */
 bool isel_return(Lower *l, const Block *b)
 {
     const Gate *ret = isel_g(l, b->term_gate);
-    if (!ret->ndata) {
-        lower_emit0(l, LIR_RetVoid);
-        return true;
+    Arg args[2] = {isel_flag_reg(l), isel_flag_reg(l)};
+    unsigned flag = l->may_throw ? 1 : 0;
+    LirOp op = LIR_RetVoid;
+    if (ret->ndata) {
+        GateId v = gate_data(ret, 0);
+        Type t = isel_type(l, v);
+        args[0] = result_reg(l, t);
+        lower_emit2(l, ty_is_float(t) ? LIR_MoveDouble : LIR_Move, isel_t(l, v), args[0]);
+        op = t == TY_F64 ? LIR_RetDouble : t == TY_F32 ? LIR_RetFloat : LIR_Ret64;
     }
-    GateId v = gate_data(ret, 0);
-    Type t = isel_type(l, v);
-    Arg r = result_reg(l, t);
-    if (ty_is_float(t)) {
-        lower_emit2(l, LIR_MoveDouble, isel_t(l, v), r);
-        lower_emit1(l, t == TY_F64 ? LIR_RetDouble : LIR_RetFloat, r);
-    } else {
-        lower_emit2(l, LIR_Move, isel_t(l, v), r);
-        lower_emit1(l, LIR_Ret64, r);
-    }
+    if (flag)
+        lower_emit2(l, LIR_Move32, arg_imm(0), isel_flag_reg(l));
+    lower_emit(l, op, (ret->ndata ? 1 : 0) + flag, ret->ndata ? args : args + 1);
     return true;
 }
 
-/* THROW v: HELPER_THROW(bits of v, type of v), which does not return */
+/* THROW v: return with the bits of v (zero-extended) and the flag 1 + its type */
 bool isel_throw(Lower *l, const Block *b)
 {
-    const AbiDesc *abi = l->isel->abi;
     GateId v = gate_data(isel_g(l, b->term_gate), 0);
     Type t = isel_type(l, v);
-    Arg bits = arg_tmp(tmp_gp(abi->gp_args[0])), type = arg_tmp(tmp_gp(abi->gp_args[1]));
+    Arg bits = isel_bits_reg(l), flag = isel_flag_reg(l);
     Arg val = isel_t(l, v);
     if (t == TY_F64)
         lower_emit2(l, LIR_MoveDoubleTo64, val, bits);
@@ -193,9 +207,7 @@ bool isel_throw(Lower *l, const Block *b)
         lower_emit2(l, LIR_MoveFloatTo32, val, bits);
     else
         lower_emit2(l, LIR_Move, val, bits);
-    lower_emit2(l, LIR_Move32, arg_imm(t), type);
-    Arg uses[2] = {bits, type};
-    isel_emit_call(l, arg_symbol(TARGET_HELPER, HELPER_THROW, 0), uses, 2, NULL, 0);
-    lower_emit0(l, LIR_Ud2)->trap = TRAP_ILLEGAL;
+    lower_emit2(l, LIR_Move32, arg_imm(1 + (int64_t)t), flag);
+    lower_emit2(l, LIR_Ret64, bits, flag);
     return true;
 }

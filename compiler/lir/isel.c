@@ -284,6 +284,7 @@ bool isel_gate(Lower *l, GateId g)
     const Gate *gate = isel_g(l, g);
     switch ((Opcode)gate->op) {
     case OP_ARG: return true; /* the parameter's tmp, set in the entry block */
+    case OP_GET_EXCEPTION: return true; /* its tmp, set in its INVOKE's landing block */
     case OP_CONSTANT: return sel_constant(l, g);
     case OP_ALLOCA: lower_emit2(l, LIR_Lea64, arg_stack(l->alloca_slot[g], 0), isel_t(l, g)); return true;
     case OP_SYMBOL: move64(l, isel_symbol(l, gate->lit), isel_t(l, g)); return true;
@@ -316,6 +317,7 @@ bool isel_term(Lower *l, const Block *b)
     switch (b->term) {
     case TERM_IF: return isel_if(l, b);
     case TERM_SWITCH: return isel_switch(l, b);
+    case TERM_INVOKE: return isel_invoke(l, b);
     case TERM_RETURN: return isel_return(l, b);
     case TERM_THROW: return isel_throw(l, b);
     default:

@@ -34,6 +34,8 @@ typedef struct AbiDesc {
     uint8_t ngp_args;
     uint8_t nfp_args;          /* float arguments: FP registers 0 .. nfp_args - 1 */
     uint8_t gp_ret, fp_ret;    /* the result register of each bank */
+    uint8_t gp_flag;           /* exceptions: a return's threw flag (0, or 1 + the thrown
+                                  Type, the bits then in gp_ret); docs/architecture.md */
     uint8_t frame_base;        /* GP register incoming stack arguments are read from, */
     int32_t stack_args_at;     /* at this offset, 8 bytes each (outgoing: callArg) */
     uint64_t clobbers[2];      /* per bank: the caller-saved registers a call clobbers */
@@ -115,6 +117,17 @@ void isel_branch_nonzero(Lower *l, int w, Arg x);
  * writing defs (physical registers), clobbering the convention's caller-saved ones */
 void isel_emit_call(Lower *l, Arg target, const Arg *uses, uint32_t nuses, const Arg *defs, uint32_t ndefs);
 bool isel_call(Lower *l, GateId g);
+/* the call of CALL or INVOKE g, its result taken (abi.c); where the module may throw
+ * the call also defines the bits and flag registers */
+void isel_call_gate(Lower *l, GateId g);
+Arg isel_flag_reg(const Lower *l); /* AbiDesc.gp_flag */
+Arg isel_bits_reg(const Lower *l); /* AbiDesc.gp_ret: the bits of a throw */
+/* ---- exceptions (isel_exc.c, docs/architecture.md) ---- */
+/* after CALL g's isel_call_gate: a throw returns at once with its flag and bits */
+void isel_exc_propagate(Lower *l, GateId g);
+/* INVOKE b->term_gate: the call, then IF_SUCCESS's block or, on a throw, a landing
+ * block giving the GET_EXCEPTIONs of its IF_EXCEPTION their bits, then that block */
+bool isel_invoke(Lower *l, const Block *b);
 bool isel_return(Lower *l, const Block *b);
 bool isel_throw(Lower *l, const Block *b);
 

@@ -308,6 +308,7 @@ Code *lower_func(const Schedule *s, const Target *target, const IselHooks *isel,
     l->param_tmp = arena_alloc(arena, (f->nparams + 1) * sizeof *l->param_tmp);
     l->block_of = arena_alloc(arena, (s->nblocks + 1) * sizeof *l->block_of);
     make_slots(l);
+    l->may_throw = lower_module_may_throw(f->module);
     for (uint32_t b = 0; b < s->nblocks; b++) {
         l->cur_group = b;
         l->block_of[b] = lower_new_block(l, false)->index;

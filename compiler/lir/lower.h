@@ -54,12 +54,17 @@ struct Lower {
     uint32_t *alloca_slot;  /* per gate id: the stack slot of an ALLOCA, or UINT32_MAX */
     void *target_ctx;       /* the hooks' own state */
     uint32_t trap_block[8]; /* per TrapKind: 1 + index of the function's Ud2 block, 0 if none */
+    bool may_throw;         /* the module throws: returns carry the threw flag (isel_exc.c) */
 };
 
 /* lower one scheduled function to LIR for target (virtual tmps, abstract stack
  * slots, no prologue or epilogue); NULL after reporting through d */
 Code *lower_func(const Schedule *s, const Target *target, const IselHooks *isel,
                  void *target_ctx, Arena *arena, Diag *d);
+
+/* exceptions (isel_exc.c): does any function of m throw?  Then every return of its
+ * compiled code carries the threw flag (CodeBlob.threw_flag, docs/architecture.md) */
+bool lower_module_may_throw(const Module *m);
 
 /* ---- for the hooks -------------------------------------------------------------- */
 /* the tmp holding gate g's value (created on first use) */

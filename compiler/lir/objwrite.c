@@ -115,6 +115,9 @@ static void add_symbols(ObjBuild *o, const char *const *names, const char *prefi
             o->helper_sym[r->index] = next++;
         }
     }
+    if (b->threw_flag)
+        add_symbol(o, add_string(&o->strtab, NULL, CIRC_ABI_THREW_FLAG_SYMBOL), ELF64_ST_INFO(STB_WEAK, STT_NOTYPE),
+                   SHN_ABS, 1, 0);
 }
 
 static void add_rela(Bytes *b, uint64_t offset, uint32_t sym, uint32_t type, int64_t addend)

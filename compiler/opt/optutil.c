@@ -416,10 +416,19 @@ static bool input_dropped(const Circuit *c, const uint8_t *reach, GateId u, uint
     return arm >= 0 && arm < join->nstate && (!gate_live(c, join->in[arm]) || !reach[join->in[arm]]);
 }
 
+/* a computation on an unreachable state, or reading an unreachable INVOKE's value or
+ * dependency (a state gate with outputs) */
 static bool on_dead_state(const Circuit *c, const uint8_t *reach, GateId g)
 {
     const Gate *gt = &c->gates[g];
-    return gate_is_computation(c, g) && gt->nstate && gate_live(c, gt->in[0]) && !reach[gt->in[0]];
+    if (!gate_is_computation(c, g))
+        return false;
+    if (gt->nstate && gate_live(c, gt->in[0]) && !reach[gt->in[0]])
+        return true;
+    for (uint32_t i = gt->nstate; i < gate_nin(gt); i++)
+        if (gate_live(c, gt->in[i]) && gate_is_state(c, gt->in[i]) && !reach[gt->in[i]])
+            return true;
+    return false;
 }
 
 /* computation gates that depend on the dead region: selectors and relays on

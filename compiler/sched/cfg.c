@@ -85,25 +85,29 @@ static bool fail(Builder *b, GateId g, const char *msg)
     return false;
 }
 
-/* IF_BRANCH: successors [IF_TRUE, IF_FALSE] */
-static bool end_with_if(Builder *b, Block *blk, GateId br)
+/* IF_BRANCH: successors [IF_TRUE, IF_FALSE]; INVOKE: [IF_SUCCESS, IF_EXCEPTION] */
+static bool end_with_pair(Builder *b, Block *blk, GateId br)
 {
+    bool invoke = b->c->gates[br].op == OP_INVOKE;
+    int first = invoke ? OP_IF_SUCCESS : OP_IF_TRUE, second = invoke ? OP_IF_EXCEPTION : OP_IF_FALSE;
+    const char *msg = invoke ? "INVOKE must have exactly one IF_SUCCESS and one IF_EXCEPTION successor"
+                             : "IF_BRANCH must have exactly one IF_TRUE and one IF_FALSE successor";
     GateId users[4];
     uint32_t idx[4];
     uint32_t n = state_users(b->c, br, users, idx, 4);
     GateId t = NO_GATE, f = NO_GATE;
     for (uint32_t i = 0; i < n && i < 4; i++) {
         int op = b->c->gates[users[i]].op;
-        if (op == OP_IF_TRUE && t == NO_GATE)
+        if (op == first && t == NO_GATE)
             t = users[i];
-        else if (op == OP_IF_FALSE && f == NO_GATE)
+        else if (op == second && f == NO_GATE)
             f = users[i];
         else
-            return fail(b, br, "IF_BRANCH must have exactly one IF_TRUE and one IF_FALSE successor");
+            return fail(b, br, msg);
     }
     if (t == NO_GATE || f == NO_GATE)
-        return fail(b, br, "IF_BRANCH must have exactly one IF_TRUE and one IF_FALSE successor");
-    blk->term = TERM_IF;
+        return fail(b, br, msg);
+    blk->term = invoke ? TERM_INVOKE : TERM_IF;
     reserve_succs(b, blk, 2);
     add_succ(b, blk, t, UINT32_MAX);
     add_succ(b, blk, f, UINT32_MAX);
@@ -165,8 +169,8 @@ static bool walk_block(Builder *b, Block *blk)
     for (uint32_t guard = 0; guard <= c->ngates; guard++) {
         int op = c->gates[cur].op;
         blk->term_gate = cur;
-        if (op == OP_IF_BRANCH)
-            return end_with_if(b, blk, cur);
+        if (op == OP_IF_BRANCH || op == OP_INVOKE)
+            return end_with_pair(b, blk, cur);
         if (op == OP_SWITCH_BRANCH)
             return end_with_switch(b, blk, cur);
         if (op == OP_RETURN || op == OP_THROW) {
@@ -192,7 +196,7 @@ static bool walk_block(Builder *b, Block *blk)
             return fail(b, next, "branch successor state follows a state that is not a branch");
         if (nop == OP_ORDINARY_BLOCK || nop == OP_LOOP_BACK)
             add_state(b, blk, next);
-        else if (nop == OP_IF_BRANCH || nop == OP_SWITCH_BRANCH)
+        else if (nop == OP_IF_BRANCH || nop == OP_SWITCH_BRANCH || nop == OP_INVOKE)
             b->s->state_block[next] = blk->id;
         cur = next;
     }

@@ -134,7 +134,7 @@ static bool compute_liveness(Gcm *g)
     while (nwork && ok) {
         GateId id = work[--nwork];
         const Gate *gt = gate(g, id);
-        if ((is_selector(gt->op) || gt->op == OP_DEPEND_RELAY) &&
+        if ((is_selector(gt->op) || gt->op == OP_DEPEND_RELAY || gt->op == OP_GET_EXCEPTION) &&
             (gt->nstate < 1 || gt->in[0] >= n || g->s->state_block[gt->in[0]] == NO_BLOCK))
             ok = fail(g, id, "%s is demanded but its state is not reachable from entry");
         else if (is_selector(gt->op) && !selector_fits(g, gt))
@@ -147,15 +147,17 @@ static bool compute_liveness(Gcm *g)
 /* ---- schedule early ---------------------------------------------------------- */
 
 /* the block an input is available in, before late placement: roots at entry, states
- * in their block, other gates at their early block */
-static BlockId input_block(const Gcm *g, GateId in)
+ * in their block, an INVOKE's outputs in its IF_SUCCESS's block (the dependency, for a
+ * relay on its IF_EXCEPTION: its own block), other gates at their early block */
+static BlockId input_block(const Gcm *g, GateId in, const Gate *user)
 {
     const Gate *gt = gate(g, in);
     if (op_has(gt->op, F_ROOT))
         return 0;
-    if (op_has(gt->op, F_STATE))
-        return g->s->state_block[in];
-    return g->early[in];
+    BlockId b = op_has(gt->op, F_STATE) ? g->s->state_block[in] : g->early[in];
+    if (gt->op == OP_INVOKE && user->op != OP_DEPEND_RELAY && b != NO_BLOCK)
+        return g->s->blocks[b].succs[0].to;
+    return b;
 }
 
 static bool set_early(Gcm *g, GateId id)
@@ -166,16 +168,16 @@ static bool set_early(Gcm *g, GateId id)
         return true;
     }
     BlockId best = 0;
-    uint32_t first = gt->op == OP_DEPEND_RELAY ? 0 : gt->nstate;
+    uint32_t first = gt->op == OP_DEPEND_RELAY || gt->op == OP_GET_EXCEPTION ? 0 : gt->nstate;
     for (uint32_t i = first; i < gate_nin(gt); i++) {
-        BlockId b = gt->in[i] < g->c->ngates ? input_block(g, gt->in[i]) : NO_BLOCK;
+        BlockId b = gt->in[i] < g->c->ngates ? input_block(g, gt->in[i], gt) : NO_BLOCK;
         if (b == NO_BLOCK)
             return fail(g, id, "cannot schedule %s: an input is not reachable from entry");
         if (g->s->blocks[b].dom_depth > g->s->blocks[best].dom_depth)
             best = b;
     }
     for (uint32_t i = first; i < gate_nin(gt); i++)
-        if (!sched_dominates(g->s, input_block(g, gt->in[i]), best))
+        if (!sched_dominates(g->s, input_block(g, gt->in[i], gt), best))
             return fail(g, id, "cannot schedule %s: no block is dominated by all of its inputs");
     g->early[id] = best;
     return true;
@@ -198,7 +200,7 @@ static bool division_cannot_trap(const Gcm *g, const Gate *gt)
 
 static bool is_guarded_gate(const Gcm *g, const Gate *gt)
 {
-    if (op_has(gt->op, F_EFFECT) || gt->op == OP_DEPEND_RELAY)
+    if (op_has(gt->op, F_EFFECT) || gt->op == OP_DEPEND_RELAY || gt->op == OP_GET_EXCEPTION)
         return true;
     return op_has(gt->op, F_TRAPS) && !division_cannot_trap(g, gt);
 }
@@ -491,6 +493,10 @@ static bool place_gate(Gcm *g, GateId id, BlockList *dem)
     BlockId early = g->early[id];
     if (!sched_dominates(g->s, early, late))
         return fail(g, id, "cannot schedule %s: it is used where its inputs are not available");
+    if (gate(g, id)->op == OP_GET_EXCEPTION) { /* reads what the INVOKE caught: at once */
+        g->s->gate_block[id] = early;
+        return true;
+    }
     if (g->guarded[id])
         return place_exact(g, id, dem, late);
     g->s->gate_block[id] = g->opt->no_motion ? late : best_block(g, late, early);
@@ -612,9 +618,13 @@ static uint32_t terminator_roots(const Orderer *o, const Block *b, GateId *roots
     return n;
 }
 
+/* GET_EXCEPTION first (it reads what the INVOKE caught), then effects, then by id */
 static int cmp_effects_first(const void *pa, const void *pb, const Circuit *c)
 {
     GateId a = *(const GateId *)pa, b = *(const GateId *)pb;
+    bool xa = c->gates[a].op == OP_GET_EXCEPTION, xb = c->gates[b].op == OP_GET_EXCEPTION;
+    if (xa != xb)
+        return xa ? -1 : 1;
     bool ea = op_has(c->gates[a].op, F_EFFECT), eb = op_has(c->gates[b].op, F_EFFECT);
     if (ea != eb)
         return ea ? -1 : 1;
@@ -646,6 +656,9 @@ static void order_block(Orderer *o, Block *b, GateId *members, uint32_t nmembers
     uint32_t ncopies = b->term == TERM_GOTO && b->nsuccs == 1 ? b->succs[0].ncopies : 0;
     GateId *roots = scratch_raw(g, gate_nin(t) + ncopies + 1, sizeof *roots);
     uint32_t nroots = terminator_roots(o, b, roots);
+    for (uint32_t i = 0; i < nmembers; i++)
+        if (gate(g, members[i])->op == OP_GET_EXCEPTION)
+            emit_from(o, members[i], false);
     for (uint32_t i = 0; i < nroots; i++)
         emit_from(o, roots[i], true);
     for (uint32_t i = 0; i < o->nreserved; i++)

@@ -5,7 +5,7 @@
  *      MERGE / LOOP_BEGIN and at each branch successor (IF_TRUE, IF_FALSE,
  *      SWITCH_CASE, DEFAULT_CASE); ORDINARY_BLOCK and LOOP_BACK fall into the block
  *      they are in; a block ends in a terminator (goto, IF_BRANCH, SWITCH_BRANCH,
- *      RETURN, THROW).  Blocks are numbered in a reverse postorder of the state
+ *      INVOKE, RETURN, THROW; IF_SUCCESS and IF_EXCEPTION start blocks).  Blocks are numbered in a reverse postorder of the state
  *      graph in which every loop body is contiguous.
  *   2. dominators (dom.c, Cooper-Harvey-Kennedy) and the loop nesting forest
  *      (loops.c: natural loops of the back edges, LOOP_BACK -> LOOP_BEGIN).
@@ -25,7 +25,9 @@
  *                they are defined on entry by the copies of the edge taken;
  *     b->gates:  computation gates, each after its operands, effects in dependency
  *                order; a DEPEND_RELAY or DEPEND_AND computes nothing (it stands for the effects
- *                before it).  A gate placed in several blocks (gate_block ==
+ *                before it).  GET_EXCEPTION is the first gate of its IF_EXCEPTION's
+ *                block.  An INVOKE's value and dependency are defined at the start
+ *                of its IF_SUCCESS's block.  A gate placed in several blocks (gate_block ==
  *                MULTI_BLOCK) appears in each: a copy.  Copies go where the gate is
  *                first demanded: on every path to a use, a copy runs before the use,
  *                and an effect's copies never run twice for the same instance; a
@@ -49,6 +51,7 @@ typedef enum {
     TERM_GOTO,   /* one successor */
     TERM_IF,     /* IF_BRANCH: succs[0] taken when the condition is 1, succs[1] when 0 */
     TERM_SWITCH, /* SWITCH_BRANCH: succs[i] for case_values[i], the last succ is the default */
+    TERM_INVOKE, /* INVOKE (a call that may throw): succs[0] its IF_SUCCESS, succs[1] its IF_EXCEPTION */
     TERM_RETURN, /* RETURN: no successors */
     TERM_THROW,  /* THROW: no successors */
 } TermKind;
@@ -77,7 +80,7 @@ typedef struct {
     GateId *gates;       /* computation gates in execution order */
     uint32_t ngates;
     uint8_t term;        /* TermKind */
-    GateId term_gate;    /* IF_BRANCH / SWITCH_BRANCH / RETURN / THROW; for a goto, the last state */
+    GateId term_gate;    /* IF_BRANCH / SWITCH_BRANCH / INVOKE / RETURN / THROW; for a goto, the last state */
     Edge *succs;
     uint32_t nsuccs;
     uint64_t *case_values; /* TERM_SWITCH: nsuccs - 1 case values (SWITCH_CASE literals) */

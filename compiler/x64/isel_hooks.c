@@ -179,6 +179,7 @@ static const AbiDesc sysv = {
     .nfp_args = 8,
     .gp_ret = X64_RAX,
     .fp_ret = 0,
+    .gp_flag = X64_RDX,
     .frame_base = X64_RBP,
     .stack_args_at = 16, /* [rbp+16]: above the saved rbp and the return address */
     .clobbers = {BIT(X64_RAX) | BIT(X64_RCX) | BIT(X64_RDX) | BIT(X64_RSI) | BIT(X64_RDI) | BIT(X64_R8) |
