@@ -442,9 +442,18 @@ static bool emu_rt_callback(void *ctx, uint32_t arg, uint64_t x, uint64_t *ret)
     return false;
 }
 
+/* the runtime throws bits: with the threw flag (CodeBlob.threw_flag), the stub returns
+ * them flagged as a throw of i64 to its caller, which passes it on or catches it; else
+ * the run ends with the throw */
 static bool emu_rt_raise(void *ctx, uint64_t bits)
 {
     EmuRtCall *rc = ctx;
+    if (rc->e->threw_flag) {
+        uint64_t flag = 1 + (uint64_t)TY_I64;
+        uc_reg_write(rc->e->uc, rc->e->isa->reg_ret_int, &bits);
+        uc_reg_write(rc->e->uc, rc->e->isa->reg_threw, &flag);
+        return false;
+    }
     RunState *r = &rc->e->run;
     r->stop = STOP_THROW;
     r->throw_type = TY_I64;
@@ -460,8 +469,12 @@ static void service_runtime(Emu *e, RuntimeFn fn)
         rc.args[i] = read_reg64(e, e->isa->int_args[i]);
     RtHost host = {&rc, emu_rt_read, emu_rt_write, emu_rt_callback, emu_rt_raise};
     uint64_t r = 0;
-    if (rt_call(fn, rc.args, &host, &r))
-        uc_reg_write(e->uc, e->isa->reg_ret_int, &r);
+    if (!rt_call(fn, rc.args, &host, &r))
+        return;
+    uint64_t returned = 0; /* the threw flag of a plain return */
+    uc_reg_write(e->uc, e->isa->reg_ret_int, &r);
+    if (e->threw_flag)
+        uc_reg_write(e->uc, e->isa->reg_threw, &returned);
 }
 
 /* execution reached a helper stub: compute, set the result, let the stub return */

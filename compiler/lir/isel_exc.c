@@ -10,6 +10,9 @@
 
 bool lower_module_may_throw(const Module *m)
 {
+    for (uint32_t i = 0; i < m->nexterns; i++) /* the runtime's throw (docs/runtime.md) */
+        if (m->externs[i].rt == RT_rt_check)
+            return true;
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         const Circuit *c = m->funcs[i]->circ;
         for (GateId g = NUM_ROOTS; c && g < c->ngates; g++)

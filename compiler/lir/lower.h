@@ -62,7 +62,8 @@ struct Lower {
 Code *lower_func(const Schedule *s, const Target *target, const IselHooks *isel,
                  void *target_ctx, Arena *arena, Diag *d);
 
-/* exceptions (isel_exc.c): does any function of m throw?  Then every return of its
+/* exceptions (isel_exc.c): may m throw (a THROW in a function, or a runtime function
+ * that throws declared)?  Then every return of its
  * compiled code carries the threw flag (CodeBlob.threw_flag, docs/architecture.md) */
 bool lower_module_may_throw(const Module *m);
 
