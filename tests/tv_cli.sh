@@ -97,13 +97,14 @@ contains "recursion" "$tmp/rec" "@r pass#1 fold: proved up to 4"
 # structural extremes: @main calling a callee of 208 parameters once overran the frame's
 # argument array (ASan reports it in the sanitized suite); a switch beyond one
 # decision's 255 ways is `unknown` with its reason, never truncated to the first cases
+# (one function: no exception chain, whose INVOKEs tv does not encode yet)
 "$circ" gen --seed 2 --extreme params -o "$tmp/params.circ" && "$circ" tv -O2 "$tmp/params.circ" > "$tmp/params"
 expect "many parameters" 0 $?
 contains "many parameters" "$tmp/params" "0 refuted"
-"$circ" gen --seed 1 --extreme switch -o "$tmp/switch.circ" && "$circ" tv -O2 "$tmp/switch.circ" > "$tmp/switch"
+"$circ" gen --seed 1 --extreme switch --funcs 1 -o "$tmp/switch.circ" && "$circ" tv -O2 "$tmp/switch.circ" > "$tmp/switch"
 expect "big switch" 0 $?
 contains "big switch" "$tmp/switch" "unknown (a SWITCH of more than 254 cases)"
-contains "reasons" "$tmp/switch" "unknown: unsupported construct 8"
+contains "reasons" "$tmp/switch" "unknown: unsupported construct 4"
 
 # FEXP of constants is computed as the interpreter computes it, pow(x, -0) is 1: the
 # fold of both is proved (as an uninterpreted function it timed out)
