@@ -33,11 +33,13 @@ static const char sub_src[] = "func @f(i32, i32) -> i32 {\n"
                               "; run: @f(3, 3) == 0\n"
                               "; run: @f(-7, -7) == 0\n";
 
-static Module *parse_text(const char *text)
+/* the module of text (path NULL) or of the file at path, verified; NULL (errors
+ * printed) if it does not parse or verify */
+static Module *load(const char *path, const char *text)
 {
     Diag d;
-    diag_init(&d, "tv_check", stderr);
-    Module *m = parse_module("tv_check", text, strlen(text), &d);
+    diag_init(&d, path ? path : "tv_check", stderr);
+    Module *m = path ? parse_file(path, &d) : parse_module("tv_check", text, strlen(text), &d);
     if (m && verify_module(m, &d)) {
         module_free(m);
         return NULL;
@@ -56,7 +58,7 @@ static void swap_options(CheckOptions *o, const char *targets)
 
 static void test_check_refutes(void)
 {
-    Module *m = parse_text(sub_src);
+    Module *m = load(NULL, sub_src);
     CHECK(m != NULL, "the SUB module parses");
     if (!m)
         return;
@@ -124,22 +126,10 @@ static void test_pipeline_proved(void)
     free(res);
 }
 
-static Module *load(const char *path)
-{
-    Diag d;
-    diag_init(&d, path, stderr);
-    Module *m = parse_file(path, &d);
-    if (m && verify_module(m, &d)) {
-        module_free(m);
-        return NULL;
-    }
-    return m;
-}
-
 /* the saved finding replays with tv and, through its confirming run line, without */
 static void check_saved(const char *path, const CheckOptions *tv)
 {
-    Module *m = load(path);
+    Module *m = load(path, NULL);
     CHECK(m != NULL, "%s parses", path);
     if (!m)
         return;
