@@ -81,27 +81,10 @@ typedef struct {
     uint8_t heap[HEAP_SIZE];
 } NativeSlot;
 
-/* the integer and float argument registers, then the arguments in memory in order:
- * with every register filled by the prototype, the memory arguments of the callee
- * are the trailing uint64_t ones here */
-#define NATIVE_PARAMS                                                                             \
-    uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, NATIVE_GP_EXTRA double, double,  \
-        double, double, double, double, double, double, NATIVE_STACK_PARAMS
-#if NATIVE_GP_ARGS == 8
-#define NATIVE_GP_EXTRA uint64_t, uint64_t,
-#else
-#define NATIVE_GP_EXTRA
-#endif
-#define NATIVE_STACK_PARAMS                                                                       \
-    uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,   \
-        uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t
-typedef uint64_t (*IntCall)(NATIVE_PARAMS);
-typedef double (*FloatCall)(NATIVE_PARAMS);
-
 /* a call's arguments sorted into registers and memory */
 typedef struct {
     uint64_t gp[NATIVE_GP_ARGS];
-    double fp[NATIVE_FP_ARGS];
+    uint64_t fp[NATIVE_FP_ARGS];  /* bits */
     uint64_t mem[NATIVE_STACK_ARGS];
 } NativeArgs;
 
@@ -119,6 +102,7 @@ typedef struct {
     char reason[120];       /* why a child could not set itself up */
     uint64_t code_size;     /* bytes of code at region_code() */
     uint32_t ntraps, ncalls;
+    bool threw_flag;        /* the code returns the threw flag (docs/architecture.md) */
     NativeCall calls[JOB_MAX_CALLS];
     NativeSlot slots[JOB_MAX_CALLS];
 } NativeJob;
@@ -197,7 +181,8 @@ static void native_throw(uint64_t bits, uint32_t type)
     child_finish(child_ctx(), OUT_THROW, (uint8_t)type, bits & ty_mask((Type)type));
 }
 
-/* rt_check in the child: its throw is the child's THROW */
+/* rt_check in the child, for code without the threw flag: its throw is the child's
+ * THROW (code with the flag gets libcirc_rt's circ_rt_check_flagged) */
 static uint64_t native_rt_check(uint64_t x, uint64_t limit)
 {
     if (x > limit)
@@ -214,10 +199,11 @@ static bool resolve_host(void *ctx, const char *name, uint64_t *addr)
         {"circ_rt_scramble", (void (*)(void))circ_rt_scramble}, {"circ_rt_check", (void (*)(void))native_rt_check},
         {"circ_rt_apply", (void (*)(void))circ_rt_apply},
     };
-    (void)ctx;
+    const uint8_t *threw_flag = ctx;
     for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++)
         if (!strcmp(name, helpers[i].name)) {
-            *addr = (uint64_t)(uintptr_t)helpers[i].fn;
+            bool flagged_check = *threw_flag && !strcmp(name, "circ_rt_check");
+            *addr = flagged_check ? (uint64_t)(uintptr_t)circ_rt_check_flagged : (uint64_t)(uintptr_t)helpers[i].fn;
             return true;
         }
     return false;
@@ -278,17 +264,6 @@ static bool child_seccomp(NativeJob *job)
     return true;
 }
 
-#define NATIVE_ARGS(a)                                                                              \
-    a.gp[0], a.gp[1], a.gp[2], a.gp[3], a.gp[4], a.gp[5], NATIVE_GP_EXTRA_ARGS(a) a.fp[0], a.fp[1], \
-        a.fp[2], a.fp[3], a.fp[4], a.fp[5], a.fp[6], a.fp[7], a.mem[0], a.mem[1], a.mem[2],         \
-        a.mem[3], a.mem[4], a.mem[5], a.mem[6], a.mem[7], a.mem[8], a.mem[9], a.mem[10], a.mem[11], \
-        a.mem[12], a.mem[13], a.mem[14], a.mem[15]
-#if NATIVE_GP_ARGS == 8
-#define NATIVE_GP_EXTRA_ARGS(a) a.gp[6], a.gp[7],
-#else
-#define NATIVE_GP_EXTRA_ARGS(a)
-#endif
-
 /* call k of the job; returns once its outcome is in its slot */
 static void child_call(NativeChild *k, uint32_t call)
 {
@@ -299,13 +274,14 @@ static void child_call(NativeChild *k, uint32_t call)
     k->job->slots[call].started = 1;
     if (sigsetjmp(k->next, 0))
         return;
-    uint64_t bits;
-    if (c->ret == TY_F32 || c->ret == TY_F64) {
-        double d = ((FloatCall)(uintptr_t)c->entry)(NATIVE_ARGS(a));
-        memcpy(&bits, &d, sizeof bits);
-    } else {
-        bits = ((IntCall)(uintptr_t)c->entry)(NATIVE_ARGS(a));
-    }
+    CircRtRegs regs = {.entry = c->entry, .nmem = NATIVE_STACK_ARGS};
+    memcpy(regs.gp, a.gp, sizeof a.gp);
+    memcpy(regs.fp, a.fp, sizeof a.fp);
+    memcpy(regs.mem, a.mem, sizeof a.mem);
+    circ_rt_regcall(&regs);
+    if (k->job->threw_flag && regs.ret_flag) /* a flag naming no type: native_throw's trap */
+        native_throw(regs.ret_gp, regs.ret_flag - 1 > TY_F64 ? TY_NONE : (uint32_t)(regs.ret_flag - 1));
+    uint64_t bits = c->ret == TY_F32 || c->ret == TY_F64 ? regs.ret_fp : regs.ret_gp;
     child_finish(k, OUT_RETURN, 0, bits);
 }
 
@@ -443,7 +419,7 @@ static bool load_native(NativeRun *nr, const Module *m, const Target *t, StageRu
     ElfImage img;
     CodeBlob loaded;
     uint8_t *code = region_code(nr->job);
-    if (!check_load_object(m, t, &nr->blob, (uint64_t)(uintptr_t)code, resolve_host, NULL, nr->arena, &img, &loaded, r))
+    if (!check_load_object(m, t, &nr->blob, (uint64_t)(uintptr_t)code, resolve_host, &nr->blob.threw_flag, nr->arena, &img, &loaded, r))
         return false;
     nr->job->code_size = img.size;
     nr->job->ntraps = img.ntraps;
@@ -465,8 +441,6 @@ static bool open_native(CheckCtx *c, const CheckStage *s, StageRun *r)
     nr->arena = arena_new();
     if (!check_compile(c, s, nr->arena, &nr->blob, r))
         return false;
-    if (nr->blob.threw_flag) /* not run: the caller reads no threw flag yet (docs/objects.md) */
-        return true;
     if (!c->machine)
         c->machine = c->opt->engines ? c->opt->engines : check_engines_new();
     nr->zygote = check_engines_native(c->machine);
@@ -474,6 +448,7 @@ static bool open_native(CheckCtx *c, const CheckStage *s, StageRun *r)
     if (!nr->job)
         return native_fail(r, "load", "the native stage's region", "cannot be mapped");
     nr->job->ncalls = 0;
+    nr->job->threw_flag = nr->blob.threw_flag;
     return load_native(nr, check_prepared(c, s->level, r->detail, sizeof r->detail), s->target, r);
 }
 
@@ -555,10 +530,6 @@ static void run_native(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t f
     NativeRun *nr = r->machine;
     const Func *f = c->m->funcs[func];
     r->label = NULL;
-    if (nr->blob.threw_flag) { /* not run (open_native): the oracle's outcome stands */
-        *out = *c->oracle_run;
-        return;
-    }
     const NativeSlot *slot = slot_of(nr, c->run_line);
     if (!slot || !slot->started) {
         make_job(nr, c, c->run_line);

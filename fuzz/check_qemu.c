@@ -92,7 +92,6 @@ static bool open_qemu(CheckCtx *c, const CheckStage *s, StageRun *r)
     q->skipped = !program_sampled(c->m, c->opt->qemu_every);
     if (q->skipped || !check_compile(c, s, q->arena, &q->blob, r))
         return q->skipped;
-    q->skipped = q->blob.threw_flag; /* the runner reads no threw flag yet (docs/objects.md) */
     return true;
 }
 
@@ -152,6 +151,13 @@ static pid_t spawn_runner(int *fd)
     return pid;
 }
 
+/* what the runner's symbols resolve by: its hello, and whether the code returns the
+ * threw flag (then rt_check throws by the flag) */
+typedef struct {
+    const CircRunnerHello *hello;
+    bool threw_flag;
+} RunnerSymbols;
+
 static bool resolve_runner(void *ctx, const char *name, uint64_t *addr)
 {
     static const char *const names[CIRC_RUNNER_HELPERS] = {
@@ -159,10 +165,11 @@ static bool resolve_runner(void *ctx, const char *name, uint64_t *addr)
         CIRC_ABI_HELPER_SYMBOLS(X)
 #undef X
     };
-    const CircRunnerHello *h = ctx;
+    const RunnerSymbols *rs = ctx;
     for (unsigned i = 0; i < CIRC_RUNNER_HELPERS; i++)
         if (!strcmp(name, names[i])) {
-            *addr = h->helpers[i];
+            bool flagged_check = rs->threw_flag && !strcmp(name, "circ_rt_check");
+            *addr = flagged_check ? rs->hello->check_flagged : rs->hello->helpers[i];
             return true;
         }
     return false;
@@ -180,6 +187,7 @@ static bool make_call(const Module *m, uint32_t i, const uint8_t *code_base, con
     memset(c, 0, sizeof *c);
     c->entry = (uint64_t)(uintptr_t)code_base + blob->entry[rl->func];
     c->float_result = f->ret == TY_F32 || f->ret == TY_F64;
+    c->threw_flag = blob->threw_flag;
     unsigned g = 0, x = 0, k = 0;
     for (uint32_t a = 0; a < f->nparams; a++) {
         bool fp = f->params[a] == TY_F32 || f->params[a] == TY_F64;
@@ -233,7 +241,8 @@ static void converse(QemuRun *q, const CheckCtx *c, int fd, double deadline, Sta
     }
     ElfImage img;
     CodeBlob loaded;
-    if (!check_load_object(c->m, target_for_isa(ISA_A64), &q->blob, hello.base, resolve_runner, &hello, q->arena,
+    RunnerSymbols symbols = {&hello, q->blob.threw_flag};
+    if (!check_load_object(c->m, target_for_isa(ISA_A64), &q->blob, hello.base, resolve_runner, &symbols, q->arena,
                            &img, &loaded, r)) {
         snprintf(q->why, sizeof q->why, "%.110s", r->detail);
         return;

@@ -39,14 +39,22 @@ const char *circ_rt_trap_name(unsigned kind)
     return kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 
-_Noreturn void circ_rt_throw(uint64_t bits, uint32_t type)
+/* ends the call in progress with outcome o (outside one, the process exits with 3) */
+static _Noreturn void end_call(CircRtOutcome o)
 {
     CallFrame *f = current_call;
     if (!f)
         exit(3);
-    *f->out = (CircRtOutcome){.kind = CIRC_RT_THROW, .bits = bits, .type = type};
+    *f->out = o;
     siglongjmp(f->back, 1);
 }
+
+_Noreturn void circ_rt_throw(uint64_t bits, uint32_t type)
+{
+    end_call((CircRtOutcome){.kind = CIRC_RT_THROW, .bits = bits, .type = type});
+}
+
+_Noreturn void circ_rt_trap_now(unsigned kind) { end_call((CircRtOutcome){.kind = CIRC_RT_TRAP, .trap = kind}); }
 
 #if defined(__x86_64__)
 /* the divisor register of a div/idiv at pc (F6/F7 /6 /7 with a register operand),

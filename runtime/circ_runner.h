@@ -17,6 +17,7 @@ enum { CIRC_RUNNER_HELPERS = 9, CIRC_RUNNER_GP = 8, CIRC_RUNNER_FP = 8, CIRC_RUN
 typedef struct {
     uint64_t magic, base;
     uint64_t helpers[CIRC_RUNNER_HELPERS]; /* in circ_abi.h's order */
+    uint64_t check_flagged;                /* circ_rt_check for code with the threw flag */
 } CircRunnerHello;
 
 typedef struct {
@@ -31,7 +32,7 @@ typedef struct {
 /* AAPCS64: the integer and float argument registers, then the arguments in memory */
 typedef struct {
     uint64_t entry;
-    uint32_t float_result, pad;
+    uint32_t float_result, threw_flag; /* threw_flag: the object returns the flag */
     uint64_t gp[CIRC_RUNNER_GP], fp[CIRC_RUNNER_FP], mem[CIRC_RUNNER_MEM];
 } CircRunnerCall;
 

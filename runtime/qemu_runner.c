@@ -14,28 +14,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-typedef uint64_t (*IntCall)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
-                            double, double, double, double, double, double, double, double, uint64_t,
-                            uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
-                            uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
-typedef double (*FloatCall)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
-                            double, double, double, double, double, double, double, double, uint64_t,
-                            uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
-                            uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
-#define CALL_ARGS(c)                                                                                 \
-    c->gp[0], c->gp[1], c->gp[2], c->gp[3], c->gp[4], c->gp[5], c->gp[6], c->gp[7], circ_rt_f64(c->fp[0]), \
-        circ_rt_f64(c->fp[1]), circ_rt_f64(c->fp[2]), circ_rt_f64(c->fp[3]), circ_rt_f64(c->fp[4]),   \
-        circ_rt_f64(c->fp[5]), circ_rt_f64(c->fp[6]), circ_rt_f64(c->fp[7]), c->mem[0], c->mem[1],    \
-        c->mem[2], c->mem[3], c->mem[4], c->mem[5], c->mem[6], c->mem[7], c->mem[8], c->mem[9],       \
-        c->mem[10], c->mem[11], c->mem[12], c->mem[13], c->mem[14], c->mem[15]
-
+/* the call by register file: the runner's registers are AAPCS64's; a set threw
+ * flag (an object compiled with it) is the call's throw */
 static void call_one(const uint64_t *args, uint64_t *ret)
 {
     const CircRunnerCall *c = (const CircRunnerCall *)args;
-    if (c->float_result)
-        *ret = circ_rt_f64_bits(((FloatCall)(uintptr_t)c->entry)(CALL_ARGS(c)));
-    else
-        *ret = ((IntCall)(uintptr_t)c->entry)(CALL_ARGS(c));
+    CircRtRegs r = {.entry = c->entry, .nmem = CIRC_RUNNER_MEM};
+    memcpy(r.gp, c->gp, sizeof c->gp);
+    memcpy(r.fp, c->fp, sizeof c->fp);
+    memcpy(r.mem, c->mem, sizeof c->mem);
+    circ_rt_regcall(&r);
+    if (c->threw_flag)
+        circ_rt_regs_rethrow(&r);
+    *ret = c->float_result ? r.ret_fp : r.ret_gp;
 }
 
 static int read_all(void *p, size_t n)
@@ -67,7 +58,8 @@ static int say_hello(void)
                           (uint64_t)(uintptr_t)circ_rt_fexp_f32, (uint64_t)(uintptr_t)circ_rt_fexp_f64,
                           (uint64_t)(uintptr_t)circ_rt_throw, (uint64_t)(uintptr_t)circ_rt_mix64,
                           (uint64_t)(uintptr_t)circ_rt_scramble, (uint64_t)(uintptr_t)circ_rt_check,
-                          (uint64_t)(uintptr_t)circ_rt_apply}};
+                          (uint64_t)(uintptr_t)circ_rt_apply},
+                         (uint64_t)(uintptr_t)circ_rt_check_flagged};
     return write_all(&h, sizeof h);
 }
 

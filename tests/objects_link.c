@@ -56,7 +56,7 @@ static bool pick_toolchain(Ctx *c)
 }
 
 /* libcirc_rt's sources, each built for the target as TMP/NAME.o */
-static const char *const runtime_sources[] = {"circ_rt", "circ_rt_call", "circ_rt_fns"};
+static const char *const runtime_sources[] = {"circ_rt", "circ_rt_call", "circ_rt_fns", "circ_rt_regcall"};
 
 static bool build_runtime(Ctx *c)
 {
@@ -142,7 +142,7 @@ static void check_module(Ctx *c, const char *file)
     Diag d;
     diag_init(&d, file, stderr);
     Module *m = parse_file(file, &d);
-    if (!m || !m->nruns || lower_module_may_throw(m)) { /* libcirc_rt reads no threw flag yet */
+    if (!m || !m->nruns) {
         module_free(m);
         return;
     }

@@ -2,6 +2,7 @@
  * function and, under CIRC_MODULE_TABLE, a caller per function taking and giving
  * bits, listed in circ_module_funcs for a generic driver (runtime/main.c). */
 #include "compiler/lir/objwrite.h"
+#include "compiler/lir/lower.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -38,13 +39,20 @@ static bool is_c_name(const char *prefix, const char *name)
     return true;
 }
 
+/* the name C calls f by: its symbol, or circ_fn_N bound to the symbol by __asm__ */
+static void print_c_name(FILE *out, const Func *f, const char *prefix)
+{
+    if (is_c_name(prefix, f->name))
+        fprintf(out, "%s%s", prefix, f->name);
+    else
+        fprintf(out, "circ_fn_%u", f->index);
+}
+
 static void print_prototype(FILE *out, const Func *f, const char *prefix)
 {
     fprintf(out, "%s ", c_types[f->ret]);
-    if (is_c_name(prefix, f->name))
-        fprintf(out, "%s%s(", prefix, f->name);
-    else
-        fprintf(out, "circ_fn_%u(", f->index);
+    print_c_name(out, f, prefix);
+    fprintf(out, "(");
     for (uint32_t i = 0; i < f->nparams; i++)
         fprintf(out, "%s%s", i ? ", " : "", c_types[f->params[i]]);
     fprintf(out, "%s)", f->nparams ? "" : "void");
@@ -79,15 +87,27 @@ static const char *result_open(Type t)
     }
 }
 
+/* a caller of a function compiled with the threw flag: by register file
+ * (circ_rt_call_flagged), the one way C reads the flag next to a float result */
+static void print_flagged_caller(FILE *out, const Func *f, const char *prefix)
+{
+    fprintf(out, "static void circ_call_%u(const uint64_t *a, uint64_t *r)\n{\n", f->index);
+    fprintf(out, "    static const uint8_t types[] = {");
+    for (uint32_t i = 0; i < f->nparams; i++)
+        fprintf(out, "%s%u", i ? ", " : "", (unsigned)f->params[i]);
+    fprintf(out, "%s};\n", f->nparams ? "" : "0");
+    fprintf(out, "    *r = circ_rt_call_flagged((uint64_t)(uintptr_t)");
+    print_c_name(out, f, prefix);
+    fprintf(out, ", types, %u, %u, a);\n}\n", f->nparams, (unsigned)f->ret);
+}
+
 static void print_caller(FILE *out, const Func *f, const char *prefix)
 {
     fprintf(out, "static void circ_call_%u(const uint64_t *a, uint64_t *r)\n{\n    (void)a;\n    %s",
             f->index, result_open(f->ret));
     bool paren = f->ret == TY_F32 || f->ret == TY_F64 || f->ret == TY_NONE;
-    if (is_c_name(prefix, f->name))
-        fprintf(out, "%s%s(", prefix, f->name);
-    else
-        fprintf(out, "circ_fn_%u(", f->index);
+    print_c_name(out, f, prefix);
+    fprintf(out, "(");
     for (uint32_t i = 0; i < f->nparams; i++) {
         fprintf(out, "%s", i ? ", " : "");
         print_arg(out, f->params[i], i);
@@ -103,8 +123,9 @@ bool obj_write_header(FILE *out, const Module *m, const char *prefix)
     for (uint32_t i = 0; i < m->nfuncs; i++)
         print_prototype(out, m->funcs[i], prefix);
     fprintf(out, "\n#ifdef CIRC_MODULE_TABLE\n#include \"circ_rt.h\"\n\n");
+    bool flagged = lower_module_may_throw(m);
     for (uint32_t i = 0; i < m->nfuncs; i++)
-        print_caller(out, m->funcs[i], prefix);
+        (flagged ? print_flagged_caller : print_caller)(out, m->funcs[i], prefix);
     fprintf(out, "\nstatic const CircRtFunc circ_module_funcs[] = {\n");
     for (uint32_t i = 0; i < m->nfuncs; i++)
         fprintf(out, "    {\"%s\", circ_call_%u, %u, %s, (uint64_t)(uintptr_t)%s%s},\n", m->funcs[i]->name, i,
