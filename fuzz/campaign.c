@@ -339,8 +339,9 @@ static bool fill_circ(FILE *f, void *ctx)
     fprintf(f, "; campaign seed %llu, worker %u, program %llu, size %u%s: generator seed 0x%016llx\n",
             (unsigned long long)o->seed, m->worker, (unsigned long long)m->index, size,
             o->gen.swarm ? ", swarm" : "", (unsigned long long)gseed);
-    fprintf(f, "; reproduce: circ check FILE%s%s%s   (or circ gen --seed 0x%016llx --size %u%s)\n",
+    fprintf(f, "; reproduce: circ check FILE%s%s%s%s   (or circ gen --seed 0x%016llx --size %u%s)\n",
             o->check.tv ? " --tv" : "", o->check.targets ? " --targets " : "", o->check.targets ? o->check.targets : "",
+            o->reproduce_args ? o->reproduce_args : "",
             (unsigned long long)gseed, size, o->gen.swarm ? " --swarm" : "");
     size_t len;
     uint8_t *b = program_bytes(o, m->worker, m->index, &len);

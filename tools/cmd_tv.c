@@ -1,5 +1,6 @@
 /* cmd_tv.c — `circ tv`: translation validation of every pass application of a
  * pipeline on a file, one verdict per application (docs/tv.md). */
+#include "api/api_internal.h"
 #include "driver.h"
 #include "fuzz/tv.h"
 
@@ -9,6 +10,7 @@
 
 static const char tv_usage[] =
     "usage: circ tv FILE [-O1|-O2|--passes=LIST] [--unroll K] [--timeout MS] [--all]\n"
+    "               [--load-pass-plugin=PATH.so]...\n"
     "Prove with Z3 that every pass application of the pipeline (default -O2) keeps the\n"
     "outcome of every function for all arguments and initial buffer contents.  One line\n"
     "per application that changed its function (--all: also the others):\n"
@@ -16,6 +18,8 @@ static const char tv_usage[] =
     "then `N proved, M refuted, U unknown` and the median query time.\n"
     "  --unroll K     loop iterations explored per loop entry (default 4)\n"
     "  --timeout MS   solver time per query (default 2000)\n"
+    "  --load-pass-plugin=PATH.so  load a pass plugin (docs/api.md) whose passes\n"
+    "                 --passes may name\n"
     "Exit 0 if nothing is refuted, 1 if something is (or a counterexample is unconfirmed),\n"
     "2 on usage or I/O errors.\n";
 
@@ -25,6 +29,7 @@ typedef struct {
     const char *passes;
     TvOptions tv;
     bool all;
+    circ_pass_registry *plugins;
 } TvArgs;
 
 static bool parse_count(const char *s, uint32_t *out)
@@ -65,6 +70,11 @@ static bool parse_args(int argc, char **argv, TvArgs *a)
 {
     *a = (TvArgs){.level = 2};
     for (int i = 1; i < argc; i++) {
+        int plugin = plugin_option(argc, argv, &i, &a->plugins, "tv");
+        if (plugin < 0)
+            return false;
+        if (plugin)
+            continue;
         if (argv[i][0] == '-' && argv[i][1]) {
             if (!parse_option(argc, argv, &i, a))
                 return false;
@@ -83,6 +93,7 @@ static PassManager *make_pm(const PassOptions *opt, void *ctx)
 {
     const TvArgs *a = ctx;
     PassManager *pm = pm_new(opt);
+    api_register_passes(pm, a->plugins);
     if (a->passes) {
         char err[200];
         pm_set_passes(pm, a->passes, err, sizeof err); /* checked before */
@@ -134,6 +145,7 @@ static bool passes_valid(const TvArgs *a)
 {
     char err[200];
     PassManager *pm = pm_new(NULL);
+    api_register_passes(pm, a->plugins);
     bool ok = !a->passes || pm_set_passes(pm, a->passes, err, sizeof err);
     if (!ok)
         fprintf(stderr, "circ tv: %s\n", err);
@@ -141,12 +153,10 @@ static bool passes_valid(const TvArgs *a)
     return ok;
 }
 
-int cmd_tv(int argc, char **argv)
+/* prove as the parsed arguments a say */
+static int tv_parsed(TvArgs *a)
 {
-    if (wants_help(argc, argv, tv_usage))
-        return EXIT_OK;
-    TvArgs a;
-    if (!parse_args(argc, argv, &a) || !passes_valid(&a))
+    if (!passes_valid(a))
         return EXIT_USAGE;
     if (!tv_available()) {
         fprintf(stderr, "circ tv: translation validation is unavailable: circ was built without Z3 "
@@ -154,17 +164,27 @@ int cmd_tv(int argc, char **argv)
         return EXIT_USAGE;
     }
     int status = EXIT_OK;
-    Module *m = load_module(a.file, true, &status);
+    Module *m = load_module(a->file, true, &status);
     if (!m)
         return status;
     TvSummary *sum = malloc(sizeof *sum);
     if (!sum)
         abort();
     char err[200] = "";
-    tv_pipeline(m, make_pm, &a, &a.tv, report, &a, sum, err, sizeof err);
+    tv_pipeline(m, make_pm, a, &a->tv, report, a, sum, err, sizeof err);
     print_summary(sum);
     status = sum->refuted || sum->unconfirmed ? EXIT_FAIL : EXIT_OK;
     free(sum);
     module_free(m);
     return status;
+}
+
+int cmd_tv(int argc, char **argv)
+{
+    if (wants_help(argc, argv, tv_usage))
+        return EXIT_OK;
+    TvArgs a;
+    int rc = parse_args(argc, argv, &a) ? tv_parsed(&a) : EXIT_USAGE;
+    circ_pass_registry_free(a.plugins);
+    return rc;
 }
