@@ -13,6 +13,7 @@
  * The findings folder is locked with flock() on DIR/.circ-fuzz.lock for the whole
  * campaign; findings are written through fuzz/atomic_write.h, never replacing a file. */
 #include "fuzz/campaign.h"
+#include "fuzz/progress.h"
 #include "fuzz/atomic_write.h"
 #include "fuzz/reduce.h"
 #include "oracle/mem.h"
@@ -645,11 +646,7 @@ static void show_status(Parent *p, bool force)
     p->last_status = t;
     char line[512];
     format_status(p, line, sizeof line);
-    if (p->tty)
-        fprintf(p->status, "\r\033[K%s", line);
-    else
-        fprintf(p->status, "%s\n", line);
-    fflush(p->status);
+    progress_draw(p->status, p->tty, line);
 }
 
 /* ---- the parent's loop ---------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include "fuzz/reduce_internal.h"
 #include "compiler/opt/opt.h"
 #include "fuzz/gen.h"
+#include "fuzz/progress.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ typedef struct {
     Module *cur;
     Metric metric;
     uint32_t jobs;
+    Progress progress;
 } Reducer;
 
 static double now_seconds(void)
@@ -398,11 +400,8 @@ static void accept(Reducer *r, Module *cand, const Strategy *s)
     r->cur = cand;
     r->metric = measure(cand);
     r->st->accepted++;
-    if (r->opt->progress) {
-        fprintf(r->opt->progress, "reduce: %u gates, %llu candidates tried, %.1fs (%s)\n", r->metric.gates,
-                (unsigned long long)r->st->tried, now_seconds() - r->start, s->name);
-        fflush(r->opt->progress);
-    }
+    progress_update(&r->progress, false, "reduce: %u gates, %llu candidates tried, %.1fs (%s)", r->metric.gates,
+                    (unsigned long long)r->st->tried, now_seconds() - r->start, s->name);
 }
 
 /* one chunk size of one variant: returns true if something was accepted */
@@ -486,6 +485,7 @@ Module *reduce_module(const Module *m, const ReduceOptions *opt, ReduceStats *st
     Reducer r = {.opt = opt, .st = st, .start = now_seconds()};
     r.jobs = opt->jobs > MAX_JOBS ? MAX_JOBS : opt->jobs;
     r.null = fopen("/dev/null", "w");
+    progress_init(&r.progress, opt->progress, PROGRESS_AUTO, opt->progress_interval);
     st->gates_before = reduce_gate_count(m);
     r.steps = opt->interp_steps ? opt->interp_steps : reduce_step_budget(m);
     r.cur = module_clone(m);
@@ -508,6 +508,7 @@ Module *reduce_module(const Module *m, const ReduceOptions *opt, ReduceStats *st
     }
     st->gates_after = reduce_gate_count(r.cur);
     st->seconds = now_seconds() - r.start;
+    progress_done(&r.progress);
     if (r.null)
         fclose(r.null);
     return r.cur;

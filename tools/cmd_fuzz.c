@@ -6,6 +6,7 @@
 #include "fuzz/campaign.h"
 #include "compiler/target.h"
 #include "fuzz/check.h"
+#include "fuzz/progress.h"
 #include "fuzz/reduce.h"
 
 #include <errno.h>
@@ -101,7 +102,8 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
 static const char check_usage[] =
     "usage: circ check FILE... [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
     "                  [--passes=a,b,c] [--tv] [--tv-timeout MS] [--no-native]\n"
-    "                  [--list-stages] [-q] [--load-pass-plugin=PATH.so]...\n"
+    "                  [--list-stages] [-q] [--status-interval S]\n"
+    "                  [--load-pass-plugin=PATH.so]...\n"
     "For every `; run:` line of each file, compare the reference interpreter's outcome\n"
     "(the oracle; it must also meet the line's expectation) with every stage of the\n"
     "compiler, in pipeline order: each pass alone (pass-NAME), -O1 and -O2 (O1, O2:\n"
@@ -124,16 +126,21 @@ static const char check_usage[] =
     "  --load-pass-plugin=PATH.so  load a pass plugin (docs/api.md): each of its passes\n"
     "                   gets a stage pass-NAME (and tv-NAME with --tv) and works in --passes\n"
     "  --list-stages    print the stages that would be checked and exit\n"
-    "  -q               print mismatches and the summary only\n"
+    "  -q               print mismatches and the summary only (no progress)\n"
+    "  --status-interval S  progress on stderr: a line redrawn in place on a terminal,\n"
+    "                   else `check: K/N files, F failed, T s` every S seconds (default 5)\n"
     "Exit 0 if every stage agreed, 1 on a mismatch or an invalid file, 2 on usage or I/O errors.\n";
 
-static int check_file(const char *path, const CheckOptions *co, bool quiet, CheckResult *res)
+/* check one file; its result to stdout (the progress line erased first) */
+static int check_file(const char *path, const CheckOptions *co, bool quiet, CheckResult *res, Progress *prog)
 {
     int status = EXIT_OK;
+    progress_clear(prog); /* load_module may report errors */
     Module *m = load_module(path, true, &status);
     if (!m)
         return status;
     bool ok = check_module(m, co, res);
+    progress_clear(prog);
     if (!ok) {
         printf("%s: ", path);
         check_report(stdout, m, res);
@@ -157,9 +164,12 @@ static int check_command(int argc, char **argv, circ_pass_registry **plugins)
     check_options_default(&co);
     co.check_expectations = true;
     bool list = false, quiet = false;
+    double interval = 0;
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
         int r = plugin_option(argc, argv, &i, plugins, "check");
+        if (!r)
+            r = status_interval_option(argc, argv, &i, &interval, "check");
         if (!r)
             r = common_option(argc, argv, &i, &co, "check");
         if (r < 0)
@@ -170,6 +180,7 @@ static int check_command(int argc, char **argv, circ_pass_registry **plugins)
             list = true;
         else if (!strcmp(argv[i], "-q"))
             quiet = true;
+
         else if (argv[i][0] == '-') {
             fprintf(stderr, "circ check: bad option '%s'\n%s", argv[i], usage);
             return EXIT_USAGE;
@@ -193,13 +204,18 @@ static int check_command(int argc, char **argv, circ_pass_registry **plugins)
     CheckResult *res = malloc(sizeof *res);
     if (!res)
         return EXIT_USAGE;
+    Progress prog;
+    progress_init(&prog, quiet ? NULL : stderr, PROGRESS_AUTO, interval);
     int worst = EXIT_OK, failed = 0;
     for (int i = 1; i <= nfiles && !ferror(stdout); i++) {
-        int st = check_file(argv[i], &co, quiet, res);
+        int st = check_file(argv[i], &co, quiet, res, &prog);
         failed += st != EXIT_OK;
         if (st > worst)
             worst = st;
+        progress_update(&prog, false, "check: %d/%d files, %d failed, %.0f s", i, nfiles, failed,
+                        progress_elapsed(&prog));
     }
+    progress_done(&prog);
     free(res);
     printf("%d file%s checked, %d failed\n", nfiles, nfiles == 1 ? "" : "s", failed);
     return worst;

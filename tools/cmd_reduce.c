@@ -37,7 +37,8 @@ static void catch_stop_signals(void)
 static const char reduce_usage[] =
     "usage: circ reduce FILE [-o OUT] [--test CMD] [--jobs J] [--timeout SEC]\n"
     "                   [--max-seconds SEC] [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
-    "                   [--tv] [--tv-timeout MS] [-q] [--load-pass-plugin=PATH.so]...\n"
+    "                   [--tv] [--tv-timeout MS] [--status-interval S] [-q]\n"
+    "                   [--load-pass-plugin=PATH.so]...\n"
     "Shrink FILE to a small program that still shows the same problem, and write it\n"
     "(with its `; run:` lines, expectations from the interpreter) to OUT or stdout.\n"
     "By default a candidate is kept when `circ check` still finds a mismatch with the\n"
@@ -56,6 +57,8 @@ static const char reduce_usage[] =
     "                    result gets the confirming run line of its last check\n"
     "  --load-pass-plugin=PATH.so  load a pass plugin (docs/api.md): its passes are\n"
     "                    checked (stage pass-NAME), so their findings reduce\n"
+    "  --status-interval S  seconds between progress lines when stderr is no terminal\n"
+    "                    (default 5; on a terminal one line is redrawn in place)\n"
     "  -q                no progress lines\n"
     "The result keeps FILE's leading comment lines (a finding's header) and says how\n"
     "far it was reduced.  On SIGINT or SIGTERM the running tests are killed and the best\n"
@@ -133,6 +136,8 @@ static bool parse_args(int argc, char **argv, ReduceArgs *a)
     a->ro.timeout = 60;
     for (int i = 1; i < argc; i++) {
         int plugin = plugin_option(argc, argv, &i, &a->plugins, "reduce");
+        if (!plugin)
+            plugin = status_interval_option(argc, argv, &i, &a->ro.progress_interval, "reduce");
         if (plugin < 0)
             return false;
         if (plugin)

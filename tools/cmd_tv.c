@@ -2,6 +2,7 @@
  * pipeline on a file, one verdict per application (docs/tv.md). */
 #include "api/api_internal.h"
 #include "driver.h"
+#include "fuzz/progress.h"
 #include "fuzz/tv.h"
 
 #include <errno.h>
@@ -10,14 +11,15 @@
 
 static const char tv_usage[] =
     "usage: circ tv FILE [-O1|-O2|--passes=LIST] [--unroll K] [--timeout MS] [--all]\n"
-    "               [--load-pass-plugin=PATH.so]...\n"
+    "               [--status-interval S] [--load-pass-plugin=PATH.so]...\n"
     "Prove with Z3 that every pass application of the pipeline (default -O2) keeps the\n"
     "outcome of every function for all arguments and initial buffer contents.  One line\n"
     "per application that changed its function (--all: also the others):\n"
     "  @func pass#N NAME: proved | proved up to K | refuted (run line) | unknown (reason)\n"
     "then `N proved, M refuted, U unknown` and the median query time.\n"
     "  --unroll K     loop iterations explored per loop entry (default 4)\n"
-    "  --timeout MS   solver time per query (default 2000)\n"
+    "  --timeout MS   solver time per query (default 2000)\n"    "  --status-interval S  progress on stderr: a line redrawn in place on a terminal,\n"
+    "                 else a line every S seconds (default 5)\n"
     "  --load-pass-plugin=PATH.so  load a pass plugin (docs/api.md) whose passes\n"
     "                 --passes may name\n"
     "Exit 0 if nothing is refuted, 1 if something is (or a counterexample is unconfirmed),\n"
@@ -30,6 +32,9 @@ typedef struct {
     TvOptions tv;
     bool all;
     circ_pass_registry *plugins;
+    double interval;        /* --status-interval */
+    Progress progress;      /* on stderr: applications proved so far */
+    uint32_t done, verdicts[4]; /* applications seen; proved, refuted, unknown, other */
 } TvArgs;
 
 static bool parse_count(const char *s, uint32_t *out)
@@ -52,6 +57,8 @@ static bool parse_option(int argc, char **argv, int *i, TvArgs *a)
         a->passes = s + 9;
     else if (!strcmp(s, "--all"))
         a->all = true;
+    else if (!strcmp(s, "--status-interval"))
+        return status_interval_option(argc, argv, i, &a->interval, "tv") > 0;
     else if (!strcmp(s, "--unroll") || !strcmp(s, "--timeout")) {
         uint32_t *dst = s[2] == 'u' ? &a->tv.unroll : &a->tv.timeout_ms;
         const char *v = *i + 1 < argc ? argv[++*i] : NULL;
@@ -102,9 +109,8 @@ static PassManager *make_pm(const PassOptions *opt, void *ctx)
     return pm;
 }
 
-static void report(const TvApplication *ap, const TvVerdict *v, void *ctx)
+static void report_line(const TvApplication *ap, const TvVerdict *v, const TvArgs *a)
 {
-    const TvArgs *a = ctx;
     if (!ap->changed) {
         if (a->all)
             printf("@%s pass#%llu %s: unchanged\n", ap->func, (unsigned long long)ap->number, ap->pass);
@@ -119,6 +125,27 @@ static void report(const TvApplication *ap, const TvVerdict *v, void *ctx)
         printf(" (%s)", v->detail);
     printf(" [%.3f s]\n", v->seconds);
     fflush(stdout);
+}
+
+/* the progress line after an application */
+static void tv_progress(TvArgs *a, const TvVerdict *v, bool changed)
+{
+    a->done++;
+    if (changed)
+        a->verdicts[v->kind == TV_PROVED || v->kind == TV_PROVED_UPTO ? 0
+                    : v->kind == TV_REFUTED                          ? 1
+                    : v->kind == TV_UNKNOWN                          ? 2
+                                                                     : 3]++;
+    progress_update(&a->progress, false, "tv: %u applications, %u proved, %u refuted, %u unknown, %.0f s", a->done,
+                    a->verdicts[0], a->verdicts[1], a->verdicts[2], progress_elapsed(&a->progress));
+}
+
+static void report(const TvApplication *ap, const TvVerdict *v, void *ctx)
+{
+    TvArgs *a = ctx;
+    progress_clear(&a->progress);
+    report_line(ap, v, a);
+    tv_progress(a, v, ap->changed);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -171,7 +198,9 @@ static int tv_parsed(TvArgs *a)
     if (!sum)
         abort();
     char err[200] = "";
+    progress_init(&a->progress, stderr, PROGRESS_AUTO, a->interval);
     tv_pipeline(m, make_pm, a, &a->tv, report, a, sum, err, sizeof err);
+    progress_done(&a->progress);
     print_summary(sum);
     status = sum->refuted || sum->unconfirmed ? EXIT_FAIL : EXIT_OK;
     free(sum);
