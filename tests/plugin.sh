@@ -4,6 +4,8 @@
 # find_package(circ CONFIG) in the plugin's own build; FLAGS: what code loaded by
 # this build compiles with, e.g. the sanitizers), loaded by the installed circ:
 #   - `circ opt --list-passes` lists both plugin passes; --passes runs them;
+#     `circ check` signs the wrong one pass-example-swap-sub:...; `circ tv` refutes
+#     it and proves the correct one (with Z3);
 #   - `circ fuzz --load-pass-plugin --jobs 2` (a fixed seed, a fixed number of
 #     programs) finds the wrong pass: a finding signed pass-example-swap-sub:...,
 #     whose reproduce line names the plugin, and none for the correct pass;
@@ -46,6 +48,16 @@ grep -q "ADD" "$out/last.log" && die "example-add-zero left the ADD of 0"
 [ $? = 1 ] && grep -q "pass-example-swap-sub:return-vs-return" "$out/last.log" ||
     die "circ check does not find the wrong plugin pass"
 grep -q "pass-example-add-zero" "$out/last.log" && die "the correct plugin pass was reported"
+
+# circ tv proves the correct pass and refutes the wrong one (where circ has Z3)
+"$circ" tv "$load" --passes=example-swap-sub,example-add-zero "$out/sub.circ" > "$out/last.log" 2>&1
+rc=$?
+if grep -q "unavailable" "$out/last.log"; then
+    echo "tv: unavailable in this build (no Z3)"
+else
+    [ $rc = 1 ] && grep -q "example-swap-sub: refuted" "$out/last.log" &&
+        grep -q "example-add-zero: proved" "$out/last.log" || die "circ tv with the plugin's passes"
+fi
 
 # the campaign: two workers, both with the plugin
 "$circ" fuzz "$load" --seed 7 --seconds 0 --max-programs 200 --jobs 2 --targets pass --no-native \
