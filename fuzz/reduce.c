@@ -38,6 +38,7 @@ typedef struct {
     Metric metric;
     uint32_t jobs;
     Progress progress;
+    const char *last_step;  /* the strategy of the last step kept (progress) */
 } Reducer;
 
 static double now_seconds(void)
@@ -343,9 +344,17 @@ static int test_here(Reducer *r, Module **cands, uint32_t n)
 }
 
 /* test cands[0..n); index of the first interesting one, or -1 */
+/* the progress line: size, candidates tried, time, the last step kept */
+static void show_progress(Reducer *r)
+{
+    progress_update(&r->progress, false, "reduce: %u gates, %llu candidates tried, %.1fs (%s)", r->metric.gates,
+                    (unsigned long long)r->st->tried, now_seconds() - r->start, r->last_step ? r->last_step : "start");
+}
+
 static int test_batch(Reducer *r, Module **cands, uint32_t n)
 {
     r->st->tried += n;
+    show_progress(r);
     if (!tests_forked(r))
         return test_here(r, cands, n);
     pid_t pid[MAX_JOBS];
@@ -400,8 +409,8 @@ static void accept(Reducer *r, Module *cand, const Strategy *s)
     r->cur = cand;
     r->metric = measure(cand);
     r->st->accepted++;
-    progress_update(&r->progress, false, "reduce: %u gates, %llu candidates tried, %.1fs (%s)", r->metric.gates,
-                    (unsigned long long)r->st->tried, now_seconds() - r->start, s->name);
+    r->last_step = s->name;
+    show_progress(r);
 }
 
 /* one chunk size of one variant: returns true if something was accepted */

@@ -180,7 +180,6 @@ static int check_command(int argc, char **argv, circ_pass_registry **plugins)
             list = true;
         else if (!strcmp(argv[i], "-q"))
             quiet = true;
-
         else if (argv[i][0] == '-') {
             fprintf(stderr, "circ check: bad option '%s'\n%s", argv[i], usage);
             return EXIT_USAGE;
