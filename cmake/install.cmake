@@ -3,7 +3,8 @@
 # (libcirc.a) and shared (libcirc.so.MAJOR, with that SONAME), both built from one
 # set of position-independent objects of every layer's sources; the `circ` tool, the
 # headers, a pkg-config file (circ.pc) and a CMake package (find_package(circ CONFIG)
-# gives circ::circ, the shared library, and circ::circ_static).  Included by the top
+# gives circ::circ, the shared library, circ::circ_static, and circ::headers for
+# pass plugins).  Included by the top
 # CMakeLists.txt after the layers, their external libraries and the tool.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -35,8 +36,8 @@ target_include_directories(circ_objects PRIVATE ${CMAKE_SOURCE_DIR} ${CMAKE_SOUR
 if(CIRC_HAVE_Z3)
   target_include_directories(circ_objects PRIVATE ${Z3_INCLUDE_DIR})
 endif()
-# the external libraries libcirc needs (private to the shared one)
-set(CIRC_EXTERNAL_LIBS ${UNICORN_LIBRARY} ${CAPSTONE_LIBRARY} m)
+# the external libraries libcirc needs (private to the shared one); dl: pass plugins
+set(CIRC_EXTERNAL_LIBS ${UNICORN_LIBRARY} ${CAPSTONE_LIBRARY} m ${CMAKE_DL_LIBS})
 if(CIRC_HAVE_Z3)
   list(PREPEND CIRC_EXTERNAL_LIBS ${Z3_LIBRARY})
 endif()
@@ -53,8 +54,35 @@ foreach(_t circ_static circ_shared)
                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 endforeach()
 
+# the circ tool has the API too, and exports its circ_* functions: pass plugins
+# (include/circ/pass.h) loaded with --load-pass-plugin call them
+target_sources(circ PRIVATE ${_api_srcs})
+target_include_directories(circ PRIVATE ${CMAKE_SOURCE_DIR}/include)
+# (exactly the functions the public headers declare)
+file(GLOB _api_headers ${CMAKE_SOURCE_DIR}/include/circ/*.h)
+set(_api_names)
+foreach(_h ${_api_headers})
+  file(READ ${_h} _text)
+  string(REGEX MATCHALL "[ *](circ_[a-z0-9_]+)\\(" _calls "${_text}")
+  foreach(_c ${_calls})
+    string(REGEX REPLACE "^[ *](circ_[a-z0-9_]+)\\($" "\\1" _n "${_c}")
+    list(APPEND _api_names ${_n})
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES _api_names)
+string(JOIN "; " _api_list ${_api_names})
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/circ_api.dynlist "{ ${_api_list}; };\n")
+target_link_options(circ PRIVATE -Wl,--dynamic-list=${CMAKE_CURRENT_BINARY_DIR}/circ_api.dynlist)
+target_link_libraries(circ PRIVATE ${CMAKE_DL_LIBS})
+
 install(TARGETS circ RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS circ_static circ_shared EXPORT circTargets
+# circ::headers: the headers alone, for pass plugins (include/circ/pass.h), which
+# the program that loads them provides the functions of
+add_library(circ_headers INTERFACE)
+set_target_properties(circ_headers PROPERTIES EXPORT_NAME headers)
+target_include_directories(circ_headers INTERFACE $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/include>
+                           $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+install(TARGETS circ_static circ_shared circ_headers EXPORT circTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/circ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # libcirc_rt, what circ's objects link with (docs/objects.md), and its two headers
@@ -65,7 +93,8 @@ install(EXPORT circTargets NAMESPACE circ:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/circConfigVersion.cmake
                                  VERSION ${CIRC_API_MAJOR}.${CIRC_API_MINOR} COMPATIBILITY SameMajorVersion)
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/circConfig.cmake
-     "# circConfig.cmake — find_package(circ CONFIG): circ::circ (shared), circ::circ_static\n"
+     "# circConfig.cmake — find_package(circ CONFIG): circ::circ (shared), circ::circ_static,\n"
+     "# circ::headers (pass plugins: the headers only)\n"
      "include(\${CMAKE_CURRENT_LIST_DIR}/circTargets.cmake)\n")
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/circConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/circConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/circ)

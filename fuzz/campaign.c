@@ -13,6 +13,7 @@
  * The findings folder is locked with flock() on DIR/.circ-fuzz.lock for the whole
  * campaign; findings are written through fuzz/atomic_write.h, never replacing a file. */
 #include "fuzz/campaign.h"
+#include "fuzz/progress.h"
 #include "fuzz/atomic_write.h"
 #include "fuzz/reduce.h"
 #include "oracle/mem.h"
@@ -339,8 +340,9 @@ static bool fill_circ(FILE *f, void *ctx)
     fprintf(f, "; campaign seed %llu, worker %u, program %llu, size %u%s: generator seed 0x%016llx\n",
             (unsigned long long)o->seed, m->worker, (unsigned long long)m->index, size,
             o->gen.swarm ? ", swarm" : "", (unsigned long long)gseed);
-    fprintf(f, "; reproduce: circ check FILE%s%s%s   (or circ gen --seed 0x%016llx --size %u%s)\n",
+    fprintf(f, "; reproduce: circ check FILE%s%s%s%s   (or circ gen --seed 0x%016llx --size %u%s)\n",
             o->check.tv ? " --tv" : "", o->check.targets ? " --targets " : "", o->check.targets ? o->check.targets : "",
+            o->reproduce_args ? o->reproduce_args : "",
             (unsigned long long)gseed, size, o->gen.swarm ? " --swarm" : "");
     size_t len;
     uint8_t *b = program_bytes(o, m->worker, m->index, &len);
@@ -644,11 +646,7 @@ static void show_status(Parent *p, bool force)
     p->last_status = t;
     char line[512];
     format_status(p, line, sizeof line);
-    if (p->tty)
-        fprintf(p->status, "\r\033[K%s", line);
-    else
-        fprintf(p->status, "%s\n", line);
-    fflush(p->status);
+    progress_draw(p->status, p->tty, line);
 }
 
 /* ---- the parent's loop ---------------------------------------------------------------- */

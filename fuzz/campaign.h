@@ -53,6 +53,8 @@ typedef struct {
     double status_interval;  /* seconds between plain status lines */
     StatusMode status_mode;
     bool stop_on_mismatch;   /* end the campaign at the first mismatch */
+    const char *reproduce_args; /* added to a finding's reproduce command, e.g. the
+                                   --load-pass-plugin=PATH its passes need (NULL: none) */
 } CampaignOptions;
 
 typedef struct {

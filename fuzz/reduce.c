@@ -8,6 +8,7 @@
 #include "fuzz/reduce_internal.h"
 #include "compiler/opt/opt.h"
 #include "fuzz/gen.h"
+#include "fuzz/progress.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ typedef struct {
     Module *cur;
     Metric metric;
     uint32_t jobs;
+    Progress progress;
+    const char *last_step;  /* the strategy of the last step kept (progress) */
 } Reducer;
 
 static double now_seconds(void)
@@ -341,9 +344,17 @@ static int test_here(Reducer *r, Module **cands, uint32_t n)
 }
 
 /* test cands[0..n); index of the first interesting one, or -1 */
+/* the progress line: size, candidates tried, time, the last step kept */
+static void show_progress(Reducer *r)
+{
+    progress_update(&r->progress, false, "reduce: %u gates, %llu candidates tried, %.1fs (%s)", r->metric.gates,
+                    (unsigned long long)r->st->tried, now_seconds() - r->start, r->last_step ? r->last_step : "start");
+}
+
 static int test_batch(Reducer *r, Module **cands, uint32_t n)
 {
     r->st->tried += n;
+    show_progress(r);
     if (!tests_forked(r))
         return test_here(r, cands, n);
     pid_t pid[MAX_JOBS];
@@ -398,11 +409,8 @@ static void accept(Reducer *r, Module *cand, const Strategy *s)
     r->cur = cand;
     r->metric = measure(cand);
     r->st->accepted++;
-    if (r->opt->progress) {
-        fprintf(r->opt->progress, "reduce: %u gates, %llu candidates tried, %.1fs (%s)\n", r->metric.gates,
-                (unsigned long long)r->st->tried, now_seconds() - r->start, s->name);
-        fflush(r->opt->progress);
-    }
+    r->last_step = s->name;
+    show_progress(r);
 }
 
 /* one chunk size of one variant: returns true if something was accepted */
@@ -486,6 +494,7 @@ Module *reduce_module(const Module *m, const ReduceOptions *opt, ReduceStats *st
     Reducer r = {.opt = opt, .st = st, .start = now_seconds()};
     r.jobs = opt->jobs > MAX_JOBS ? MAX_JOBS : opt->jobs;
     r.null = fopen("/dev/null", "w");
+    progress_init(&r.progress, opt->progress, PROGRESS_AUTO, opt->progress_interval);
     st->gates_before = reduce_gate_count(m);
     r.steps = opt->interp_steps ? opt->interp_steps : reduce_step_budget(m);
     r.cur = module_clone(m);
@@ -508,6 +517,7 @@ Module *reduce_module(const Module *m, const ReduceOptions *opt, ReduceStats *st
     }
     st->gates_after = reduce_gate_count(r.cur);
     st->seconds = now_seconds() - r.start;
+    progress_done(&r.progress);
     if (r.null)
         fclose(r.null);
     return r.cur;

@@ -39,7 +39,10 @@ typedef struct {
                                killed); the result is the best so far; 0: no limit */
     volatile sig_atomic_t *stop; /* nonzero (a signal handler sets it): kill the running
                                tests and return the best result so far; NULL: none */
-    FILE *progress;         /* a status line per accepted step; NULL: quiet */
+    FILE *progress;         /* progress (fuzz/progress.h: a line redrawn as steps are
+                               accepted on a terminal, else a line every
+                               progress_interval seconds); NULL: quiet */
+    double progress_interval; /* 0: PROGRESS_INTERVAL */
     uint64_t interp_steps;  /* interpreter budget when refreshing run lines; 0: derived
                                from the input's runs */
 } ReduceOptions;

@@ -1,10 +1,12 @@
 /* cmd_fuzz.c — `circ check` (the oracle against every compiler stage for the run
  * lines of some files) and `circ fuzz` (a differential fuzzing campaign over
  * generated programs, fuzz/campaign.h). */
+#include "api/api_internal.h"
 #include "driver.h"
 #include "fuzz/campaign.h"
 #include "compiler/target.h"
 #include "fuzz/check.h"
+#include "fuzz/progress.h"
 #include "fuzz/reduce.h"
 
 #include <errno.h>
@@ -100,7 +102,8 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
 static const char check_usage[] =
     "usage: circ check FILE... [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
     "                  [--passes=a,b,c] [--tv] [--tv-timeout MS] [--no-native]\n"
-    "                  [--list-stages] [-q]\n"
+    "                  [--list-stages] [-q] [--status-interval S]\n"
+    "                  [--load-pass-plugin=PATH.so]...\n"
     "For every `; run:` line of each file, compare the reference interpreter's outcome\n"
     "(the oracle; it must also meet the line's expectation) with every stage of the\n"
     "compiler, in pipeline order: each pass alone (pass-NAME), -O1 and -O2 (O1, O2:\n"
@@ -120,17 +123,24 @@ static const char check_usage[] =
     "                   confirming run line; the verdicts are counted per file\n"
     "  --tv-timeout MS  solver time per query (default 2000; implies --tv)\n"
     "  --no-native      no stage on the host's CPU, none under qemu-aarch64\n"
+    "  --load-pass-plugin=PATH.so  load a pass plugin (docs/api.md): each of its passes\n"
+    "                   gets a stage pass-NAME (and tv-NAME with --tv) and works in --passes\n"
     "  --list-stages    print the stages that would be checked and exit\n"
-    "  -q               print mismatches and the summary only\n"
+    "  -q               print mismatches and the summary only (no progress)\n"
+    "  --status-interval S  progress on stderr: a line redrawn in place on a terminal,\n"
+    "                   else `check: K/N files, F failed, T s` every S seconds (default 5)\n"
     "Exit 0 if every stage agreed, 1 on a mismatch or an invalid file, 2 on usage or I/O errors.\n";
 
-static int check_file(const char *path, const CheckOptions *co, bool quiet, CheckResult *res)
+/* check one file; its result to stdout (the progress line erased first) */
+static int check_file(const char *path, const CheckOptions *co, bool quiet, CheckResult *res, Progress *prog)
 {
     int status = EXIT_OK;
+    progress_clear(prog); /* load_module may report errors */
     Module *m = load_module(path, true, &status);
     if (!m)
         return status;
     bool ok = check_module(m, co, res);
+    progress_clear(prog);
     if (!ok) {
         printf("%s: ", path);
         check_report(stdout, m, res);
@@ -144,7 +154,7 @@ static int check_file(const char *path, const CheckOptions *co, bool quiet, Chec
     return ok ? EXIT_OK : EXIT_FAIL;
 }
 
-int cmd_check(int argc, char **argv)
+static int check_command(int argc, char **argv, circ_pass_registry **plugins)
 {
     char usage[4096];
     usage_text(check_usage, usage, sizeof usage);
@@ -154,9 +164,14 @@ int cmd_check(int argc, char **argv)
     check_options_default(&co);
     co.check_expectations = true;
     bool list = false, quiet = false;
+    double interval = 0;
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
-        int r = common_option(argc, argv, &i, &co, "check");
+        int r = plugin_option(argc, argv, &i, plugins, "check");
+        if (!r)
+            r = status_interval_option(argc, argv, &i, &interval, "check");
+        if (!r)
+            r = common_option(argc, argv, &i, &co, "check");
         if (r < 0)
             return EXIT_USAGE;
         if (r)
@@ -171,6 +186,7 @@ int cmd_check(int argc, char **argv)
         } else
             argv[++nfiles] = argv[i]; /* compact the file names to argv[1..nfiles] */
     }
+    co.extra_passes = api_registry_passes(*plugins, &co.nextra_passes);
     char err[4096];
     if (!check_options_validate(&co, err, sizeof err)) {
         fprintf(stderr, "circ check: %s\n", err);
@@ -187,16 +203,29 @@ int cmd_check(int argc, char **argv)
     CheckResult *res = malloc(sizeof *res);
     if (!res)
         return EXIT_USAGE;
+    Progress prog;
+    progress_init(&prog, quiet ? NULL : stderr, PROGRESS_AUTO, interval);
     int worst = EXIT_OK, failed = 0;
     for (int i = 1; i <= nfiles && !ferror(stdout); i++) {
-        int st = check_file(argv[i], &co, quiet, res);
+        int st = check_file(argv[i], &co, quiet, res, &prog);
         failed += st != EXIT_OK;
         if (st > worst)
             worst = st;
+        progress_update(&prog, false, "check: %d/%d files, %d failed, %.0f s", i, nfiles, failed,
+                        progress_elapsed(&prog));
     }
+    progress_done(&prog);
     free(res);
     printf("%d file%s checked, %d failed\n", nfiles, nfiles == 1 ? "" : "s", failed);
     return worst;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    circ_pass_registry *plugins = NULL;
+    int rc = check_command(argc, argv, &plugins);
+    circ_pass_registry_free(plugins);
+    return rc;
 }
 
 /* ---- circ fuzz ------------------------------------------------------------------- */
@@ -208,6 +237,7 @@ static const char fuzz_usage[] =
     "                 [--size S] [--swarm] [--reduce] [--isa LIST] [-O0|-O1|-O2]\n"
     "                 [--max-programs N] [--hang-seconds H] [--status-interval S]\n"
     "                 [--tv] [--tv-timeout MS] [--no-native] [--qemu-every N]\n"
+    "                 [--load-pass-plugin=PATH.so]...\n"
     "Differential fuzzing campaign: J worker processes generate programs from the\n"
     "deterministic seed stream (seed, worker, index), run their run lines through the\n"
     "oracle and every compiler stage (as `circ check`), and report to this process,\n"
@@ -238,6 +268,9 @@ static const char fuzz_usage[] =
     "                     circ check --tv); the status line and the summary count the\n"
     "                     proved, refuted and unknown applications, and the reasons\n"
     "  --tv-timeout MS    solver time per query (default 1000 in a campaign; implies --tv)\n"
+    "  --load-pass-plugin=PATH.so  load a pass plugin (docs/api.md) in this process and\n"
+    "                     every worker: each of its passes is checked as the built-in\n"
+    "                     ones are (stage pass-NAME; signatures pass-NAME:...)\n"
     "Files are written whole or not at all and never replace one: a signature saved\n"
     "by an earlier run goes to DIR/SIGNATURE-2.circ, -3, ...  A finding that cannot\n"
     "be saved is reported as NOT SAVED.\n"
@@ -310,7 +343,7 @@ static int parse_fuzz_option(int argc, char **argv, int *i, CampaignOptions *o)
     return 1;
 }
 
-int cmd_fuzz(int argc, char **argv)
+static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
 {
     if (wants_help(argc, argv, fuzz_usage))
         return EXIT_OK;
@@ -318,7 +351,9 @@ int cmd_fuzz(int argc, char **argv)
     campaign_options_default(&o);
     o.check.qemu_every = QEMU_EVERY_DEFAULT;
     for (int i = 1; i < argc; i++) {
-        int r = common_option(argc, argv, &i, &o.check, "fuzz");
+        int r = plugin_option(argc, argv, &i, plugins, "fuzz");
+        if (r == 0)
+            r = common_option(argc, argv, &i, &o.check, "fuzz");
         if (r == 0)
             r = parse_fuzz_option(argc, argv, &i, &o);
         if (r < 0) {
@@ -332,6 +367,10 @@ int cmd_fuzz(int argc, char **argv)
         o.check.tv_options.max_seconds = o.hang_seconds / 3;
     if (o.reduce)
         o.reducer = reduce_campaign_finding; /* fuzz/reduce.h: keeps the signature */
+    o.check.extra_passes = api_registry_passes(*plugins, &o.check.nextra_passes);
+    char plugin_args[4096];
+    plugin_reproduce_args(argc, argv, plugin_args, sizeof plugin_args);
+    o.reproduce_args = plugin_args;
     CampaignStats st;
     int rc = campaign_run(&o, &st, stderr);
     if (rc < 0)
@@ -342,4 +381,12 @@ int cmd_fuzz(int argc, char **argv)
         return EXIT_USAGE;
     }
     return st.mismatches ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_fuzz(int argc, char **argv)
+{
+    circ_pass_registry *plugins = NULL; /* the workers inherit the loaded plugins (fork) */
+    int rc = fuzz_command(argc, argv, &plugins);
+    circ_pass_registry_free(plugins);
+    return rc;
 }

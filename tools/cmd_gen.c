@@ -3,6 +3,7 @@
 #include "driver.h"
 #include "fuzz/atomic_write.h"
 #include "fuzz/gen.h"
+#include "fuzz/progress.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@ static const char gen_usage[] =
     "usage: circ gen --seed N [--size S] [--swarm] [--funcs F] [--runs R] [-o FILE]\n"
     "       circ gen --from-bytes FILE [--size S] [--swarm] [--funcs F] [--runs R] [-o FILE]\n"
     "       circ gen --stats [--count K] [--seed N] [--size S] [--swarm] [--funcs F] [--runs R]\n"
+    "                    [--status-interval S]\n"
     "All forms also take --weights LIST and --extreme KIND.\n"
     "Generate a random valid Circuit IR module whose entry function (the last one) carries\n"
     "`; run:` lines with the interpreter's outcomes, so the file checks itself (circ test).\n"
@@ -33,7 +35,8 @@ static const char gen_usage[] =
     "  --stats         over K seeds (default 1000) from N: opcode/type/condition histogram,\n"
     "                  state gate shapes, programs per extreme, loops and memory effects per\n"
     "                  program, the outcome mix\n"
-    "                  and verifier failures; exit 1 if any program fails to verify or runs invalid\n"
+    "                  and verifier failures; exit 1 if any program fails to verify or runs invalid\n"    "  --status-interval S  --stats' progress on stderr: a line redrawn in place on a\n"
+    "                  terminal, else a line every S seconds (default 5)\n"
     "Exit: 0 success, 1 a generated program failed the check, 2 usage or I/O error.\n";
 
 typedef struct {
@@ -42,6 +45,7 @@ typedef struct {
     GenOptions opt;
     const char *from_bytes, *out;
     bool stats;
+    double interval; /* --status-interval: seconds between plain progress lines */
 } GenArgs;
 
 static bool parse_u64(const char *s, uint64_t *v)
@@ -64,6 +68,11 @@ static int parse_gen_args(int argc, char **argv, GenArgs *a)
         const char *o = argv[i];
         bool has_value = i + 1 < argc;
         uint64_t v = 0;
+        int interval = status_interval_option(argc, argv, &i, &a->interval, "gen");
+        if (interval < 0)
+            return EXIT_USAGE;
+        if (interval)
+            continue;
         if (!strcmp(o, "--swarm"))
             a->opt.swarm = true;
         else if (!strcmp(o, "--stats"))
@@ -233,7 +242,11 @@ static int print_stats(const GenArgs *a)
     Outcome *outs = calloc(a->runs ? a->runs : 1, sizeof *outs);
     if (!outs)
         abort();
+    Progress prog;
+    progress_init(&prog, stderr, PROGRESS_AUTO, a->interval);
     for (uint64_t k = 0; k < a->count; k++) {
+        progress_update(&prog, false, "gen --stats: %llu/%llu programs, %.0f s", (unsigned long long)k,
+                        (unsigned long long)a->count, progress_elapsed(&prog));
         size_t len;
         uint8_t *bytes = seed_bytes(a->seed + k, a->opt.size, &len);
         Module *m = generate(bytes, len, &a->opt);
@@ -245,6 +258,7 @@ static int print_stats(const GenArgs *a)
         free(bytes);
         module_free(m);
     }
+    progress_done(&prog);
     gen_stats_print(stdout, &s);
     int status = s.verify_failures || s.outcomes[OUT_INVALID] ? EXIT_FAIL : EXIT_OK;
     free(outs);

@@ -1,6 +1,6 @@
 /* cmd_opt.c — `circ opt`: run the optimization pipeline over a file and print the
  * result (run lines kept). */
-#include "compiler/opt/opt.h"
+#include "api/api_internal.h"
 #include "driver.h"
 
 #include <errno.h>
@@ -10,7 +10,8 @@
 static const char opt_usage[] =
     "usage: circ opt FILE [-O0|-O1|-O2|--passes=LIST] [--verify-each]\n"
     "                [--print-after=PASS|all] [--print-after-all] [--opt-bisect-limit=N]\n"
-    "       circ opt --list-passes\n"
+    "                [--load-pass-plugin=PATH.so]...\n"
+    "       circ opt --list-passes [--load-pass-plugin=PATH.so]...\n"
     "Optimize every function of FILE and print the module in canonical text form.\n"
     "  -O0                 no passes\n"
     "  -O1                 fold, dce, simplify-cfg\n"
@@ -20,6 +21,8 @@ static const char opt_usage[] =
     "  --verify-each       verify after every pass; stop naming the pass that broke it\n"
     "  --print-after=PASS  dump the module to stderr after each run of PASS ('all': every pass)\n"
     "  --opt-bisect-limit=N  run only the first N pass applications, logging each to stderr\n"
+    "  --load-pass-plugin=PATH.so  load a pass plugin (docs/api.md): its passes can be\n"
+    "                      named in --passes and --print-after\n"
     "Exit 0 on success, 1 if the input is invalid or a pass broke the circuit, 2 on usage or I/O errors.\n";
 
 typedef struct {
@@ -28,6 +31,7 @@ typedef struct {
     const char *passes;
     PassOptions opt;
     bool list;
+    circ_pass_registry *plugins;
 } OptArgs;
 
 static bool parse_limit(const char *s, int64_t *out)
@@ -46,6 +50,11 @@ static bool parse_args(int argc, char **argv, OptArgs *a)
     *a = (OptArgs){.level = 2, .opt = {.bisect_limit = -1}};
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
+        int plugin = plugin_option(argc, argv, &i, &a->plugins, "opt");
+        if (plugin < 0)
+            return false;
+        if (plugin)
+            continue;
         if (!strcmp(s, "-O0") || !strcmp(s, "-O1") || !strcmp(s, "-O2"))
             a->level = s[2] - '0', a->passes = NULL;
         else if (!strncmp(s, "--passes=", 9))
@@ -96,26 +105,23 @@ static bool configure(PassManager *pm, const OptArgs *a)
     return true;
 }
 
-int cmd_opt(int argc, char **argv)
+static int run_opt(const OptArgs *a)
 {
-    if (wants_help(argc, argv, opt_usage))
-        return EXIT_OK;
-    OptArgs a;
-    if (!parse_args(argc, argv, &a))
-        return EXIT_USAGE;
-    PassManager *pm = pm_new(&a.opt);
-    if (!pm || !configure(pm, &a)) {
+    PassManager *pm = pm_new(&a->opt);
+    if (pm)
+        api_register_passes(pm, a->plugins);
+    if (!pm || !configure(pm, a)) {
         pm_free(pm);
         return EXIT_USAGE;
     }
-    if (a.list) {
+    if (a->list) {
         fputs("passes:\n", stdout);
         pm_list_passes(pm, stdout);
         pm_free(pm);
         return EXIT_OK;
     }
     int status = EXIT_OK;
-    Module *m = load_module(a.file, true, &status);
+    Module *m = load_module(a->file, true, &status);
     if (!m) {
         pm_free(pm);
         return status;
@@ -126,5 +132,15 @@ int cmd_opt(int argc, char **argv)
         print_module(stdout, m);
     module_free(m);
     pm_free(pm);
+    return status;
+}
+
+int cmd_opt(int argc, char **argv)
+{
+    if (wants_help(argc, argv, opt_usage))
+        return EXIT_OK;
+    OptArgs a;
+    int status = parse_args(argc, argv, &a) ? run_opt(&a) : EXIT_USAGE;
+    circ_pass_registry_free(a.plugins);
     return status;
 }

@@ -7,6 +7,7 @@
  * (a signal handler can do nothing else): the reducer kills the running tests' process
  * groups, returns the best result so far, and this command writes it and exits
  * 128 + the signal's number. */
+#include "api/api_internal.h"
 #include "driver.h"
 #include "compiler/target.h"
 #include "fuzz/reduce.h"
@@ -36,7 +37,8 @@ static void catch_stop_signals(void)
 static const char reduce_usage[] =
     "usage: circ reduce FILE [-o OUT] [--test CMD] [--jobs J] [--timeout SEC]\n"
     "                   [--max-seconds SEC] [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
-    "                   [--tv] [--tv-timeout MS] [-q]\n"
+    "                   [--tv] [--tv-timeout MS] [--status-interval S] [-q]\n"
+    "                   [--load-pass-plugin=PATH.so]...\n"
     "Shrink FILE to a small program that still shows the same problem, and write it\n"
     "(with its `; run:` lines, expectations from the interpreter) to OUT or stdout.\n"
     "By default a candidate is kept when `circ check` still finds a mismatch with the\n"
@@ -53,6 +55,10 @@ static const char reduce_usage[] =
     "  -O0|-O1|-O2, --targets LIST, --isa LIST, --tv, --tv-timeout MS\n"
     "                    the check's stages, as in `circ check`; a tv-PASS:refuted\n"
     "                    result gets the confirming run line of its last check\n"
+    "  --load-pass-plugin=PATH.so  load a pass plugin (docs/api.md): its passes are\n"
+    "                    checked (stage pass-NAME), so their findings reduce\n"
+    "  --status-interval S  seconds between progress lines when stderr is no terminal\n"
+    "                    (default 5; on a terminal one line is redrawn in place)\n"
     "  -q                no progress lines\n"
     "The result keeps FILE's leading comment lines (a finding's header) and says how\n"
     "far it was reduced.  On SIGINT or SIGTERM the running tests are killed and the best\n"
@@ -67,6 +73,7 @@ typedef struct {
     CheckOptions check;
     bool quiet;
     const ReduceCheck *kept; /* the check and signature kept (NULL with --test) */
+    circ_pass_registry *plugins;
 } ReduceArgs;
 
 static bool parse_isa_list(const char *s, uint32_t *mask)
@@ -128,6 +135,13 @@ static bool parse_args(int argc, char **argv, ReduceArgs *a)
     check_options_default(&a->check);
     a->ro.timeout = 60;
     for (int i = 1; i < argc; i++) {
+        int plugin = plugin_option(argc, argv, &i, &a->plugins, "reduce");
+        if (!plugin)
+            plugin = status_interval_option(argc, argv, &i, &a->ro.progress_interval, "reduce");
+        if (plugin < 0)
+            return false;
+        if (plugin)
+            continue;
         if (argv[i][0] == '-' && argv[i][1]) {
             if (!parse_one(argc, argv, &i, a)) {
                 fprintf(stderr, "circ reduce: bad argument '%s'\n", argv[i]);
@@ -140,6 +154,7 @@ static bool parse_args(int argc, char **argv, ReduceArgs *a)
             return false;
         }
     }
+    a->check.extra_passes = api_registry_passes(a->plugins, &a->check.nextra_passes);
     if (!a->file)
         fprintf(stderr, "circ reduce: no input file\n");
     else if (a->test && !a->test[strspn(a->test, " \t\n")]) {
@@ -271,34 +286,42 @@ static int reduce_by_check(ReduceArgs *a, const Module *m)
     return rc;
 }
 
+/* reduce as the parsed arguments a say */
+static int reduce_parsed(ReduceArgs *a)
+{
+    char err[4096];
+    if (!a->test && !check_options_validate(&a->check, err, sizeof err)) {
+        fprintf(stderr, "circ reduce: %s\n", err);
+        return EXIT_USAGE;
+    }
+    int status;
+    Module *m = load_module(a->file, true, &status);
+    if (!m)
+        return status;
+    a->header = reduce_file_header(a->file);
+    if (!a->header) {
+        fprintf(stderr, "circ reduce: cannot read %s: %s\n", a->file, strerror(errno));
+        module_free(m);
+        return EXIT_USAGE;
+    }
+    catch_stop_signals();
+    a->ro.stop = &stop_signal;
+    int rc = a->test ? reduce_by_script(a, m) : reduce_by_check(a, m);
+    free(a->header);
+    module_free(m);
+    return stop_signal && rc != EXIT_USAGE ? 128 + stop_signal : rc;
+}
+
 int cmd_reduce(int argc, char **argv)
 {
     if (wants_help(argc, argv, reduce_usage))
         return EXIT_OK;
     ReduceArgs a;
-    if (!parse_args(argc, argv, &a)) {
+    int rc = EXIT_USAGE;
+    if (parse_args(argc, argv, &a))
+        rc = reduce_parsed(&a);
+    else
         fputs(reduce_usage, stderr);
-        return EXIT_USAGE;
-    }
-    char err[4096];
-    if (!a.test && !check_options_validate(&a.check, err, sizeof err)) {
-        fprintf(stderr, "circ reduce: %s\n", err);
-        return EXIT_USAGE;
-    }
-    int status;
-    Module *m = load_module(a.file, true, &status);
-    if (!m)
-        return status;
-    a.header = reduce_file_header(a.file);
-    if (!a.header) {
-        fprintf(stderr, "circ reduce: cannot read %s: %s\n", a.file, strerror(errno));
-        module_free(m);
-        return EXIT_USAGE;
-    }
-    catch_stop_signals();
-    a.ro.stop = &stop_signal;
-    int rc = a.test ? reduce_by_script(&a, m) : reduce_by_check(&a, m);
-    free(a.header);
-    module_free(m);
-    return stop_signal && rc != EXIT_USAGE ? 128 + stop_signal : rc;
+    circ_pass_registry_free(a.plugins);
+    return rc;
 }

@@ -21,4 +21,17 @@ bool wants_help(int argc, char **argv, const char *usage);
  * 2 (I/O) on failure */
 Module *load_module(const char *path, bool verify, int *status);
 
+/* --status-interval S (tools/status_option.c): 1 if argv[*i] was it (seconds > 0 in
+ * *seconds), 0 if not, -1 with a message on stderr (naming cmd) */
+int status_interval_option(int argc, char **argv, int *i, double *seconds, const char *cmd);
+
+/* --load-pass-plugin=PATH or --load-pass-plugin PATH (tools/plugins.c): 1 if argv[*i]
+ * was one (the plugin loaded into *reg, made on first use; the caller frees it with
+ * circ_pass_registry_free), 0 if not, -1 with a message on stderr (naming cmd) */
+struct circ_pass_registry;
+int plugin_option(int argc, char **argv, int *i, struct circ_pass_registry **reg, const char *cmd);
+/* the --load-pass-plugin=PATH options of argv, each after a space, into buf ("" if
+ * none): what a command that reproduces a finding needs */
+void plugin_reproduce_args(int argc, char **argv, char *buf, size_t n);
+
 #endif

@@ -1,7 +1,8 @@
 /* circ.h — the public C API of libcirc (docs/api.md): Circuit IR modules (parse,
- * verify, print, generate), the middle end (pipelines and pass lists), the reference
- * interpreter, the differential check, translation validation and machine code for
- * a target.  Every object is opaque and owned by the caller; nothing is global, so
+ * verify, print, generate, build: circ/build.h), the middle end (pipelines, pass
+ * lists, pass managers, passes of one's own and pass plugins: circ/pass.h), the
+ * reference interpreter, the differential check, the reducer, translation validation
+ * and machine code (code bytes or an ELF object) for a target.  Every object is opaque and owned by the caller; nothing is global, so
  * any number of threads may use the library at once as long as each object is used
  * by one thread at a time (reentrant).  C11 and C++ (extern "C").
  *
@@ -18,7 +19,7 @@
 /* the API's version: the major number changes when a function's meaning or a
  * declaration changes incompatibly, the minor one when functions are added */
 #define CIRC_VERSION_MAJOR 1
-#define CIRC_VERSION_MINOR 0
+#define CIRC_VERSION_MINOR 1
 #define CIRC_VERSION ((CIRC_VERSION_MAJOR << 16) | CIRC_VERSION_MINOR)
 
 #ifdef __cplusplus
@@ -26,8 +27,12 @@ extern "C" {
 #endif
 
 /* the version of the library linked ((major << 16) | minor); compare with
- * CIRC_VERSION, the header's */
+ * CIRC_VERSION, the header's: a program built with header version H runs with a
+ * library of version L when their majors are equal and L's minor is at least H's */
 unsigned circ_version(void);
+/* whether a library of version `have` provides what a program (or plugin) built for
+ * `want` uses: equal majors, have's minor >= want's */
+int circ_version_compatible(unsigned have, unsigned want);
 
 /* ---- modules ------------------------------------------------------------------ */
 typedef struct circ_module circ_module;
@@ -41,8 +46,9 @@ circ_module *circ_module_parse_file(const char *path, char *err, size_t errn);
  * module, as `circ gen --seed SEED --size SIZE`), with up to runs `; run:` lines
  * whose expectations are the interpreter's outcomes */
 circ_module *circ_module_generate(uint64_t seed, unsigned size, unsigned runs);
-/* a deep copy */
+/* a deep copy; NULL when out of memory */
 circ_module *circ_module_clone(const circ_module *m);
+/* frees m and everything it owns (its functions' handles included); NULL is ignored */
 void circ_module_free(circ_module *m);
 
 /* the number of verifier errors (0: valid); the first one in err */
@@ -55,6 +61,9 @@ unsigned circ_module_function_count(const circ_module *m);
 const char *circ_module_function_name(const circ_module *m, unsigned i);
 /* its `; run:` lines */
 unsigned circ_module_run_count(const circ_module *m);
+/* the module's canonical text as a malloc'd NUL-terminated string (the caller frees
+ * it with free); NULL when out of memory */
+char *circ_module_text(const circ_module *m);
 
 /* ---- the middle end ------------------------------------------------------------- */
 /* optimize m in place: the pipeline of -O level (0, 1 or 2) when passes is NULL,
@@ -110,9 +119,18 @@ const char *circ_target_name(unsigned i);
  * with the reason in err. */
 int circ_compile(const circ_module *m, const char *target, int level, uint8_t **code, size_t *len, char *err,
                  size_t errn);
+/* the same as an ELF64 relocatable object (`circ compile -o f.o`, docs/objects.md):
+ * one global symbol per function, prefix (may be NULL) followed by its name; link it
+ * with libcirc_rt.  The object's bytes in *obj (malloc'd, freed with free) and their
+ * length in *len.  0, or -1 with the reason in err. */
+int circ_compile_object(const circ_module *m, const char *target, int level, const char *prefix, uint8_t **obj,
+                        size_t *len, char *err, size_t errn);
 
 #ifdef __cplusplus
 }
 #endif
+
+#include "build.h"
+#include "pass.h"
 
 #endif
