@@ -17,7 +17,7 @@ static const char css[] =
     ".badge{padding:2px 10px;border-radius:999px;font-size:12px;font-weight:600;text-transform:uppercase}"
     ".running{background:#fef3c7;color:#92400e}.finished{background:#dcfce7;color:#166534}"
     ".meta{color:#475569;margin:6px 0 16px;font-size:13px}.meta code{background:#e2e8f0;padding:1px 5px;"
-    "border-radius:4px}.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:10px;"
+    "border-radius:4px}.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(104px,1fr));gap:10px;"
     "margin-bottom:16px}.card{background:#fff;border-radius:10px;padding:10px 14px;box-shadow:0 1px 2px #0f172a14}"
     ".card .label{color:#64748b;font-size:12px}.card .value{font-size:22px;font-weight:650;"
     "font-variant-numeric:tabular-nums}.card.bad .value{color:#dc2626}.grid{display:grid;"
@@ -28,7 +28,7 @@ static const char css[] =
     "table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}th,td{padding:3px 8px;"
     "text-align:right;border-bottom:1px solid #e2e8f0;font-size:12.5px}th{color:#475569;font-weight:600;"
     "background:#f8fafc;position:sticky;top:0}td:first-child,th:first-child{text-align:left}"
-    "td.op{font-family:ui-monospace,monospace}tr.missing td{background:#fee2e2}tr.folded td.o2{background:#fef3c7}"
+    "td.op{font-family:ui-monospace,monospace}td.l,th.l{text-align:left}tr.missing td{background:#fee2e2}tr.folded td.o2{background:#fef3c7}"
     ".finding{border-left:4px solid #ef4444}.finding dl{display:grid;grid-template-columns:130px 1fr;gap:4px 12px;"
     "margin:10px 0}.finding dt{color:#64748b}.finding dd{margin:0;word-break:break-word}"
     "pre{background:#0f172a;color:#e2e8f0;padding:10px 12px;border-radius:8px;overflow:auto;max-height:340px;"
@@ -121,6 +121,25 @@ typedef struct {
     double *t, *rate, *mismatches, *signatures, *share[5];
 } Series;
 
+static double mix_total(const Series *s, uint32_t i)
+{
+    double t = 0;
+    for (int k = 0; k < 5; k++)
+        t += s->share[k][i];
+    return t;
+}
+
+/* the points before the first interval with runs show that interval's mix */
+static void backfill_mix(Series *s, uint32_t n)
+{
+    uint32_t first = 0;
+    while (first < n && mix_total(s, first) == 0)
+        first++;
+    for (uint32_t i = 0; i < first && first < n; i++)
+        for (int k = 0; k < 5; k++)
+            s->share[k][i] = s->share[k][first];
+}
+
 static bool series_make(Series *s, const CampaignReport *r)
 {
     uint32_t n = r->nsamples;
@@ -138,14 +157,14 @@ static bool series_make(Series *s, const CampaignReport *r)
         s->mismatches[i] = (double)b->mismatches;
         s->signatures[i] = (double)b->signatures;
         double runs = (double)(b->runs - a->runs);
-        for (int k = 0; k < 5; k++)
-            s->share[k][i] = runs > 0 ? (double)(b->outcome_kinds[k] - a->outcome_kinds[k]) / runs : 0;
+        for (int k = 0; k < 5; k++) { /* an interval without runs keeps the previous mix */
+            double d = (double)(b->outcome_kinds[k] - a->outcome_kinds[k]);
+            s->share[k][i] = runs > 0 ? d / runs : i ? s->share[k][i - 1] : 0;
+        }
     }
-    if (n > 1) { /* the first point shows the first interval */
+    if (n > 1) /* the first point shows the first interval */
         s->rate[0] = s->rate[1];
-        for (int k = 0; k < 5; k++)
-            s->share[k][0] = s->share[k][1];
-    }
+    backfill_mix(s, n);
     return true;
 }
 
@@ -199,7 +218,7 @@ static void finding_row(FILE *f, const ReportEntry *e, uint32_t i)
     report_duration(at, sizeof at, e->at);
     fprintf(f, "<tr><td class=\"op\"><a href=\"#finding-%u\">", i + 1);
     report_html_text(f, e->signature);
-    fputs("</a></td><td>", f);
+    fputs("</a></td><td class=\"l\">", f);
     report_html_text(f, e->stage);
     fprintf(f, "</td><td>%s</td><td>%llu</td><td>%u</td></tr>\n", at, (unsigned long long)e->hits, e->gates);
 }
@@ -253,7 +272,7 @@ static void findings(FILE *f, const CampaignReport *r)
     if (!r->nfindings)
         fputs("<p class=\"note\">no mismatch so far</p>", f);
     else {
-        fputs("<table><tr><th>signature</th><th>stage</th><th>first seen</th><th>mismatches</th><th>gates</th></tr>\n",
+        fputs("<table><tr><th>signature</th><th class=\"l\">stage</th><th>first seen</th><th>mismatches</th><th>gates</th></tr>\n",
               f);
         for (uint32_t i = 0; i < r->nfindings; i++)
             finding_row(f, &r->findings[i], i);
