@@ -16,6 +16,7 @@
 #include "fuzz/progress.h"
 #include "fuzz/atomic_write.h"
 #include "fuzz/reduce.h"
+#include "fuzz/report.h"
 #include "oracle/mem.h"
 
 #include <errno.h>
@@ -83,6 +84,7 @@ typedef struct {
     int lock_fd;                    /* the findings folder's lock, -1 when not held */
     bool made_dir;                  /* the campaign created the findings folder */
     AtomicWriter writer;            /* every finding file goes through it */
+    CampaignReport *report;         /* --report; NULL: none */
 } Parent;
 
 static int64_t now_ns(void)
@@ -178,6 +180,7 @@ typedef struct {
     WorkerShared *sh;
     Outcome *outs;
     CheckResult *res;
+    ReportCoverage *coverage;       /* --report: this worker's record */
 } Worker;
 
 /* keep, in order at the front of outs, the outcomes of the runs that became run lines
@@ -227,6 +230,7 @@ static void worker_one(Worker *w, uint64_t k)
     for (int k = 0; k < PHASE_COUNT; k++)
         t->phases[k] += w->res->seconds[k];
     check_tv_tally_add(&t->tv, &w->res->tv);
+    campaign_report_count(w->coverage, m, &o->check);
     if (!ok) {
         Msg f = {.type = MSG_FINDING, .worker = w->worker, .index = k, .run = w->res->run};
         snprintf(f.signature, sizeof f.signature, "%s", w->res->signature);
@@ -237,13 +241,14 @@ static void worker_one(Worker *w, uint64_t k)
     module_free(m);
 }
 
-static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t start, int fd, WorkerShared *sh)
+static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t start, int fd, WorkerShared *sh,
+                        ReportCoverage *coverage)
 {
     /* every program allocates and frees the same few megabytes: keep them instead of
      * returning them to the kernel and faulting fresh zero pages in again */
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    Worker w = {.o = o, .check = o->check, .worker = worker, .fd = fd, .sh = sh};
+    Worker w = {.o = o, .check = o->check, .worker = worker, .fd = fd, .sh = sh, .coverage = coverage};
     if (!w.check.engines) /* one engine per ISA for all the worker's programs */
         w.check.engines = check_engines_new();
     w.outs = calloc(o->runs ? o->runs : 3, sizeof *w.outs);
@@ -294,7 +299,7 @@ static bool spawn(Parent *p, uint32_t i, uint64_t start)
         for (uint32_t j = 0; j < p->o->jobs; j++)
             if (j != i && p->w[j].fd >= 0)
                 close(p->w[j].fd);
-        worker_main(p->o, i, start, fds[1], &p->shared[i]);
+        worker_main(p->o, i, start, fds[1], &p->shared[i], campaign_report_coverage(p->report, i));
     }
     close(fds[1]);
     p->w[i] = (WorkerSlot){.pid = pid, .fd = fds[0], .next_index = start};
@@ -462,6 +467,12 @@ static void save_finding(Parent *p, const Msg *m, double at)
     else
         snprintf(stem, sizeof stem, "%s/%s", o->out_dir, name);
     int err = errno;
+    char circ[4200];
+    snprintf(circ, sizeof circ, "%s.circ", stem);
+    ReportFinding rf = {m->signature, m->stage, m->detail, m->worker, m->index,
+                        campaign_program_seed(o->seed, m->worker, m->index), at,
+                        failed && strcmp(failed, "json") ? NULL : circ, mod, fd.gates_generated};
+    campaign_report_finding(p->report, &rf);
     module_free(mod);
     if (failed)
         p->st->unsaved++;
@@ -486,6 +497,7 @@ static void record_finding(Parent *p, const Msg *m)
         st->crashes++;
     else if (!strcmp(m->signature, "hang"))
         st->hangs++;
+    campaign_report_mismatch(p->report, m->signature);
     if (seen_signature(p, m->signature))
         return;
     st->signatures++;
@@ -717,6 +729,7 @@ static void run_loop(Parent *p)
         check_hangs(p);
         collect_tallies(p);
         show_status(p, false);
+        campaign_report_tick(p->report, p->st, elapsed(p));
         if ((p->o->seconds > 0 && elapsed(p) >= p->o->seconds) || interrupted())
             p->stopping = true;
     }
@@ -837,7 +850,7 @@ int campaign_run(const CampaignOptions *o, CampaignStats *st, FILE *status)
     if (!campaign_startable(o, status))
         return -1;
     Parent p = {.o = o, .st = st, .status = status, .t0 = now_ns(), .lock_fd = -1};
-    if (!claim_out_dir(&p, status)) {
+    if (!claim_out_dir(&p, status) || !campaign_report_open(&p.report, o, status)) {
         release_out_dir(&p);
         return -1;
     }
@@ -869,6 +882,7 @@ int campaign_run(const CampaignOptions *o, CampaignStats *st, FILE *status)
         stop_workers(&p);
     }
     summary(&p);
+    st->report_unsaved = !campaign_report_close(p.report, st, p.status);
     if (interrupted()) {
         int sig;
         sigwait(&block, &sig); /* consume the interrupt that ended the campaign */

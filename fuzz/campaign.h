@@ -55,6 +55,12 @@ typedef struct {
     bool stop_on_mismatch;   /* end the campaign at the first mismatch */
     const char *reproduce_args; /* added to a finding's reproduce command, e.g. the
                                    --load-pass-plugin=PATH its passes need (NULL: none) */
+    const char *report_dir;  /* DIR/report.html and report.json, kept up to date
+                                (fuzz/report.h); NULL: no report */
+    const char *report_command;    /* the campaign's command line, for the report */
+    const char *report_check_command; /* `circ check` with the campaign's check options:
+                                         given a finding's file, it reproduces it (the
+                                         report shows it); NULL: "circ check" */
 } CampaignOptions;
 
 typedef struct {
@@ -72,6 +78,7 @@ typedef struct {
     CheckTvTally tv;         /* CheckOptions.tv: the verdicts of the pass applications */
     char first_signature[128];
     double first_finding_at; /* seconds into the campaign */
+    bool report_unsaved;     /* the report's final files could not be written */
 } CampaignStats;
 
 void campaign_options_default(CampaignOptions *o);

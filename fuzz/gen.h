@@ -170,6 +170,9 @@ void gen_stats_init(GenStats *s);
 void gen_stats_free(GenStats *s);
 /* count one generated module (verified here; failures counted) */
 void gen_stats_add(GenStats *s, const Module *m);
+/* the type a gate is counted under in op_types: its result, or for gates without one
+ * the type of the value they consume (ICMP, STORE, RETURN, ...) */
+Type gen_stats_class_type(const Circuit *c, const Gate *g);
 void gen_stats_outcome(GenStats *s, const Outcome *o);
 /* count one program's structural extreme (from gen_extreme_of) */
 void gen_stats_extreme(GenStats *s, GenExtreme x);

@@ -22,7 +22,7 @@ void gen_stats_free(GenStats *s)
 
 /* the type a gate is classified by: its result, or for gates without one the type
  * of the value they consume */
-static Type gate_class_type(const Circuit *c, const Gate *g)
+Type gen_stats_class_type(const Circuit *c, const Gate *g)
 {
     switch (g->op) {
     case OP_ICMP: case OP_FCMP: case OP_SWITCH_BRANCH: case OP_THROW: case OP_STORE:
@@ -95,7 +95,7 @@ void gen_stats_add(GenStats *s, const Module *m)
             s->gates++;
             s->op_count[g->op]++;
             seen[g->op] = true;
-            s->op_types[g->op][gate_class_type(c, g)]++;
+            s->op_types[g->op][gen_stats_class_type(c, g)]++;
             if (g->op == OP_ICMP)
                 s->icmp[g->cond & 15]++;
             if (g->op == OP_FCMP)

@@ -1,6 +1,6 @@
 # deps.sh — sourced by the README commands: installs the Debian 12 packages circ needs
 # when any is missing (apt-get; root or sudo), and nothing when all are present.
-CIRC_PACKAGES="cmake ninja-build gcc g++ clang libclang-rt-14-dev libunicorn-dev libcapstone-dev libz3-dev graphviz
+CIRC_PACKAGES="cmake ninja-build gcc g++ clang libclang-rt-14-dev libunicorn-dev libcapstone-dev libz3-dev graphviz chromium
   qemu-user gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
 
 circ_ensure_deps() {

@@ -237,7 +237,7 @@ static const char fuzz_usage[] =
     "                 [--size S] [--swarm] [--reduce] [--isa LIST] [-O0|-O1|-O2]\n"
     "                 [--max-programs N] [--hang-seconds H] [--status-interval S]\n"
     "                 [--tv] [--tv-timeout MS] [--no-native] [--qemu-every N]\n"
-    "                 [--load-pass-plugin=PATH.so]...\n"
+    "                 [--load-pass-plugin=PATH.so]... [--report DIR]\n"
     "Differential fuzzing campaign: J worker processes generate programs from the\n"
     "deterministic seed stream (seed, worker, index), run their run lines through the\n"
     "oracle and every compiler stage (as `circ check`), and report to this process,\n"
@@ -271,6 +271,11 @@ static const char fuzz_usage[] =
     "  --load-pass-plugin=PATH.so  load a pass plugin (docs/api.md) in this process and\n"
     "                     every worker: each of its passes is checked as the built-in\n"
     "                     ones are (stage pass-NAME; signatures pass-NAME:...)\n"
+    "  --report DIR       keep DIR/report.html (a self-contained page: throughput and\n"
+    "                     outcome mix over time, time per check phase, generator\n"
+    "                     coverage, every finding with its reproducer, graph and the\n"
+    "                     command reproducing it) and DIR/report.json up to date,\n"
+    "                     rewritten every few seconds and at the end (docs/fuzzing.md)\n"
     "Files are written whole or not at all and never replace one: a signature saved\n"
     "by an earlier run goes to DIR/SIGNATURE-2.circ, -3, ...  A finding that cannot\n"
     "be saved is reported as NOT SAVED.\n"
@@ -334,6 +339,8 @@ static int parse_fuzz_option(int argc, char **argv, int *i, CampaignOptions *o)
         o->reduce = true;
     else if (!strcmp(a, "--out") && *i + 1 < argc)
         o->out_dir = argv[++*i];
+    else if (!strcmp(a, "--report") && *i + 1 < argc)
+        o->report_dir = argv[++*i];
     else {
         int r = fuzz_value_option(argc, argv, i, o);
         if (!r)
@@ -343,6 +350,17 @@ static int parse_fuzz_option(int argc, char **argv, int *i, CampaignOptions *o)
     return 1;
 }
 
+/* argv[from..to] appended to buf as shell words (quoted where needed) */
+static void append_words(char *buf, size_t n, char **argv, int from, int to)
+{
+    for (int i = from; i <= to; i++) {
+        size_t k = strlen(buf);
+        bool plain = argv[i][0] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                   "0123456789_-+=,./:@%") == strlen(argv[i]);
+        snprintf(buf + k, n - k, "%s%s%s%s", k ? " " : "", plain ? "" : "'", argv[i], plain ? "" : "'");
+    }
+}
+
 static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
 {
     if (wants_help(argc, argv, fuzz_usage))
@@ -350,10 +368,17 @@ static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
     CampaignOptions o;
     campaign_options_default(&o);
     o.check.qemu_every = QEMU_EVERY_DEFAULT;
+    char command[4096] = "circ", check[4096] = "circ check"; /* for the report */
+    append_words(command, sizeof command, argv, 0, argc - 1);
+    o.report_command = command;
+    o.report_check_command = check;
     for (int i = 1; i < argc; i++) {
+        int first = i;
         int r = plugin_option(argc, argv, &i, plugins, "fuzz");
         if (r == 0)
             r = common_option(argc, argv, &i, &o.check, "fuzz");
+        if (r > 0)
+            append_words(check, sizeof check, argv, first, i);
         if (r == 0)
             r = parse_fuzz_option(argc, argv, &i, &o);
         if (r < 0) {
@@ -374,6 +399,8 @@ static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
     CampaignStats st;
     int rc = campaign_run(&o, &st, stderr);
     if (rc < 0)
+        return EXIT_USAGE;
+    if (st.report_unsaved)
         return EXIT_USAGE;
     if (st.unsaved) {
         fprintf(stderr, "circ fuzz: %llu finding%s NOT SAVED (see above)\n", (unsigned long long)st.unsaved,
