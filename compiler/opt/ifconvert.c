@@ -3,7 +3,9 @@
  *
  * Shape.  IF_BRANCH [s] (c) -> IF_TRUE / IF_FALSE, each followed by zero or more
  * ORDINARY_BLOCKs, meeting in one MERGE with two state inputs; no state gate on the
- * arms has any user but the next one (no relay, hence no effect tied to an arm).  A
+ * arms has any user but the next one and relays that only the merge's dependency
+ * selectors use (so no effect is tied to an arm: a relay that passes a dependency
+ * through to the merge unchanged goes with the arm).  A
  * triangle (one arm computes nothing: its selector input is computed before the
  * branch) is the same shape with a zero cost on that arm.
  *
@@ -23,12 +25,15 @@
  * be live (reached from a state gate's input), so that everything the condition read
  * stays live: a selector the condition reads keeps evaluating its inputs at its join.
  *
- * Dependency selectors.  The merge's DEPEND_SELECTORs must have one input on both arms
- * (nothing on an arm is ordered differently) whose cone up to selectors is quiet; each
- * becomes that input.
+ * Dependency selectors.  The merge's DEPEND_SELECTORs must have one input on both arms,
+ * seen through the arms' relays (nothing on an arm is ordered differently), whose cone
+ * up to selectors is quiet, or (for one of them) that the terminator the merge leads
+ * straight to demands anyway (optutil's join_terminator, as simplify-cfg's one-input
+ * merges); each becomes that input.
  *
  * Cost rule.  At most ARM_MAX_GATES gates per arm (the arms' cones counted as above,
- * constants and arguments free), at most MAX_SELECTS value selectors per merge: after
+ * constants and arguments free), at most MAX_SELECTS value selectors per merge (and a
+ * condition cone of at most COND_MAX_GATES gates, which bounds the pass's time): after
  * conversion both arms' gates plus one SELECT (cmov/csel) per value selector run on
  * every pass through the diamond.  That is cheaper than a branch that mispredicts
  * even a few percent of the time (15-20 cycles each on current cores), and it never
@@ -40,38 +45,78 @@
 
 #include <stdlib.h>
 
-enum { ARM_MAX_GATES = 4, MAX_SELECTS = 4 };
+enum { ARM_MAX_GATES = 4, MAX_SELECTS = 4, COND_MAX_GATES = 256 };
+
+/* a set of gates, emptied in O(1) by moving to a new epoch */
+typedef struct {
+    uint32_t *stamp;
+    uint32_t epoch, cap;
+} GateSet;
+
+static void set_clear(GateSet *s) { s->epoch++; }
+static bool set_has(const GateSet *s, GateId g) { return g < s->cap && s->stamp[g] == s->epoch; }
+static void set_add(GateSet *s, GateId g)
+{
+    if (g < s->cap)
+        s->stamp[g] = s->epoch;
+}
+
+/* what one run of the pass keeps: liveness and the sets each candidate reuses */
+typedef struct {
+    Circuit *c;
+    uint8_t *live;        /* gates reached from a state gate's input (ids before the run) */
+    uint32_t nlive;
+    GateSet in_cond;      /* the condition's cone, up to selectors */
+    GateSet arm_seen[2];  /* each arm's cone */
+    GateSet on_arm;       /* the state gates of the arms */
+} IfConv;
 
 typedef struct {
+    IfConv *ic;
     Circuit *c;
     GateId m, br, cond;
     uint32_t true_input;  /* which state input of m comes from IF_TRUE */
-    uint8_t *in_cond;     /* the condition's cone, up to selectors */
-    const uint8_t *live;  /* gates reached from a state gate's input */
 } Diamond;
 
-/* the only live user of state gate s, or NO_GATE */
-static GateId single_user(const Circuit *c, GateId s)
+/* a relay whose every user is a dependency selector on m */
+static bool relay_into(const Circuit *c, GateId r, GateId m)
 {
-    GateId user = NO_GATE;
+    const Gate *rt = &c->gates[r];
+    if (rt->op != OP_DEPEND_RELAY)
+        return false;
+    for (uint32_t i = 0; i < rt->nuses; i++) {
+        const Gate *u = &c->gates[rt->uses[i].user];
+        if (!u->dead && (u->op != OP_DEPEND_SELECTOR || u->in[0] != m))
+            return false;
+    }
+    return true;
+}
+
+/* state gate s of an arm leads only to next: its other users are relays into m */
+static bool leads_only_to(const Circuit *c, GateId s, GateId next, GateId m)
+{
+    bool found = false;
     for (uint32_t i = 0; i < c->gates[s].nuses; i++) {
         GateId u = c->gates[s].uses[i].user;
         if (c->gates[u].dead)
             continue;
-        if (user != NO_GATE && user != u)
-            return NO_GATE;
-        user = u;
+        if (u == next)
+            found = true;
+        else if (!relay_into(c, u, m))
+            return false;
     }
-    return user;
+    return found;
 }
 
 /* the IF_TRUE / IF_FALSE heading the arm that enters m through state input i (past
- * ORDINARY_BLOCKs that lead only there), or NO_GATE */
-static GateId arm_head(const Circuit *c, GateId m, uint32_t i)
+ * ORDINARY_BLOCKs), each of its states marked on_arm; NO_GATE if it is not one */
+static GateId arm_head(IfConv *ic, GateId m, uint32_t i)
 {
+    const Circuit *c = ic->c;
     GateId next = m, s = c->gates[m].in[i];
-    while (gate_live(c, s) && single_user(c, s) == next) {
+    while (gate_live(c, s) && leads_only_to(c, s, next, m)) {
         int op = c->gates[s].op;
+        set_add(&ic->on_arm, s);
         if (op == OP_IF_TRUE || op == OP_IF_FALSE)
             return s;
         if (op != OP_ORDINARY_BLOCK)
@@ -83,18 +128,18 @@ static GateId arm_head(const Circuit *c, GateId m, uint32_t i)
 }
 
 /* fill d for a diamond closing at m; false if m closes none */
-static bool find_diamond(Circuit *c, GateId m, Diamond *d)
+static bool find_diamond(IfConv *ic, GateId m, Diamond *d)
 {
+    Circuit *c = ic->c;
     const Gate *mt = &c->gates[m];
     if (mt->op != OP_MERGE || mt->nstate != 2)
         return false;
-    GateId a = arm_head(c, m, 0), b = arm_head(c, m, 1);
+    set_clear(&ic->on_arm);
+    GateId a = arm_head(ic, m, 0), b = arm_head(ic, m, 1);
     if (a == NO_GATE || b == NO_GATE || c->gates[a].op == c->gates[b].op ||
         c->gates[a].in[0] != c->gates[b].in[0])
         return false;
-    d->c = c;
-    d->m = m;
-    d->br = c->gates[a].in[0];
+    *d = (Diamond){.ic = ic, .c = c, .m = m, .br = c->gates[a].in[0]};
     d->cond = gate_data(&c->gates[d->br], 0);
     d->true_input = c->gates[a].op == OP_IF_TRUE ? 0 : 1;
     return true;
@@ -123,7 +168,7 @@ static Step cond_step(const Diamond *d, GateId g)
 static Step arm_step(const Diamond *d, GateId g)
 {
     const Gate *gt = &d->c->gates[g];
-    if (d->in_cond[g])
+    if (set_has(&d->ic->in_cond, g))
         return WALK_LEAF;
     if (op_is_selector(gt->op))
         return gt->in[0] == d->m ? WALK_BAD : WALK_LEAF;
@@ -146,10 +191,10 @@ static void stack_push(GateStack *s, GateId g)
     s->v[s->n++] = g;
 }
 
-/* walk the cone of g (data and dependency inputs) with step, marking what it visits
- * in seen; *count gets the visited gates that have inputs (NULL: not counted).
- * false if a gate is BAD or the count passes limit. */
-static bool walk(const Diamond *d, GateId g, Step (*step)(const Diamond *, GateId), uint8_t *seen,
+/* walk the cone of g (data and dependency inputs) with step, adding what it visits
+ * to seen; *count gets the visited gates that have inputs.  false if a gate is BAD,
+ * is newer than the sets, or the count passes limit. */
+static bool walk(const Diamond *d, GateId g, Step (*step)(const Diamond *, GateId), GateSet *seen,
                  uint32_t *count, uint32_t limit)
 {
     const Circuit *c = d->c;
@@ -158,14 +203,14 @@ static bool walk(const Diamond *d, GateId g, Step (*step)(const Diamond *, GateI
     stack_push(&s, g);
     while (s.n && ok) {
         GateId x = s.v[--s.n];
-        if (!gate_live(c, x) && x != ROOT_DEPEND_ENTRY)
+        if ((!gate_live(c, x) && x != ROOT_DEPEND_ENTRY) || x >= seen->cap)
             ok = false;
-        else if (!seen[x]) {
-            seen[x] = 1;
+        else if (!set_has(seen, x)) {
+            set_add(seen, x);
             Step st = step(d, x);
             ok = st != WALK_BAD;
             const Gate *gt = &c->gates[x];
-            if (st == WALK_IN && count && gate_nin(gt) > gt->nstate)
+            if (st == WALK_IN && gate_nin(gt) > gt->nstate)
                 ok = ++*count <= limit;
             for (uint32_t i = gt->nstate; st == WALK_IN && i < gate_nin(gt) && ok; i++)
                 stack_push(&s, gt->in[i]);
@@ -229,46 +274,61 @@ static bool collect_selectors(const Diamond *d, GateId *sel, uint32_t *nsel)
             continue;
         if (s->op == OP_VALUE_SELECTOR) {
             nval++;
-            any_live |= d->live[u.user] != 0;
+            any_live |= u.user < d->ic->nlive && d->ic->live[u.user];
         }
         sel[(*nsel)++] = u.user;
     }
     return nval <= MAX_SELECTS && any_live;
 }
 
-/* a dependency selector may become its input: the same on both arms, quiet cone */
-static bool dep_selector_ok(const Diamond *d, GateId s)
+/* dependency input i of selector s, seen through relays on the diamond's arms */
+static GateId dep_past_arm(const Diamond *d, const Gate *s, uint32_t i)
+{
+    GateId x = gate_dep(s, i);
+    while (gate_live(d->c, x) && d->c->gates[x].op == OP_DEPEND_RELAY && set_has(&d->ic->on_arm, d->c->gates[x].in[0]))
+        x = gate_dep(&d->c->gates[x], 0);
+    return x;
+}
+
+/* a dependency selector may become its input: the same on both arms (past the arms'
+ * relays), with a quiet cone, or demanded anyway by the terminator the merge leads
+ * straight to (at most one such selector per merge, counted in *eager) */
+static bool dep_selector_ok(const Diamond *d, GateId s, uint32_t *eager)
 {
     const Gate *st = &d->c->gates[s];
-    return st->ndep == 2 && gate_dep(st, 0) == gate_dep(st, 1) && cone_quiet(d->c, gate_dep(st, 0), false);
+    GateId in = dep_past_arm(d, st, 0);
+    if (st->ndep != 2 || in != dep_past_arm(d, st, 1))
+        return false;
+    return cone_quiet(d->c, in, false) || (join_terminator(d->c, s) != NO_GATE && ++*eager <= 1);
 }
 
 /* every value selector's arms are harmless and within the cost rule */
 static bool arms_ok(const Diamond *d, const GateId *sel, uint32_t nsel)
 {
-    uint8_t *seen[2] = {opt_calloc(d->c->ngates + 1, 1), opt_calloc(d->c->ngates + 1, 1)};
-    uint32_t cost[2] = {0, 0};
+    uint32_t cost[2] = {0, 0}, eager = 0;
+    set_clear(&d->ic->arm_seen[0]);
+    set_clear(&d->ic->arm_seen[1]);
     bool ok = true;
     for (uint32_t i = 0; i < nsel && ok; i++) {
         const Gate *st = &d->c->gates[sel[i]];
         if (st->op == OP_DEPEND_SELECTOR) {
-            ok = dep_selector_ok(d, sel[i]);
+            ok = dep_selector_ok(d, sel[i], &eager);
             continue;
         }
         for (uint32_t arm = 0; arm < 2 && ok; arm++)
-            ok = st->ndata == 2 && walk(d, gate_data(st, arm), arm_step, seen[arm], &cost[arm], ARM_MAX_GATES);
+            ok = st->ndata == 2 &&
+                 walk(d, gate_data(st, arm), arm_step, &d->ic->arm_seen[arm], &cost[arm], ARM_MAX_GATES);
     }
-    free(seen[0]);
-    free(seen[1]);
     return ok;
 }
 
-static bool convertible(Diamond *d, GateId *sel, uint32_t *nsel)
+static bool convertible(const Diamond *d, GateId *sel, uint32_t *nsel)
 {
+    uint32_t cost = 0;
     if (!collect_selectors(d, sel, nsel))
         return false;
-    d->in_cond = opt_calloc(d->c->ngates + 1, 1);
-    return walk(d, d->cond, cond_step, d->in_cond, NULL, 0) && arms_ok(d, sel, *nsel);
+    set_clear(&d->ic->in_cond);
+    return walk(d, d->cond, cond_step, &d->ic->in_cond, &cost, COND_MAX_GATES) && arms_ok(d, sel, *nsel);
 }
 
 /* ---- the rewrite ---- */
@@ -279,7 +339,7 @@ static void replace_selectors(const Diamond *d, const GateId *sel, uint32_t nsel
     for (uint32_t i = 0; i < nsel; i++) {
         const Gate *st = &c->gates[sel[i]];
         if (st->op == OP_DEPEND_SELECTOR) {
-            opt_replace(c, sel[i], gate_dep(st, 0));
+            opt_replace(c, sel[i], dep_past_arm(d, st, 0));
             continue;
         }
         GateId in[3] = {d->cond, gate_data(st, d->true_input), gate_data(st, 1 - d->true_input)};
@@ -296,10 +356,15 @@ static bool has_user_op(const Circuit *c, GateId g, int op)
     return false;
 }
 
-/* delete the arm entering m through state input i, up to and including its head */
+/* delete the arm whose last state is s, its relays (now unused) included */
 static void kill_arm(Circuit *c, GateId s)
 {
-    while (s != NO_GATE && !c->gates[s].nuses) {
+    while (s != NO_GATE) {
+        for (uint32_t i = c->gates[s].nuses; i-- > 0;) {
+            GateId u = c->gates[s].uses[i].user;
+            if (c->gates[u].op == OP_DEPEND_RELAY && !c->gates[u].nuses)
+                circ_kill(c, u);
+        }
         GateId up = c->gates[s].op == OP_ORDINARY_BLOCK ? c->gates[s].in[0] : NO_GATE;
         circ_kill(c, s);
         s = up;
@@ -323,33 +388,50 @@ static void remove_branch(const Diamond *d)
     circ_kill(c, d->m);
 }
 
-static bool convert(Circuit *c, GateId m, const uint8_t *live)
+static bool convert(IfConv *ic, GateId m)
 {
-    Diamond d = {.live = live};
-    if (!find_diamond(c, m, &d))
+    Diamond d;
+    if (!find_diamond(ic, m, &d))
         return false;
-    uint32_t cap = c->gates[m].nuses + 1, nsel;
-    GateId *sel = opt_calloc(cap, sizeof *sel);
+    uint32_t nsel;
+    GateId *sel = opt_calloc(ic->c->gates[m].nuses + 1, sizeof *sel);
     bool ok = convertible(&d, sel, &nsel);
     if (ok) {
         replace_selectors(&d, sel, nsel);
         remove_branch(&d);
     }
-    free(d.in_cond);
     free(sel);
     return ok;
+}
+
+static void set_alloc(GateSet *s, uint32_t cap)
+{
+    s->stamp = opt_calloc(cap, sizeof *s->stamp);
+    s->cap = cap;
+    s->epoch = 1;
 }
 
 bool opt_ifconvert(PassContext *ctx, Func *f)
 {
     (void)ctx;
     Circuit *c = f->circ;
-    uint8_t *live = live_gates(c);
-    uint32_t n = c->ngates; /* gates added by a conversion are SELECTs: not merges */
+    uint32_t n = c->ngates, merges = 0;
+    for (GateId g = NUM_ROOTS; g < n; g++)
+        merges += gate_live(c, g) && c->gates[g].op == OP_MERGE;
+    if (!merges)
+        return false;
+    /* conversions add only SELECTs, at most MAX_SELECTS per merge */
+    uint32_t cap = n + MAX_SELECTS * merges + 1;
+    IfConv ic = {.c = c, .live = live_gates(c), .nlive = n};
+    GateSet *sets[] = {&ic.in_cond, &ic.arm_seen[0], &ic.arm_seen[1], &ic.on_arm};
+    for (unsigned k = 0; k < 4; k++)
+        set_alloc(sets[k], cap);
     bool changed = false;
     for (GateId g = NUM_ROOTS; g < n; g++)
         if (gate_live(c, g) && c->gates[g].op == OP_MERGE)
-            changed |= convert(c, g, live);
-    free(live);
+            changed |= convert(&ic, g);
+    for (unsigned k = 0; k < 4; k++)
+        free(sets[k]->stamp);
+    free(ic.live);
     return changed;
 }
