@@ -33,4 +33,4 @@ add_test(NAME backend_x64_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/backend_x
 # bench/compile: compile time per gate and emulated run time (not a test; see
 # bench/compile/README.md)
 add_executable(bench_compile ${CMAKE_SOURCE_DIR}/bench/compile/bench_compile.c)
-target_link_libraries(bench_compile PRIVATE ${CIRC_LIBS})
+target_link_libraries(bench_compile PRIVATE ${CIRC_LIBS} capstone)

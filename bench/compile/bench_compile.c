@@ -3,7 +3,12 @@
  * the interpreter's (median per run line).  With --invoke: the generated programs that
  * have an INVOKE next to the same programs with every INVOKE a CALL, at -O2 on every
  * target: code size, and the blocks and CPU time of the run lines that throw nothing.
- * usage: bench_compile [--count N] [--size S] [--invoke]   (defaults 300 programs of size 200) */
+ * With --kernels FILE...: each file's code at -O2 with and without the ifconvert pass,
+ * per target: machine instructions and conditional branches (Capstone), stack-slot
+ * operands after allocation (spill traffic: the kernels have no ALLOCA), and the
+ * translated blocks the run lines execute under Unicorn (bench/kernels/README.md).
+ * usage: bench_compile [--count N] [--size S] [--invoke] [--kernels FILE...]
+ *        (defaults 300 programs of size 200) */
 #include "compiler/compile.h"
 #include "compiler/opt/opt.h"
 #include "compiler/target.h"
@@ -12,6 +17,7 @@
 #include "oracle/emu.h"
 #include "oracle/interp.h"
 
+#include <capstone/capstone.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -231,6 +237,141 @@ static int bench_invoke(uint32_t count, uint32_t size)
     return 0;
 }
 
+/* ---- --kernels: -O2 with and without ifconvert ------------------------------------ */
+
+typedef struct {
+    uint64_t insns, branches, stack_refs, blocks, bad_runs;
+    bool ok;
+} KernelFigures;
+
+/* m after the -O2 pipeline, or after the same pipeline without ifconvert */
+static Module *o2_copy(const Module *m, bool ifconvert)
+{
+    Module *c = module_clone(m);
+    PassManager *pm = pm_new(NULL);
+    char err[200];
+    if (ifconvert)
+        pm_set_level(pm, 2);
+    else if (pm_set_passes(pm, "fold,gvn,lse,inline,simplify-cfg,dce", err, sizeof err))
+        pm_set_iterate(pm, true);
+    pm_run(pm, c);
+    pm_free(pm);
+    return c;
+}
+
+static bool is_cond_branch(const char *mn, Isa isa)
+{
+    if (isa == ISA_X64)
+        return mn[0] == 'j' && strcmp(mn, "jmp");
+    return !strncmp(mn, "b.", 2) || !strcmp(mn, "cbz") || !strcmp(mn, "cbnz") || !strcmp(mn, "tbz") ||
+           !strcmp(mn, "tbnz");
+}
+
+static void count_machine(const Target *t, const CodeBlob *blob, KernelFigures *k)
+{
+    csh cs;
+    if (cs_open((cs_arch)t->disasm.cs_arch, (cs_mode)t->disasm.cs_mode, &cs) != CS_ERR_OK)
+        return;
+    cs_insn *insn;
+    size_t n = cs_disasm(cs, blob->code, blob->size, 0, 0, &insn);
+    k->insns = n;
+    for (size_t i = 0; i < n; i++)
+        k->branches += is_cond_branch(insn[i].mnemonic, t->isa);
+    if (n)
+        cs_free(insn, n);
+    cs_close(&cs);
+}
+
+/* instructions of the allocated LIR that name a stack slot */
+static uint64_t stack_refs(const char *lir)
+{
+    uint64_t n = 0;
+    for (const char *p = lir; (p = strstr(p, "(stack")); p++)
+        n++;
+    return n;
+}
+
+static void kernel_runs(const Module *m, const Module *opt, Emu *emu, Interp *in, KernelFigures *k)
+{
+    Outcome *o = malloc(sizeof *o), *want = malloc(sizeof *want);
+    for (uint32_t r = 0; r < m->nruns; r++) {
+        uint64_t args[256] = {0};
+        runline_args(&m->runs[r], args);
+        interp_call(in, m->runs[r].func, args, want);
+        emu_call_func(emu, opt->funcs[m->runs[r].func], args, 0, o);
+        k->blocks += o->steps;
+        k->bad_runs += !outcome_equal(want, o, NULL, 0);
+    }
+    free(o);
+    free(want);
+}
+
+static KernelFigures kernel_measure(const Module *m, const Target *t, bool ifconvert, Emu *emu, Interp *in)
+{
+    KernelFigures k = {0};
+    Module *opt = o2_copy(m, ifconvert);
+    Arena *arena = arena_new();
+    char *lir = NULL;
+    size_t lirlen = 0;
+    FILE *dump = open_memstream(&lir, &lirlen);
+    CompileOptions co = {.opt_level = 2, .prepared = true, .dump_alloc = dump};
+    Diag d;
+    diag_init(&d, "<kernel>", stderr);
+    CodeBlob blob;
+    k.ok = compile_module(opt, t, &co, arena, &blob, NULL, &d) && emu_load(emu, &blob);
+    fclose(dump);
+    if (k.ok) {
+        count_machine(t, &blob, &k);
+        k.stack_refs = stack_refs(lir);
+        kernel_runs(m, opt, emu, in, &k);
+    }
+    free(lir);
+    arena_free(arena);
+    module_free(opt);
+    return k;
+}
+
+static void kernel_row(const char *file, const Target *t, const KernelFigures *k)
+{
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    printf("| %s | %s | %llu / %llu | %llu / %llu | %llu / %llu | %llu / %llu |%s\n", base, t->name,
+           (unsigned long long)k[0].insns, (unsigned long long)k[1].insns, (unsigned long long)k[0].branches,
+           (unsigned long long)k[1].branches, (unsigned long long)k[0].stack_refs,
+           (unsigned long long)k[1].stack_refs, (unsigned long long)k[0].blocks, (unsigned long long)k[1].blocks,
+           k[0].ok && k[1].ok && !k[0].bad_runs && !k[1].bad_runs ? "" : " FAILED");
+}
+
+static int bench_kernels(char **files, int nfiles)
+{
+    const Target *targets[TARGET_MAX];
+    unsigned ntargets = target_list(targets, TARGET_MAX);
+    int status = 0;
+    printf("| kernel | target | instructions | cond. branches | stack-slot operands | blocks run |\n");
+    printf("|---|---|---:|---:|---:|---:|\n");
+    for (int f = 0; f < nfiles; f++) {
+        Diag d;
+        diag_init(&d, files[f], stderr);
+        Module *m = parse_file(files[f], &d);
+        if (!m || verify_module(m, &d)) {
+            status = 1;
+            module_free(m);
+            continue;
+        }
+        Interp *in = interp_new(m, NULL);
+        for (unsigned t = 0; t < ntargets; t++) {
+            Emu *emu = emu_new(targets[t]->isa);
+            KernelFigures k[2] = {kernel_measure(m, targets[t], false, emu, in),
+                                  kernel_measure(m, targets[t], true, emu, in)};
+            kernel_row(files[f], targets[t], k);
+            status |= !(k[0].ok && k[1].ok && !k[0].bad_runs && !k[1].bad_runs);
+            emu_free(emu);
+        }
+        interp_free(in);
+        module_free(m);
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     uint32_t count = 300, size = 200;
@@ -238,6 +379,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--invoke"))
             invoke = true;
+        else if (!strcmp(argv[i], "--kernels"))
+            return bench_kernels(argv + i + 1, argc - i - 1);
         else if (i + 1 < argc && !strcmp(argv[i], "--count"))
             count = (uint32_t)strtoul(argv[++i], NULL, 0);
         else if (i + 1 < argc && !strcmp(argv[i], "--size"))

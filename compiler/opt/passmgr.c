@@ -88,13 +88,16 @@ static void set_pipeline(PassManager *pm, const char *const *names, uint32_t n, 
 void pm_set_level(PassManager *pm, int level)
 {
     static const char *const o1[] = {"fold", "dce", "simplify-cfg"};
-    static const char *const o2[] = {"fold", "gvn", "lse", "inline", "simplify-cfg", "dce"};
+    /* ifconvert after simplify-cfg (constant branches and empty diamonds are gone,
+     * inlined callees' diamonds are visible) and before dce (which deletes the
+     * condition and arm gates nothing uses any more); fold then sees the SELECTs */
+    static const char *const o2[] = {"fold", "gvn", "lse", "inline", "simplify-cfg", "ifconvert", "dce"};
     if (level <= 0)
         set_pipeline(pm, NULL, 0, false);
     else if (level == 1)
         set_pipeline(pm, o1, 3, false);
     else
-        set_pipeline(pm, o2, 6, true);
+        set_pipeline(pm, o2, 7, true);
 }
 
 bool pm_set_passes(PassManager *pm, const char *list, char *err, size_t errn)
