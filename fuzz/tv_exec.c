@@ -6,66 +6,13 @@
  * if-then-else over their path conditions.  Traps and invalid accesses do not fork:
  * they are exits ordered along the path.  Loops stop after `unroll` iterations per
  * entry, and calls nest at most INLINE_DEPTH deep, with outcome "bound". */
-#include "fuzz/tv_internal.h"
+#include "fuzz/tv_path.h"
+#include "oracle/runtime.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_DECISIONS = 4096, MAX_STEPS = 200000, MAX_EXITS = 4096 };
-
-typedef struct { Z3_ast cond; int kind; Z3_ast mem; } Exit;
-
-/* the analysis of a function, shared by all its paths */
-typedef struct {
-    const Func *f;
-    const Circuit *c;
-    uint32_t n;
-    GateId *succ, *alt;
-    uint32_t *succ_in;
-    uint8_t *live;   /* selectors a state gate's operand reaches */
-    uint8_t **body;  /* per LOOP_BEGIN: its loop's state gates (NULL otherwise) */
-} Shape;
-
-/* calls nest at most INLINE_DEPTH deep; a deeper call (recursion) ends its path with
- * outcome "bound", like a loop's iteration K+1 */
-enum { MAX_OBJECTS = 256, INLINE_DEPTH = 4, MAX_WAYS = 255 /* of one decision */ };
-
-/* one activation: the caches of its gates */
-typedef struct {
-    const Shape *s;
-    Z3_ast *val;
-    uint32_t *prov;   /* per value: 0, or 1 + the object it points into (then val is the offset) */
-    uint8_t *cur, *busy, *passed;
-    uint32_t *iters;
-    Z3_ast args[FUNC_MAX_PARAMS];
-    uint32_t argprov[FUNC_MAX_PARAMS], nargs;
-} Frame;
-
-/* an object addresses may point into: an ALLOCA's bytes, or a function (SYMBOL) */
-typedef struct {
-    uint64_t size;
-    int32_t func;     /* -1: an ALLOCA object, -2: a runtime function (an extern) */
-    Z3_ast bytes;     /* array offset -> byte */
-} Object;
-
-typedef struct {
-    TvCtx *t;
-    const Module *m;
-    Shape **shapes;   /* per function of m, made when first run */
-    Frame *fr;        /* the running activation */
-    uint32_t depth;
-    Object objects[MAX_OBJECTS];
-    uint32_t nobjects;
-    Z3_ast ret;       /* what the last callee returned */
-    uint32_t ret_prov;
-    Z3_ast mem, pc;
-    uint8_t *dec, *arity; /* decisions to follow; arities seen */
-    uint32_t ndec, pos, steps;
-    Exit exits[MAX_EXITS];
-    uint32_t nexits;
-    bool ended, unsupported;
-    TvOut end;
-} Path;
+enum { MAX_DECISIONS = 4096, MAX_STEPS = 200000 };
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -86,7 +33,7 @@ static void find_successor(Shape *s, GateId g)
         const Gate *U = circ_gate(s->c, u->user);
         if (U->dead || !op_has(U->op, F_STATE) || u->index >= U->nstate)
             continue;
-        if (G->op == OP_IF_BRANCH && U->op == OP_IF_FALSE) {
+        if ((G->op == OP_IF_BRANCH && U->op == OP_IF_FALSE) || (G->op == OP_INVOKE && U->op == OP_IF_EXCEPTION)) {
             s->alt[g] = u->user;
         } else if (s->succ[g] == NO_GATE || U->op == OP_IF_SUCCESS) {
             s->succ[g] = u->user;
@@ -167,29 +114,50 @@ static void shape_free(Shape *s)
 /* ---- path bookkeeping ---------------------------------------------------------- */
 static Z3_ast kind_term(TvCtx *t, int kind) { return tv_bv(t, (uint64_t)kind, 8); }
 
-/* the path ends here with kind (no value) */
-static bool end_path(Path *p, int kind)
+/* the path ends here with kind and value v64 (bv64, zero-extended) of type ty */
+static bool end_valued(Path *p, int kind, Z3_ast v64, Type ty)
 {
     TvCtx *t = p->t;
     p->ended = true;
-    p->end = (TvOut){kind_term(t, kind), tv_bv(t, 0, 64), tv_bv(t, 0, 8), p->mem};
+    p->end = (TvOut){kind_term(t, kind), v64, tv_bv(t, ty, 8), p->mem};
     t->hit_bound |= kind == TVK_BOUND;
     return false;
 }
 
-/* where cond holds, the run ends here with kind */
-static bool exit_if(Path *p, Z3_ast cond, int kind)
+/* the path ends here with kind (no value) */
+bool tv_end_path(Path *p, int kind) { return end_valued(p, kind, tv_bv(p->t, 0, 64), TY_NONE); }
+
+/* where cond holds, the run ends here with kind and value v64 (NULL: none) of type ty */
+static bool exit_valued(Path *p, Z3_ast cond, int kind, Z3_ast v64, Type ty)
 {
     Z3_ast c = tv_simplify(p->t, cond);
-    if (Z3_get_bool_value(p->t->z, c) == Z3_L_FALSE)
+    Z3_lbool known = Z3_get_bool_value(p->t->z, c);
+    if (known == Z3_L_FALSE)
         return true;
-    if (Z3_get_bool_value(p->t->z, c) == Z3_L_TRUE || p->nexits == MAX_EXITS)
-        return end_path(p, p->nexits == MAX_EXITS ? TVK_BOUND : kind);
-    p->exits[p->nexits++] = (Exit){c, kind, p->mem};
+    if (known == Z3_L_TRUE)
+        return v64 ? end_valued(p, kind, v64, ty) : tv_end_path(p, kind);
+    if (p->nexits == MAX_EXITS)
+        return tv_end_path(p, TVK_BOUND);
+    p->exits[p->nexits++] = (Exit){c, kind, p->mem, v64, v64 ? tv_bv(p->t, ty, 8) : NULL};
     return true;
 }
 
-static bool step(Path *p) { return ++p->steps <= MAX_STEPS || end_path(p, TVK_BOUND); }
+bool tv_exit_if(Path *p, Z3_ast cond, int kind) { return exit_valued(p, cond, kind, NULL, TY_NONE); }
+
+bool tv_throw_if(Path *p, Z3_ast cond, Z3_ast bits, Type ty)
+{
+    if (!p->invokes)
+        return exit_valued(p, cond, TVK_THROW, bits, ty);
+    Z3_ast conds[2] = {Z3_mk_not(p->t->z, cond), cond};
+    int c = tv_decide(p, conds, 2);
+    if (c == 1) {
+        p->unwinding = true;
+        p->exc = bits;
+    }
+    return c == 0 || (c < 0 && !p->ended && tv_end_path(p, TVK_BOUND));
+}
+
+static bool step(Path *p) { return ++p->steps <= MAX_STEPS || tv_end_path(p, TVK_BOUND); }
 
 /* every cached gate downstream of g is stale (as the interpreter's invalidate_users) */
 static void invalidate_users(Path *p, GateId g)
@@ -221,7 +189,7 @@ static Z3_ast load_bytes(Path *p, Z3_ast mem, Z3_ast addr, unsigned size)
 }
 
 /* the access of size bytes at addr lies inside the harness buffer */
-static Z3_ast access_ok(Path *p, Z3_ast addr, unsigned size)
+Z3_ast tv_heap_access_ok(Path *p, Z3_ast addr, unsigned size)
 {
     Z3_context z = p->t->z;
     Z3_ast off = Z3_mk_bvsub(z, addr, tv_bv(p->t, HEAP_ADDR, 64));
@@ -247,9 +215,9 @@ static bool compute_memory(Path *p, const Gate *G, GateId g)
     Type ty = G->op == OP_LOAD ? (Type)G->type : (Type)circ_gate(p->fr->s->c, gate_data(G, 0))->type;
     unsigned size = (unsigned)ty_bits(ty) / 8;
     if (G->op == OP_STORE && p->fr->prov[gate_data(G, 0)])
-        return end_path(p, TVK_INVALID); /* an address stored as a value escapes */
-    Z3_ast ok = obj ? object_access_ok(p, &p->objects[obj - 1], addr, size) : access_ok(p, addr, size);
-    if (!exit_if(p, Z3_mk_not(z, ok), TVK_INVALID))
+        return tv_end_path(p, TVK_INVALID); /* an address stored as a value escapes */
+    Z3_ast ok = obj ? object_access_ok(p, &p->objects[obj - 1], addr, size) : tv_heap_access_ok(p, addr, size);
+    if (!tv_exit_if(p, Z3_mk_not(z, ok), TVK_INVALID))
         return false;
     Z3_ast *mem = obj ? &p->objects[obj - 1].bytes : &p->mem;
     if (G->op == OP_LOAD) {
@@ -282,10 +250,9 @@ static bool address_rule(Path *p, const Gate *G, Z3_ast *a, Z3_ast *b, uint32_t 
         *a = Z3_mk_bvadd(p->t->z, *a, base);
         *b = Z3_mk_bvadd(p->t->z, *b, base);
     }
-    return (G->op == OP_SUB || G->op == OP_ICMP) && pa == pb ? true : end_path(p, TVK_INVALID);
+    return (G->op == OP_SUB || G->op == OP_ICMP) && pa == pb ? true : tv_end_path(p, TVK_INVALID);
 }
 
-static bool give_up(Path *p, const char *fmt, const char *name);
 
 /* SELECT (c, a, b): an if-then-else; the operands' provenance must agree (a pick
  * between two objects has none one term can say: beyond the encoding) */
@@ -293,7 +260,7 @@ static bool compute_select(Path *p, const Gate *G, GateId g)
 {
     const uint32_t *prov = p->fr->prov;
     if (prov[gate_data(G, 1)] != prov[gate_data(G, 2)])
-        return give_up(p, "%s", "a SELECT between two objects");
+        return tv_give_up(p, "%s", "a SELECT between two objects");
     Z3_ast c = p->fr->val[gate_data(G, 0)], one = tv_bv(p->t, 1, 1);
     p->fr->prov[g] = prov[gate_data(G, 1)];
     p->fr->val[g] = Z3_mk_ite(p->t->z, Z3_mk_eq(p->t->z, c, one), p->fr->val[gate_data(G, 1)],
@@ -311,22 +278,26 @@ static bool compute_pure(Path *p, const Gate *G, GateId g)
     if (!address_rule(p, G, &a, &b, &p->fr->prov[g]))
         return false;
     p->fr->val[g] = tv_pure(p->t, G, in_ty, a, b, &div0, &ovf);
-    if (div0 && !exit_if(p, div0, TVK_DIV0))
+    if (div0 && !tv_exit_if(p, div0, TVK_DIV0))
         return false;
-    return !ovf || exit_if(p, ovf, TVK_OVERFLOW);
+    return !ovf || tv_exit_if(p, ovf, TVK_OVERFLOW);
 }
 
 /* ALLOCA: offset 0 into a fresh zero-filled object; SYMBOL: offset 0 into its
  * function's object (one per function) */
 static bool compute_object(Path *p, const Gate *G, GateId g)
 {
-    int32_t func = G->op != OP_SYMBOL ? -1 : sym_is_extern(G->lit) ? -2 : (int32_t)G->lit;
+    int32_t func = G->op != OP_SYMBOL ? TVO_ALLOCA
+                   : sym_is_extern(G->lit) ? TVO_RUNTIME - module_symbol_runtime(p->m, G->lit)
+                                           : (int32_t)G->lit;
+    if (G->op == OP_SYMBOL && (func == TVO_RUNTIME + 1 || (func >= 0 && (uint32_t)func >= p->m->nfuncs)))
+        return tv_end_path(p, TVK_INVALID); /* names no function */
     uint32_t k = 0;
-    while (func >= 0 && k < p->nobjects && p->objects[k].func != func)
+    while (func != TVO_ALLOCA && k < p->nobjects && p->objects[k].func != func)
         k++;
-    if (k == p->nobjects || func < 0) {
+    if (k == p->nobjects || func == TVO_ALLOCA) {
         if (p->nobjects == MAX_OBJECTS)
-            return end_path(p, TVK_BOUND);
+            return tv_end_path(p, TVK_BOUND);
         k = p->nobjects++;
         p->objects[k] = (Object){G->lit, func, Z3_mk_const_array(p->t->z, p->t->addr, tv_bv(p->t, 0, 8))};
     }
@@ -336,6 +307,7 @@ static bool compute_object(Path *p, const Gate *G, GateId g)
 }
 
 static bool compute_call(Path *p, const Gate *G, GateId g);
+static bool run_invoke(Path *p, GateId s, GateId *next);
 
 static bool compute(Path *p, GateId g)
 {
@@ -349,7 +321,7 @@ static bool compute(Path *p, GateId g)
         return true;
     case OP_ARG:
         if (G->lit >= p->fr->nargs)
-            return end_path(p, TVK_INVALID);
+            return tv_end_path(p, TVK_INVALID);
         p->fr->val[g] = p->fr->args[G->lit];
         p->fr->prov[g] = p->fr->argprov[G->lit];
         return true;
@@ -366,11 +338,12 @@ static bool compute(Path *p, GateId g)
     }
 }
 
-/* can x be demanded at all now (the interpreter's push_checked)? */
+/* can x be demanded at all now (the interpreter's push_checked)?  A GET_EXCEPTION has
+ * a value only once control passed its IF_EXCEPTION (visit) */
 static bool demandable(Path *p, GateId x)
 {
     const Gate *X = circ_gate(p->fr->s->c, x);
-    if (is_selector(X) || X->dead || op_has(X->op, F_STATE | F_ROOT) || p->fr->busy[x])
+    if (is_selector(X) || X->dead || op_has(X->op, F_STATE | F_ROOT) || p->fr->busy[x] || X->op == OP_GET_EXCEPTION)
         return false;
     return X->op != OP_DEPEND_RELAY || p->fr->passed[x];
 }
@@ -378,11 +351,11 @@ static bool demandable(Path *p, GateId x)
 static bool demand(Path *p, GateId g)
 {
     if (g >= p->fr->s->n)
-        return end_path(p, TVK_INVALID);
+        return tv_end_path(p, TVK_INVALID);
     if (p->fr->cur[g])
         return true;
     if (!demandable(p, g))
-        return end_path(p, TVK_INVALID);
+        return tv_end_path(p, TVK_INVALID);
     const Gate *G = circ_gate(p->fr->s->c, g);
     p->fr->busy[g] = 1;
     for (uint32_t i = G->nstate; i < gate_nin(G); i++)
@@ -403,15 +376,29 @@ static void reset_gate(Path *p, GateId x)
     invalidate_users(p, x);
 }
 
-/* control arrives at state gate s: its relays start a new instance */
+/* a gate that takes effect when control passes its state gate (use u of it): a
+ * DEPEND_RELAY or a GET_EXCEPTION (the interpreter's pinned gates) */
+static bool is_pinned_use(const Path *p, const Use *u)
+{
+    const Gate *X = circ_gate(p->fr->s->c, u->user);
+    return !X->dead && u->index == 0 && (X->op == OP_DEPEND_RELAY || X->op == OP_GET_EXCEPTION);
+}
+
+/* control arrives at state gate s: its relays start a new instance, its GET_EXCEPTIONs
+ * take the bits the activation caught last */
 static bool visit(Path *p, GateId s)
 {
     const Gate *S = circ_gate(p->fr->s->c, s);
     for (uint32_t k = 0; k < S->nuses; k++) {
         GateId x = S->uses[k].user;
-        if (circ_gate(p->fr->s->c, x)->op == OP_DEPEND_RELAY && !circ_gate(p->fr->s->c, x)->dead) {
-            reset_gate(p, x);
-            p->fr->passed[x] = 1;
+        if (!is_pinned_use(p, &S->uses[k]))
+            continue;
+        reset_gate(p, x);
+        p->fr->passed[x] = 1;
+        if (circ_gate(p->fr->s->c, x)->op == OP_GET_EXCEPTION) {
+            p->fr->val[x] = p->fr->caught ? p->fr->caught : tv_bv(p->t, 0, 64);
+            p->fr->prov[x] = 0;
+            p->fr->cur[x] = 1;
         }
     }
     return step(p);
@@ -424,8 +411,7 @@ static void forget_owned(Path *p, GateId s)
     for (uint32_t k = 0; k < S->nuses; k++) {
         GateId x = S->uses[k].user;
         const Gate *X = circ_gate(p->fr->s->c, x);
-        if (!X->dead && S->uses[k].index == 0 &&
-            ((is_selector(X) && p->fr->s->live[x]) || X->op == OP_DEPEND_RELAY))
+        if (!X->dead && S->uses[k].index == 0 && ((is_selector(X) && p->fr->s->live[x]) || is_pinned_use(p, &S->uses[k])))
             reset_gate(p, x);
     }
 }
@@ -446,7 +432,7 @@ static bool take_inputs(Path *p, const Gate *J, uint32_t idx, Z3_ast *taken, uin
         const Gate *S = circ_gate(p->fr->s->c, J->uses[k].user);
         bool value = S->op == OP_VALUE_SELECTOR;
         if (idx >= (value ? S->ndata : S->ndep))
-            return end_path(p, TVK_INVALID);
+            return tv_end_path(p, TVK_INVALID);
         if (!demand(p, value ? gate_data(S, idx) : gate_dep(S, idx)))
             return false;
         taken[k] = value ? p->fr->val[gate_data(S, idx)] : NULL;
@@ -488,7 +474,7 @@ static bool go(Path *p, GateId next, uint32_t idx)
     if (N->op == OP_LOOP_BEGIN) {
         p->fr->iters[next] = idx == 1 ? p->fr->iters[next] + 1 : 0;
         if (p->fr->iters[next] > p->t->opt.unroll)
-            return end_path(p, TVK_BOUND);
+            return tv_end_path(p, TVK_BOUND);
     }
     if ((N->op == OP_MERGE || N->op == OP_LOOP_BEGIN) && !enter_join(p, next, idx))
         return false;
@@ -498,7 +484,7 @@ static bool go(Path *p, GateId next, uint32_t idx)
 /* choose among n options whose conditions partition the inputs: an option whose
  * condition simplifies to false is never taken; a fork follows p->dec or takes the
  * first and records the arity */
-static int decide(Path *p, Z3_ast *conds, int n)
+int tv_decide(Path *p, Z3_ast *conds, int n)
 {
     Z3_context z = p->t->z;
     int open[MAX_WAYS], nopen = 0; /* n <= MAX_WAYS */
@@ -510,7 +496,7 @@ static int decide(Path *p, Z3_ast *conds, int n)
     if (nopen <= 1)
         return nopen ? open[0] : -1;
     if (p->pos == MAX_DECISIONS)
-        return end_path(p, TVK_BOUND), -1;
+        return tv_end_path(p, TVK_BOUND), -1;
     int choice = p->pos < p->ndec ? p->dec[p->pos] : 0;
     p->arity[p->pos++] = (uint8_t)nopen;
     p->pc = Z3_mk_and(z, 2, (Z3_ast[]){p->pc, conds[open[choice]]});
@@ -524,10 +510,10 @@ static GateId branch(Path *p, GateId s)
     if (!demand(p, gate_data(S, 0)))
         return NO_GATE;
     if (p->fr->prov[gate_data(S, 0)])
-        return end_path(p, TVK_INVALID), NO_GATE;
+        return tv_end_path(p, TVK_INVALID), NO_GATE;
     Z3_ast bit = Z3_mk_extract(z, 0, 0, p->fr->val[gate_data(S, 0)]);
     Z3_ast conds[2] = {Z3_mk_eq(z, bit, tv_bv(p->t, 1, 1)), Z3_mk_eq(z, bit, tv_bv(p->t, 0, 1))};
-    int c = decide(p, conds, 2);
+    int c = tv_decide(p, conds, 2);
     return c < 0 ? NO_GATE : c == 0 ? p->fr->s->succ[s] : p->fr->s->alt[s];
 }
 
@@ -541,7 +527,7 @@ static GateId switch_branch(Path *p, GateId s)
     if (!demand(p, gate_data(S, 0)))
         return NO_GATE;
     if (p->fr->prov[gate_data(S, 0)])
-        return end_path(p, TVK_INVALID), NO_GATE;
+        return tv_end_path(p, TVK_INVALID), NO_GATE;
     Z3_ast v = p->fr->val[gate_data(S, 0)], none = Z3_mk_true(z);
     unsigned w = (unsigned)ty_bits((Type)circ_gate(p->fr->s->c, gate_data(S, 0))->type);
     /* a decision records its arity in a byte: 255 ways, the default included */
@@ -557,7 +543,7 @@ static GateId switch_branch(Path *p, GateId s)
         if (U->op != OP_SWITCH_CASE)
             continue;
         if (n == MAX_WAYS - 1)
-            return give_up(p, "%s", "a SWITCH of more than 254 cases"), NO_GATE;
+            return tv_give_up(p, "%s", "a SWITCH of more than 254 cases"), NO_GATE;
         Z3_ast eq = Z3_mk_eq(z, v, tv_bv(p->t, U->lit, w));
         conds[n] = Z3_mk_and(z, 2, (Z3_ast[]){none, eq});
         targets[n++] = S->uses[k].user;
@@ -565,14 +551,15 @@ static GateId switch_branch(Path *p, GateId s)
     }
     conds[n] = none;
     targets[n++] = dflt;
-    int c = decide(p, conds, n);
+    int c = tv_decide(p, conds, n);
     if (c >= 0 && targets[c] == NO_GATE)
-        end_path(p, TVK_INVALID);
+        tv_end_path(p, TVK_INVALID);
     return c < 0 ? NO_GATE : targets[c];
 }
 
-/* RETURN / THROW: dependencies, then the value.  THROW and the called function's
- * RETURN end the path; a callee's RETURN leaves its value in p->ret */
+/* RETURN / THROW: dependencies, then the value.  The called function's RETURN ends
+ * the path, a callee's leaves its value in p->ret; THROW goes to the nearest INVOKE
+ * (tv_throw_if) or ends the path */
 static bool finish(Path *p, GateId t)
 {
     const Gate *T = circ_gate(p->fr->s->c, t);
@@ -586,20 +573,20 @@ static bool finish(Path *p, GateId t)
         if (!demand(p, gate_data(T, 0)))
             return false;
         if (p->fr->prov[gate_data(T, 0)])
-            return end_path(p, TVK_INVALID); /* an address escapes */
+            return tv_end_path(p, TVK_INVALID); /* an address escapes */
         ty = (Type)circ_gate(p->fr->s->c, gate_data(T, 0))->type;
         v = p->fr->val[gate_data(T, 0)];
     }
     if (T->op == OP_RETURN && ty != p->fr->s->f->ret)
-        return end_path(p, TVK_INVALID);
+        return tv_end_path(p, TVK_INVALID);
     if (T->op == OP_RETURN && p->depth > 0) {
         p->ret = v;
         return true;
     }
     Z3_ast v64 = !v ? tv_bv(tc, 0, 64) : ty_bits(ty) < 64 ? Z3_mk_zero_ext(tc->z, 64 - (unsigned)ty_bits(ty), v) : v;
-    p->ended = true;
-    p->end = (TvOut){kind_term(tc, T->op == OP_THROW ? TVK_THROW : TVK_RETURN), v64, tv_bv(tc, ty, 8), p->mem};
-    return false;
+    if (T->op == OP_THROW)
+        return tv_throw_if(p, Z3_mk_true(tc->z), v64, ty);
+    return end_valued(p, TVK_RETURN, v64, ty);
 }
 
 /* run the current activation; true when it returned to a caller (value in p->ret) */
@@ -618,10 +605,12 @@ static bool run_states(Path *p)
             next = G->op == OP_IF_BRANCH ? branch(p, cur) : switch_branch(p, cur);
             idx = 0;
         }
-        if (p->ended)
+        if (G->op == OP_INVOKE && !run_invoke(p, cur, &next))
+            return false;
+        if (p->ended || p->unwinding)
             return false;
         if (next == NO_GATE)
-            return end_path(p, TVK_INVALID);
+            return tv_end_path(p, TVK_INVALID);
         if (!go(p, next, idx))
             return false;
         cur = next;
@@ -651,6 +640,7 @@ static void frame_clear(Frame *fr)
     memset(fr->passed, 0, n);
     memset(fr->iters, 0, n * sizeof *fr->iters);
     fr->cur[ROOT_DEPEND_ENTRY] = 1;
+    fr->caught = NULL;
 }
 
 static void frame_free(Frame *fr)
@@ -670,12 +660,12 @@ static const Shape *shape_of(Path *p, uint32_t func)
 static const char *unsupported(const Func *f);
 
 /* the whole function is beyond the encoding: stop every path */
-static bool give_up(Path *p, const char *fmt, const char *name)
+bool tv_give_up(Path *p, const char *fmt, const char *name)
 {
     p->unsupported = true;
     p->t->why = TVR_UNSUPPORTED;
     snprintf(p->t->reason, sizeof p->t->reason, fmt, name);
-    return end_path(p, TVK_BOUND);
+    return tv_end_path(p, TVK_BOUND);
 }
 
 /* do the callee's signature and the call site agree? */
@@ -689,41 +679,92 @@ static bool call_matches(const Path *p, const Gate *G, const Func *callee)
     return true;
 }
 
-/* CALL: the callee (a SYMBOL's address, offset 0) runs inlined in a fresh activation */
-static bool compute_call(Path *p, const Gate *G, GateId g)
+bool tv_run_callee(Path *p, const Func *cf, const Z3_ast *args, const uint32_t *prov)
 {
-    uint32_t cp = p->fr->prov[gate_data(G, 0)];
-    if (cp && p->objects[cp - 1].func == -2)
-        return give_up(p, "unsupported construct: a call of the runtime in @%s", p->fr->s->f->name);
-    if (!cp || p->objects[cp - 1].func < 0)
-        return end_path(p, TVK_INVALID);
-    Z3_ast off = p->fr->val[gate_data(G, 0)];
-    if (!exit_if(p, Z3_mk_not(p->t->z, Z3_mk_eq(p->t->z, off, tv_bv(p->t, 0, 64))), TVK_INVALID))
-        return false;
-    const Func *cf = p->m->funcs[p->objects[cp - 1].func];
-    if (!call_matches(p, G, cf))
-        return end_path(p, TVK_INVALID);
     if (p->depth == INLINE_DEPTH)
-        return end_path(p, TVK_BOUND);
+        return tv_end_path(p, TVK_BOUND);
     const char *why = unsupported(cf);
     if (why)
-        return give_up(p, "%s in a callee", why);
+        return tv_give_up(p, "%s in a callee", why);
     Frame *caller = p->fr, callee;
     frame_init(&callee, shape_of(p, cf->index));
     callee.nargs = cf->nparams;
-    for (uint32_t i = 0; i < cf->nparams; i++) {
-        callee.args[i] = caller->val[gate_data(G, i + 1)];
-        callee.argprov[i] = caller->prov[gate_data(G, i + 1)];
-    }
+    memcpy(callee.args, args, cf->nparams * sizeof *args);
+    memcpy(callee.argprov, prov, cf->nparams * sizeof *prov);
     p->fr = &callee;
     p->depth++;
     bool returned = run_states(p);
     p->depth--;
     p->fr = caller;
     frame_free(&callee);
-    caller->val[g] = p->ret;
-    caller->prov[g] = 0;
     return returned;
+}
+
+/* the call of CALL or INVOKE G: the callee (a SYMBOL's address, offset 0) is a
+ * runtime function or a module function inlined in a fresh activation; *r its result */
+static bool call_gate(Path *p, const Gate *G, Z3_ast *r)
+{
+    uint32_t cp = p->fr->prov[gate_data(G, 0)];
+    if (!cp || p->objects[cp - 1].func == TVO_ALLOCA)
+        return tv_end_path(p, TVK_INVALID);
+    Z3_ast off = p->fr->val[gate_data(G, 0)];
+    if (!tv_exit_if(p, Z3_mk_not(p->t->z, Z3_mk_eq(p->t->z, off, tv_bv(p->t, 0, 64))), TVK_INVALID))
+        return false;
+    int32_t func = p->objects[cp - 1].func;
+    if (func <= TVO_RUNTIME)
+        return tv_runtime_call(p, G, (RuntimeFn)(TVO_RUNTIME - func), r);
+    const Func *cf = p->m->funcs[func];
+    if (!call_matches(p, G, cf))
+        return tv_end_path(p, TVK_INVALID);
+    Z3_ast args[FUNC_MAX_PARAMS];
+    uint32_t prov[FUNC_MAX_PARAMS];
+    for (uint32_t i = 0; i < cf->nparams; i++) {
+        args[i] = p->fr->val[gate_data(G, i + 1)];
+        prov[i] = p->fr->prov[gate_data(G, i + 1)];
+    }
+    if (!tv_run_callee(p, cf, args, prov))
+        return false;
+    *r = p->ret;
+    return true;
+}
+
+static bool compute_call(Path *p, const Gate *G, GateId g)
+{
+    Z3_ast r = NULL;
+    if (!call_gate(p, G, &r))
+        return false;
+    p->fr->val[g] = r;
+    p->fr->prov[g] = 0;
+    return true;
+}
+
+/* INVOKE s (the interpreter's run_invoke): its dependency and operands demanded, then
+ * the call; a throw below it (p->unwinding) is caught: *next becomes its IF_EXCEPTION
+ * and the activation keeps the bits for GET_EXCEPTION.  Its value (none after a throw)
+ * and dependency are current from here on */
+static bool run_invoke(Path *p, GateId s, GateId *next)
+{
+    const Gate *S = circ_gate(p->fr->s->c, s);
+    for (uint32_t i = S->nstate; i < gate_nin(S); i++)
+        if (!demand(p, S->in[i]))
+            return false;
+    Frame *fr = p->fr;
+    Z3_ast r = NULL;
+    p->invokes++;
+    bool returned = call_gate(p, S, &r);
+    p->invokes--;
+    if (!returned && !p->unwinding)
+        return false;
+    if (!returned) {
+        p->unwinding = false;
+        fr->caught = p->exc;
+        *next = fr->s->alt[s];
+    }
+    fr->val[s] = returned && r ? r : tv_bv(p->t, 0, S->type == TY_NONE ? 64 : (unsigned)ty_bits((Type)S->type));
+    fr->prov[s] = 0;
+    fr->cur[s] = 1;
+    invalidate_users(p, s);
+    return true;
 }
 
 /* ---- paths into one term --------------------------------------------------------- */
@@ -741,7 +782,7 @@ static TvOut path_outcome(Path *p)
     TvOut o = p->end;
     for (uint32_t i = p->nexits; i-- > 0;) {
         const Exit *e = &p->exits[i];
-        TvOut x = {kind_term(t, e->kind), tv_bv(t, 0, 64), tv_bv(t, 0, 8), e->mem};
+        TvOut x = {kind_term(t, e->kind), e->val ? e->val : tv_bv(t, 0, 64), e->ty ? e->ty : tv_bv(t, 0, 8), e->mem};
         o = out_ite(t, e->cond, x, o);
     }
     return o;
@@ -752,8 +793,8 @@ static void path_reset(Path *p)
     frame_clear(p->fr);
     p->mem = p->t->init_mem;
     p->pc = Z3_mk_true(p->t->z);
-    p->pos = p->steps = p->nexits = p->nobjects = p->depth = 0;
-    p->ended = false;
+    p->pos = p->steps = p->nexits = p->nobjects = p->depth = p->invokes = 0;
+    p->ended = p->unwinding = false;
 }
 
 /* the next decision vector after a path that made p->pos decisions; false when all
@@ -780,8 +821,6 @@ static const char *unsupported(const Func *f)
         const Gate *G = circ_gate(c, g);
         if (G->dead)
             continue;
-        if (G->op == OP_INVOKE) /* exceptional control flow is not modelled */
-            return "unsupported construct: INVOKE";
         if (op_has(G->op, F_PURE) && G->op != OP_CONSTANT && G->op != OP_ARG && G->op != OP_ALLOCA &&
             G->op != OP_SYMBOL && !tv_pure_supported(G->op))
             return "unsupported construct: an opcode without encoding";
