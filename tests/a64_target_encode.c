@@ -404,6 +404,21 @@ static void expect_pair(Expect *e, const Code *code, const LirForm *f, const Ins
 }
 
 /* expectation of a straight-line form; false if it is a control form */
+/* clz, rbit then clz in place, rev */
+static void expect_bits(Expect *e, const LirForm *f, const Inst *in)
+{
+    Names nm = { .k = 0 };
+    int sf = f->width == 64, d = rn(&in->args[1]), s = rn(&in->args[0]);
+    switch ((A64BitOp)f->param) {
+    case A64_BITS_CLZ: line(e, "clz %s, %s", gp(&nm, d, sf), gp(&nm, s, sf)); break;
+    case A64_BITS_CTZ:
+        line(e, "rbit %s, %s", gp(&nm, d, sf), gp(&nm, s, sf));
+        line(e, "clz %s, %s", gp(&nm, d, sf), gp(&nm, d, sf));
+        break;
+    default: line(e, "rev %s, %s", gp(&nm, d, sf), gp(&nm, s, sf)); break;
+    }
+}
+
 static bool build_expect(const Code *code, const LirForm *f, const Inst *in, Expect *e)
 {
     Names nm = { .k = 0 };
@@ -489,6 +504,19 @@ static bool build_expect(const Code *code, const LirForm *f, const Inst *in, Exp
         return true;
     }
     case A64E_CVT: expect_cvt(e, f, in); return true;
+    case A64E_BITS: expect_bits(e, f, in); return true;
+    case A64E_CHECKED: {
+        char b[24];
+        line(e, "%s %s, %s, %s", f->param ? "subs" : "adds", gp(&nm, rn(&in->args[2]), sf),
+             gp(&nm, rn(&in->args[0]), sf), gp(&nm, rn(&in->args[1]), sf));
+        line(e, "b.vc %s", imm(b, 12)); /* decoded at 0: over the brk */
+        line(e, "brk #0x%x", (unsigned)(in->trap ? in->trap : TRAP_OVERFLOW)); /* brk: always hex */
+        return true;
+    }
+    case A64E_MULH:
+        line(e, "%s %s, %s, %s", f->param ? "umulh" : "smulh", gp(&nm, rn(&in->args[2]), 1),
+             gp(&nm, rn(&in->args[0]), 1), gp(&nm, rn(&in->args[1]), 1));
+        return true;
     case A64E_FCOPYSIGN: {
         const char *a = sf ? "x16" : "w16", *b = sf ? "x17" : "w17";
         line(e, "fmov %s, %s", a, fpn(&nm, rn(&in->args[1]), sf));

@@ -178,16 +178,15 @@ static void test_tables(void)
                       "form rows %u and %u of %s are the same", j, i, lir_op_name((LirOp)f->op));
     }
     /* opcodes x86-64 has no instruction for (three-operand division, multiply-subtract,
-     * unsigned float conversions, register pairs; at the SSE2 baseline: the roundings,
-     * fabs, copysign and IEEE minimum/maximum, which selection builds from other forms) */
+     * unsigned float conversions, register pairs, three-operand high multiplies; fabs,
+     * copysign and IEEE minimum/maximum, which selection builds from other forms) */
     static const LirOp not_x86[] = { LIR_Div32, LIR_Div64, LIR_UDiv32, LIR_UDiv64,
                                      LIR_MultiplySub32, LIR_MultiplySub64,
                                      LIR_TruncateFloatToUInt32, LIR_TruncateFloatToUInt64,
                                      LIR_TruncateDoubleToUInt32, LIR_TruncateDoubleToUInt64,
                                      LIR_ConvertUInt64ToFloat, LIR_ConvertUInt64ToDouble,
                                      LIR_PushPair, LIR_PopPair, LIR_StorePair64, LIR_LoadPair64,
-                                     LIR_FloorFloat, LIR_FloorDouble, LIR_CeilFloat, LIR_CeilDouble,
-                                     LIR_TruncFloat, LIR_TruncDouble, LIR_NearestFloat, LIR_NearestDouble,
+                                     LIR_MulHighSigned64, LIR_MulHighUnsigned64,
                                      LIR_AbsFloat, LIR_AbsDouble, LIR_CopySignFloat, LIR_CopySignDouble,
                                      LIR_MinimumFloat, LIR_MinimumDouble, LIR_MaximumFloat, LIR_MaximumDouble };
     unsigned novl;
@@ -202,6 +201,18 @@ static void test_tables(void)
         CHECK(lir_overload((LirOp)ovl[i].op, ovl[i].nargs) == &ovl[i], "overload lookup of %s/%u",
               lir_op_name((LirOp)ovl[i].op), ovl[i].nargs);
     }
+    /* the CPU levels: roundsd, lzcnt, popcnt are forms of v3, not of the SSE2 baseline */
+    Arg ff[2] = { arg_tmp(tmp_fp(1)), arg_tmp(tmp_fp(2)) }, gg[2] = { arg_tmp(tmp_gp(1)), arg_tmp(tmp_gp(2)) };
+    const Target *v3 = t->levels[t->nlevels - 1];
+    CHECK(t->nlevels == 2 && !strcmp(v3->cpu, "v3") && !strcmp(t->cpu, "baseline"), "x86-64 levels");
+    CHECK(!lir_is_valid_args(t, LIR_FloorDouble, 2, ff) && lir_is_valid_args(v3, LIR_FloorDouble, 2, ff),
+          "roundsd only at v3");
+    CHECK(!lir_is_valid_args(t, LIR_CountLeadingZeros64, 2, gg) &&
+          lir_is_valid_args(v3, LIR_CountLeadingZeros64, 2, gg), "lzcnt only at v3");
+    CHECK(!lir_is_valid_args(t, LIR_PopCount32, 2, gg) && lir_is_valid_args(v3, LIR_PopCount32, 2, gg),
+          "popcnt only at v3");
+    CHECK(lir_is_valid_args(t, LIR_X86BitScanReverse64, 2, gg) && lir_is_valid_args(v3, LIR_Add64, 2, gg),
+          "bsr at the baseline, the baseline's forms at v3");
     CHECK(lir_op_parse("Branch32", 8) == LIR_Branch32, "op parse");
     CHECK(lir_op_parse("Bogus", 5) == -1, "op parse of unknown");
     CHECK(strcmp(lir_op_name(LIR_MoveConditionallyDouble), "MoveConditionallyDouble") == 0, "op name");

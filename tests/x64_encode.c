@@ -122,7 +122,7 @@ static const char *cc_suffix(const Arg *c, bool invert)
 
 /* the mnemonic of each opcode (the whole instruction, or the compare of a fused form) */
 typedef enum { SH_RV2, SH_ONE, SH_LAST, SH_NONE, SH_IMUL3, SH_CMPSET, SH_CMOV, SH_BRANCH,
-               SH_JUMP, SH_CALL } Shape;
+               SH_JUMP, SH_CALL, SH_CHECKED, SH_ROUND } Shape;
 typedef struct { LirOp op; const char *mnem; Shape shape; } OpExpect;
 
 static const OpExpect op_expect[] = {
@@ -152,10 +152,19 @@ static const OpExpect op_expect[] = {
     { LIR_Urshift32, "shr", SH_RV2 }, { LIR_Urshift64, "shr", SH_RV2 },
     { LIR_RotateLeft32, "rol", SH_RV2 }, { LIR_RotateLeft64, "rol", SH_RV2 },
     { LIR_RotateRight32, "ror", SH_RV2 }, { LIR_RotateRight64, "ror", SH_RV2 },
+    { LIR_CountLeadingZeros32, "lzcnt", SH_RV2 }, { LIR_CountLeadingZeros64, "lzcnt", SH_RV2 },
+    { LIR_CountTrailingZeros32, "tzcnt", SH_RV2 }, { LIR_CountTrailingZeros64, "tzcnt", SH_RV2 },
+    { LIR_PopCount32, "popcnt", SH_RV2 }, { LIR_PopCount64, "popcnt", SH_RV2 },
+    { LIR_X86BitScanForward64, "bsf", SH_RV2 }, { LIR_X86BitScanReverse64, "bsr", SH_RV2 },
+    { LIR_ByteSwap32, "bswap", SH_ONE }, { LIR_ByteSwap64, "bswap", SH_ONE },
+    { LIR_CheckedAdd32, "add", SH_CHECKED }, { LIR_CheckedAdd64, "add", SH_CHECKED },
+    { LIR_CheckedSub32, "sub", SH_CHECKED }, { LIR_CheckedSub64, "sub", SH_CHECKED },
+    { LIR_CheckedMul32, "imul", SH_CHECKED }, { LIR_CheckedMul64, "imul", SH_CHECKED },
     { LIR_X86Div8, "div", SH_LAST }, { LIR_X86IDiv8, "idiv", SH_LAST },
     { LIR_X86Div16, "div", SH_LAST }, { LIR_X86IDiv16, "idiv", SH_LAST },
     { LIR_X86Div32, "div", SH_LAST }, { LIR_X86IDiv32, "idiv", SH_LAST },
     { LIR_X86Div64, "div", SH_LAST }, { LIR_X86IDiv64, "idiv", SH_LAST },
+    { LIR_X86UMulWide64, "mul", SH_LAST }, { LIR_X86IMulWide64, "imul", SH_LAST },
     { LIR_X86ConvertToWord8, "cbw", SH_NONE }, { LIR_X86ConvertToDoubleWord16, "cwd", SH_NONE },
     { LIR_X86ConvertToDoubleWord32, "cdq", SH_NONE }, { LIR_X86ConvertToQuadWord64, "cqo", SH_NONE },
     { LIR_Compare8, "cmp", SH_CMPSET }, { LIR_Compare16, "cmp", SH_CMPSET },
@@ -181,6 +190,10 @@ static const OpExpect op_expect[] = {
     { LIR_MaxFloat, "maxss", SH_RV2 }, { LIR_MaxDouble, "maxsd", SH_RV2 },
     { LIR_MinFloat, "minss", SH_RV2 }, { LIR_MinDouble, "minsd", SH_RV2 },
     { LIR_SqrtFloat, "sqrtss", SH_RV2 }, { LIR_SqrtDouble, "sqrtsd", SH_RV2 },
+    { LIR_FloorFloat, "roundss", SH_ROUND }, { LIR_FloorDouble, "roundsd", SH_ROUND },
+    { LIR_CeilFloat, "roundss", SH_ROUND }, { LIR_CeilDouble, "roundsd", SH_ROUND },
+    { LIR_TruncFloat, "roundss", SH_ROUND }, { LIR_TruncDouble, "roundsd", SH_ROUND },
+    { LIR_NearestFloat, "roundss", SH_ROUND }, { LIR_NearestDouble, "roundsd", SH_ROUND },
     { LIR_AndFloat, "andps", SH_RV2 }, { LIR_AndDouble, "andpd", SH_RV2 },
     { LIR_OrFloat, "orps", SH_RV2 }, { LIR_OrDouble, "orpd", SH_RV2 },
     { LIR_XorFloat, "xorps", SH_RV2 }, { LIR_XorDouble, "xorpd", SH_RV2 },
@@ -263,6 +276,21 @@ static bool build_expect(const Inst *in, const LirOverload *o, bool taken_is_nex
         break;
     case SH_NONE: push_insn(e, oe->mnem); break;
     case SH_IMUL3: break;
+    case SH_CHECKED: /* the operation; jno over the ud2 (its target set once encoded) */
+        expect_rv2(e, oe, in, o);
+        push_op(push_insn(e, "jno"), (ExpOp){ .type = X86_OP_IMM });
+        push_insn(e, "ud2");
+        break;
+    case SH_ROUND: { /* the rounding immediate: nearest 8, down 9, up 10, toward zero 11 */
+        expect_rv2(e, oe, in, o);
+        bool flo = in->op == LIR_FloorFloat || in->op == LIR_FloorDouble;
+        bool cei = in->op == LIR_CeilFloat || in->op == LIR_CeilDouble;
+        bool tru = in->op == LIR_TruncFloat || in->op == LIR_TruncDouble;
+        push_op(&e->insn[0], (ExpOp){ .type = X86_OP_IMM, .imm = flo ? 9 : cei ? 10 : tru ? 11 : 8,
+                                      .imm_bits = 8, .size = 1 });
+        e->insn[0].ops[1].size = 0; /* Capstone sizes a register source as the whole xmm */
+        break;
+    }
     case SH_CMPSET: {
         char m[16];
         expect_compare(e, oe->mnem, in, o);
@@ -420,10 +448,15 @@ static bool check_traps_relocs(Checker *k, const LirForm *f, const Inst *in)
     LirAsm *as = &k->as;
     bool traps = (lir_op_flags((LirOp)in->op) & LF_TRAP) != 0;
     if (traps) {
-        uint8_t want = in->trap ? in->trap : in->op == LIR_Ud2 ? TRAP_ILLEGAL : TRAP_DIV0;
-        if (as->ntraps != 1 || as->traps[0].offset != 0 || as->traps[0].kind != want) {
-            snprintf(k->why, sizeof k->why, "trap table: %u sites, expected one at 0 of kind %u",
-                     as->ntraps, want);
+        bool checked = find_expect((LirOp)in->op)->shape == SH_CHECKED; /* the trap is its ud2 */
+        uint8_t want = in->trap          ? in->trap
+                       : in->op == LIR_Ud2 ? TRAP_ILLEGAL
+                       : checked           ? TRAP_OVERFLOW
+                                           : TRAP_DIV0;
+        uint32_t at = checked ? as->size - 2 : 0;
+        if (as->ntraps != 1 || as->traps[0].offset != at || as->traps[0].kind != want) {
+            snprintf(k->why, sizeof k->why, "trap table: %u sites, expected one at %u of kind %u",
+                     as->ntraps, at, want);
             goto bad;
         }
     } else if (as->ntraps) {
@@ -461,6 +494,8 @@ static bool check_straight(Checker *k, const LirForm *f, Inst *in)
         report(f, k->code, in, NULL, 0, NULL, 0, k->as.err);
         return false;
     }
+    if (find_expect((LirOp)in->op)->shape == SH_CHECKED)
+        e.insn[1].ops[0].imm = k->as.size; /* jno: to the end, decoded at 0 */
     return compare_code(k, f, in, k->as.code, k->as.size, &e, e.n, UINT64_MAX) &&
            check_traps_relocs(k, f, in);
 }
@@ -608,7 +643,7 @@ static bool check_combo(FormRun *r, const unsigned *pick)
         args[i] = r->cands[i].v[pick[i]];
     Inst in = lir_inst((LirOp)r->f->op, r->f->nargs, args);
     in.trap = (r->combos % 3 == 1 && (lir_op_flags((LirOp)in.op) & LF_TRAP)) ? TRAP_OVERFLOW : 0;
-    const LirForm *found = lir_find_form(x64_target(), &in);
+    const LirForm *found = lir_find_form(r->k->code->target, &in);
     if (found != r->f) {
         fprintf(stderr, "FAIL: form %s/%u does not accept its own candidate: ",
                 lir_op_name((LirOp)r->f->op), r->f->nargs);
@@ -697,14 +732,14 @@ int main(void)
     }
     cs_option(k.cs, CS_OPT_DETAIL, CS_OPT_ON);
     k.arena = arena_new();
-    k.code = lir_code_new(k.arena, x64_target(), "t", 0);
+    const Target *t = x64_target()->levels[x64_target()->nlevels - 1]; /* every form: the top level */
+    k.code = lir_code_new(k.arena, t, "t", 0);
     k.code->frame_base = tmp_gp(X64_RBP);
     lir_add_slot(k.code, 8, 8, false);
     k.code->slots[0].assigned = true;
     k.code->slots[0].offset = FRAME_SLOT_OFFSET;
     lir_add_block(k.code, 1);
     lir_asm_init(&k.as);
-    const Target *t = x64_target();
     bool ok = true;
     for (uint32_t i = 0; ok && i < t->nforms; i++)
         ok = check_form(&k, &t->forms[i]);

@@ -190,7 +190,9 @@ static uint64_t defined_flags(const LirForm *f)
 {
     switch (f->enc) {
     case X64E_SHIFT: case X64E_DIV: return 0;   /* OF/AF (shifts) or all (div) undefined */
-    case X64E_IMUL: return 0x801;               /* CF and OF only */
+    case X64E_IMUL: case X64E_MULWIDE: case X64E_CHECKED: return 0x801; /* CF and OF only
+                                                   (add/sub too: the checked forms share a row) */
+    case X64E_BITOP: return 0x40;               /* ZF only (bsf bsr; lzcnt tzcnt: and CF) */
     default: return 0x8c5;                      /* CF PF ZF SF OF (AF: undefined for logic) */
     }
 }

@@ -55,6 +55,9 @@ typedef enum {
     A64E_FCOPYSIGN, /* (magnitude, sign, dst) through x16 and x17: bfxil of the magnitude bits */
     A64E_FLOGIC,  /* bitwise ops of FP registers through x16/x17: param A64AluOp */
     A64E_CVT,     /* param A64CvtKind */
+    A64E_BITS,    /* (src, dst): param A64BitOp */
+    A64E_CHECKED, /* adds/subs (left, right, dst), b.vc over a brk: param 0 adds, 1 subs */
+    A64E_MULH,    /* (left, right, dst): param 0 smulh, 1 umulh */
     A64E_COUNT
 } A64Encoding;
 
@@ -62,6 +65,7 @@ typedef enum { A64_ALU_ADD, A64_ALU_SUB, A64_ALU_AND, A64_ALU_OR, A64_ALU_XOR, A
 typedef enum { A64_FALU_ADD, A64_FALU_SUB, A64_FALU_MUL, A64_FALU_DIV, A64_FALU_MIN, A64_FALU_MAX } A64FaluOp;
 typedef enum { A64_FUN_SQRT, A64_FUN_ABS, A64_FUN_FRINTM, A64_FUN_FRINTP, A64_FUN_FRINTZ, A64_FUN_FRINTN } A64FunaryOp;
 typedef enum { A64_CMP, A64_TEST, A64_FCMP } A64CompareKind;
+typedef enum { A64_BITS_CLZ, A64_BITS_CTZ /* rbit, clz */, A64_BITS_REV } A64BitOp;
 typedef enum {
     A64_EXT_Z8_32, A64_EXT_S8_32, A64_EXT_Z16_32, A64_EXT_S16_32,
     A64_EXT_S8_64, A64_EXT_S16_64, A64_EXT_S32_64,

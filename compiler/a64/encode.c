@@ -665,6 +665,36 @@ static bool enc_cvt(const Ctx *c)
     }
 }
 
+/* ---- bit counts, byte swaps, overflow checks, high multiplies ----------------------------- */
+static bool enc_bits(const Ctx *c)
+{
+    int sf = sf_of(c), rn = reg(c, 0), rd = reg(c, 1);
+    switch ((A64BitOp)c->form->param) {
+    case A64_BITS_CLZ: return word(c->as, a64_clz(sf, rd, rn));
+    case A64_BITS_CTZ: return word(c->as, a64_rbit(sf, rd, rn)) && word(c->as, a64_clz(sf, rd, rd));
+    default: return word(c->as, a64_rev(sf, rd, rn));
+    }
+}
+
+/* adds/subs dst, left, right; b.vc over the brk that traps with the instruction's kind */
+static bool enc_checked(const Ctx *c)
+{
+    int sf = sf_of(c), rn = reg(c, 0), rm = reg(c, 1), rd = reg(c, 2);
+    uint32_t op = c->form->param == 0 ? a64_adds_reg(sf, rd, rn, rm, A64_LSL, 0)
+                                      : a64_subs_reg(sf, rd, rn, rm, A64_LSL, 0);
+    uint8_t kind = c->inst->trap ? c->inst->trap : TRAP_OVERFLOW;
+    if (!word(c->as, op) || !word(c->as, a64_b_cond(A64_VC, 8)))
+        return false;
+    lir_asm_trap(c->as, c->as->size, kind);
+    return word(c->as, a64_brk(kind));
+}
+
+static bool enc_mulh(const Ctx *c)
+{
+    int rn = reg(c, 0), rm = reg(c, 1), rd = reg(c, 2);
+    return word(c->as, c->form->param == 0 ? a64_smulh(rd, rn, rm) : a64_umulh(rd, rn, rm));
+}
+
 static bool dispatch(const Ctx *c)
 {
     switch ((A64Encoding)c->form->enc) {
@@ -696,13 +726,16 @@ static bool dispatch(const Ctx *c)
     case A64E_FCOPYSIGN: return enc_fcopysign(c);
     case A64E_FLOGIC: return enc_flogic(c);
     case A64E_CVT: return enc_cvt(c);
+    case A64E_BITS: return enc_bits(c);
+    case A64E_CHECKED: return enc_checked(c);
+    case A64E_MULH: return enc_mulh(c);
     default: return lir_asm_fail(c->as, "unknown encoding %u", c->form->enc);
     }
 }
 
 bool a64_encode_inst(LirAsm *as, const Code *code, const LirBlock *block, const Inst *inst)
 {
-    const LirForm *form = code->target == a64_target() ? lir_code_find_form(code, inst) : NULL;
+    const LirForm *form = code->target && code->target->isa == ISA_A64 ? lir_code_find_form(code, inst) : NULL;
     if (!form)
         form = lir_find_form(a64_target(), inst);
     if (!form)

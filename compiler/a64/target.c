@@ -192,8 +192,14 @@ static const uint8_t fp_order[] = {
     7, 6, 5, 4, 3, 2, 1, 0, 8, 9, 10, 11, 12, 13, 14, 15,
 };
 
+static const Target a64;
+static const Target *const a64_levels[] = { &a64 };
+
+/* ARMv8.0-A with Advanced SIMD: the one level (no later extension is used) */
 static const Target a64 = {
     .name = "arm64",
+    .cpu = "baseline",
+    .levels = a64_levels, .nlevels = 1, .level = 0,
     .isa = ISA_A64,
     .forms = a64_forms,
     .nforms = sizeof a64_forms / sizeof a64_forms[0],

@@ -19,13 +19,15 @@
 #define RES FK_RESCOND
 #define DBL FK_DOUBLECOND
 #define FA(x) { (uint16_t)((x) & 0xffff), (uint8_t)((x) >> 16) }
-#define FORM0(op, enc, param, w) { LIR_##op, 0, enc, param, w, { { 0, 0 } } },
-#define FORM1(op, enc, param, w, a) { LIR_##op, 1, enc, param, w, { FA(a) } },
-#define FORM2(op, enc, param, w, a, b) { LIR_##op, 2, enc, param, w, { FA(a), FA(b) } },
-#define FORM3(op, enc, param, w, a, b, c) { LIR_##op, 3, enc, param, w, { FA(a), FA(b), FA(c) } },
+#define FORM0(op, enc, param, w) { LIR_##op, 0, enc, param, w, { { 0, 0 } }, 0 },
+#define FORM1(op, enc, param, w, a) { LIR_##op, 1, enc, param, w, { FA(a) }, 0 },
+#define FORM2(op, enc, param, w, a, b) { LIR_##op, 2, enc, param, w, { FA(a), FA(b) }, 0 },
+#define FORM3(op, enc, param, w, a, b, c) { LIR_##op, 3, enc, param, w, { FA(a), FA(b), FA(c) }, 0 },
 #define FORM4(op, enc, param, w, a, b, c, d) \
-    { LIR_##op, 4, enc, param, w, { FA(a), FA(b), FA(c), FA(d) } },
+    { LIR_##op, 4, enc, param, w, { FA(a), FA(b), FA(c), FA(d) }, 0 },
 #define FORM5(op, enc, param, w, a, b, c, d, e) \
-    { LIR_##op, 5, enc, param, w, { FA(a), FA(b), FA(c), FA(d), FA(e) } },
+    { LIR_##op, 5, enc, param, w, { FA(a), FA(b), FA(c), FA(d), FA(e) }, 0 },
+/* a form only CPU levels with the features `needs` have (Target.features) */
+#define FORM2N(needs, op, enc, param, w, a, b) { LIR_##op, 2, enc, param, w, { FA(a), FA(b) }, needs },
 
 #endif

@@ -146,11 +146,14 @@ static bool form_takes(const Target *t, const LirForm *f, const Inst *inst, cons
     return true;
 }
 
+/* is the form one of the target's CPU level (its needs within the level's features)? */
+static bool form_in_level(const Target *t, const LirForm *f) { return (f->needs & ~t->features) == 0; }
+
 bool lir_form_accepts(const Target *t, const LirForm *f, const Inst *inst)
 {
     const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
     uint16_t kind_bits[LIR_MAX_ARGS];
-    return o && args_sane(inst, o, kind_bits) && form_takes(t, f, inst, kind_bits);
+    return o && form_in_level(t, f) && args_sane(inst, o, kind_bits) && form_takes(t, f, inst, kind_bits);
 }
 
 static const LirForm *first_accepting(const Target *t, const LirForm *forms, uint32_t n, const Inst *inst)
@@ -160,7 +163,7 @@ static const LirForm *first_accepting(const Target *t, const LirForm *forms, uin
     if (!o || !args_sane(inst, o, kind_bits))
         return NULL;
     for (uint32_t k = 0; k < n; k++)
-        if (form_takes(t, &forms[k], inst, kind_bits))
+        if (form_in_level(t, &forms[k]) && form_takes(t, &forms[k], inst, kind_bits))
             return &forms[k];
     return NULL;
 }

@@ -9,16 +9,29 @@
  *   ROTL ROTR         the target's rotate at 32/64 bits (rol/ror; ARM64 rotates only
  *                     right: a left rotate by s is one right by -s); at 8/16 bits
  *                     (x << s) | (x >> (w - s)), s = amount mod w
- *   POPCNT            the SWAR sum of bit pairs, nibbles, bytes (one multiply)
- *   CLZ               w - POPCNT(x smeared right)      CTZ  POPCNT((x & -x) - 1)
- *   BSWAP             byte pairs, then halves, swapped with masks
+ * Where the target's forms table (at the Code's CPU level) has the instruction, it
+ * is used; the sequences below are the fallbacks:
+ *   POPCNT            PopCount32/64 (x86-64 v3 popcnt); else the SWAR sum of bit
+ *                     pairs, nibbles, bytes (one multiply)
+ *   CLZ               CountLeadingZeros32/64 (lzcnt, clz; 8/16 bits: at 32, minus
+ *                     32 - w); else bsr with a conditional move of 2w - 1 for 0,
+ *                     xor w - 1; else w - POPCNT(x smeared right)
+ *   CTZ               CountTrailingZeros32/64 (tzcnt, rbit+clz) of x | 1 << w below
+ *                     64 bits (0 counts w); else bsf of that (at 64 bits with a
+ *                     conditional move of 64 for 0); else POPCNT((x & -x) - 1)
+ *   BSWAP             ByteSwap32/64 (bswap, rev; 16 bits: at 32, shifted right by
+ *                     16); else byte pairs, then halves, swapped with masks
  *   ABS               conditional move of the negation of the sign-extended value
  *   SMULHI UMULHI     a 64-bit product of the extended operands shifted by w; at 64
- *                     bits from 32-bit halves (signed: corrected by the signs)
- *   CHECKED_*         the operation on sign-extended operands, compared with its own
- *                     sign extension from w bits; at 64 bits by the sign rule of
- *                     add/sub and the high half of the product; a branch to a trap
- *                     block of kind overflow. */
+ *                     bits MulHigh*64 (smulh, umulh), else the one-operand multiply
+ *                     into a fixed register pair (x86 imul/mul: rdx:rax, the forms
+ *                     table names the registers), else from 32-bit halves (signed:
+ *                     corrected by the signs)
+ *   CHECKED_*         at 32/64 bits Checked* (add/sub/imul with jo; adds/subs with
+ *                     b.vs); else the operation on sign-extended operands compared
+ *                     with its own sign extension from w bits, at 64 bits the sign
+ *                     rule of add/sub and the high half of the product (mul, smulh),
+ *                     with a branch to a trap block of kind overflow. */
 #include "isel.h"
 
 static Arg gp(Lower *l) { return isel_fresh(l, BANK_GP); }
@@ -235,20 +248,102 @@ static Arg absolute(Lower *l, Arg x, int w)
     return r;
 }
 
+/* ---- bit counts and byte swaps by the target's instructions ---------------------------- */
+/* a fresh tmp := op x (a two-operand form src, dst), or none when the target has no such form */
+static bool unary_form(Lower *l, LirOp op, Arg x, Arg *r)
+{
+    *r = gp(l);
+    if (!isel_valid(l, op, 2, (Arg[]){x, *r}))
+        return false;
+    lower_emit2(l, op, x, *r);
+    return true;
+}
+
+/* t := k where x is 0 (the zero-input fixup of bsf/bsr) */
+static void if_zero_then(Lower *l, Arg x, uint64_t k, Arg t)
+{
+    Arg args[5] = {arg_rescond(RES_zero), x, x, k64(l, k), t};
+    isel_emit_imm(l, LIR_MoveConditionallyTest64, 5, args, 2, NO_GATE);
+}
+
+/* x | 1 << w: nonzero, and its trailing zeros those of x or w (w < 64) */
+static Arg with_stop_bit(Lower *l, Arg x, int w)
+{
+    return w == 64 ? x : alu(l, LIR_Or64, x, w < 31 ? arg_imm(1ll << w) : k64(l, 1ull << w));
+}
+
+static bool leading_native(Lower *l, Arg x, int w, Arg *r)
+{
+    if (unary_form(l, isel_pick(w, LIR_CountLeadingZeros32, LIR_CountLeadingZeros64), x, r)) {
+        if (w < 32)
+            *r = alu(l, LIR_Sub32, *r, arg_imm(32 - w));
+        return true;
+    }
+    if (!unary_form(l, LIR_X86BitScanReverse64, x, r))
+        return false;
+    if_zero_then(l, x, 2 * (uint64_t)w - 1, *r); /* (2w - 1) ^ (w - 1) = w */
+    *r = alu(l, LIR_Xor32, *r, arg_imm(w - 1));
+    return true;
+}
+
+static bool trailing_native(Lower *l, Arg x, int w, Arg *r)
+{
+    Arg y = w == 32 ? x : with_stop_bit(l, x, w);
+    if (unary_form(l, w == 64 ? LIR_CountTrailingZeros64 : LIR_CountTrailingZeros32, y, r))
+        return true;
+    y = with_stop_bit(l, x, w);
+    if (!unary_form(l, LIR_X86BitScanForward64, y, r))
+        return false;
+    if (w == 64)
+        if_zero_then(l, x, 64, *r);
+    return true;
+}
+
+/* a fresh tmp := the bytes of x reversed, by the two-operand form or a copy and the
+ * one-operand form; none when the target has neither */
+static bool swap_native(Lower *l, Arg x, int w, Arg *r)
+{
+    LirOp op = w == 64 ? LIR_ByteSwap64 : LIR_ByteSwap32;
+    if (!unary_form(l, op, x, r)) {
+        if (!isel_valid(l, op, 1, r))
+            return false;
+        move64(l, x, *r);
+        lower_emit1(l, op, *r);
+    }
+    if (w == 16)
+        *r = alu(l, LIR_Urshift32, *r, arg_imm(16));
+    return true;
+}
+
+/* POPCNT CLZ CTZ BSWAP by the target's instructions; false if it has none */
+static bool unary_native(Lower *l, int op, Arg x, int w, Arg *r)
+{
+    switch (op) {
+    case OP_POPCNT: return unary_form(l, w == 64 ? LIR_PopCount64 : LIR_PopCount32, x, r);
+    case OP_CLZ: return leading_native(l, x, w, r);
+    case OP_CTZ: return trailing_native(l, x, w, r);
+    case OP_BSWAP: return swap_native(l, x, w, r);
+    default: return false;
+    }
+}
+
 static bool sel_unary(Lower *l, GateId g, int op)
 {
     int w = ty_bits(isel_type(l, g));
     Arg x = isel_t(l, isel_in(l, g, 0)), r;
-    switch (op) {
-    case OP_POPCNT: r = popcount64(l, x); break;
-    case OP_CLZ: r = count_leading(l, x, w); break;
-    case OP_CTZ: r = count_trailing(l, x, w); break;
-    case OP_BSWAP: r = byte_swap(l, x, w); break;
-    default: r = absolute(l, x, w); break;
+    bool native = unary_native(l, op, x, w, &r); /* results within w bits */
+    if (!native) {
+        switch (op) {
+        case OP_POPCNT: r = popcount64(l, x); break;
+        case OP_CLZ: r = count_leading(l, x, w); break;
+        case OP_CTZ: r = count_trailing(l, x, w); break;
+        case OP_BSWAP: r = byte_swap(l, x, w); break;
+        default: r = absolute(l, x, w); break;
+        }
     }
     Arg dst = isel_t(l, g);
     move64(l, r, dst);
-    if (w < 64)
+    if (w < 64 && !native)
         isel_zero_above(l, dst, w);
     return true;
 }
@@ -281,8 +376,40 @@ static Arg smulhi64(Lower *l, Arg a, Arg b)
     return alu(l, LIR_Sub64, alu(l, LIR_Sub64, h, fb), fa);
 }
 
+/* the register a form of op fixes argument i to (the forms table's fixed register) */
+static Arg fixed_reg(Lower *l, LirOp op, unsigned i)
+{
+    uint32_t n;
+    const LirForm *f = lir_target_forms(l->code->target, op, &n);
+    return arg_tmp(tmp_gp(f[0].args[i].fixed - 1u));
+}
+
+/* the high half at 64 bits by MulHigh*64, else by the one-operand multiply into a
+ * fixed register pair (lo, hi); none if the target has neither */
+static bool mul_high_native(Lower *l, bool is_signed, Arg a, Arg b, Arg *r)
+{
+    *r = gp(l);
+    LirOp three = is_signed ? LIR_MulHighSigned64 : LIR_MulHighUnsigned64;
+    if (isel_valid(l, three, 3, (Arg[]){a, b, *r})) {
+        lower_emit3(l, three, a, b, *r);
+        return true;
+    }
+    LirOp wide = is_signed ? LIR_X86IMulWide64 : LIR_X86UMulWide64;
+    uint32_t n;
+    if (!lir_target_forms(l->code->target, wide, &n) || !n)
+        return false;
+    Arg lo = fixed_reg(l, wide, 0), hi = fixed_reg(l, wide, 1);
+    move64(l, a, lo);
+    lower_emit3(l, wide, lo, hi, b);
+    move64(l, hi, *r);
+    return true;
+}
+
 static Arg mul_high(Lower *l, bool is_signed, Arg a, Arg b, int w)
 {
+    Arg r;
+    if (w == 64 && mul_high_native(l, is_signed, a, b, &r))
+        return r;
     if (w == 64)
         return is_signed ? smulhi64(l, a, b) : umulhi64(l, a, b);
     Arg p = alu(l, LIR_Mul64, is_signed ? sext64(l, a, w) : a, is_signed ? sext64(l, b, w) : b);
@@ -318,7 +445,7 @@ static Arg checked64(Lower *l, int op, Arg a, Arg b)
 {
     if (op == OP_CHECKED_MUL) {
         Arg r = alu(l, LIR_Mul64, a, b);
-        trap_if(l, REL_ne, smulhi64(l, a, b), alu(l, LIR_Rshift64, r, arg_imm(63)));
+        trap_if(l, REL_ne, mul_high(l, true, a, b, 64), alu(l, LIR_Rshift64, r, arg_imm(63)));
         return r;
     }
     bool add = op == OP_CHECKED_ADD;
@@ -329,10 +456,24 @@ static Arg checked64(Lower *l, int op, Arg a, Arg b)
     return r;
 }
 
+/* 32/64 bits by the target's Checked* (the operation, then its overflow trap) */
+static bool checked_native(Lower *l, int op, int w, Arg a, Arg b, Arg dst)
+{
+    LirOp ck = op == OP_CHECKED_ADD   ? isel_pick(w, LIR_CheckedAdd32, LIR_CheckedAdd64)
+               : op == OP_CHECKED_SUB ? isel_pick(w, LIR_CheckedSub32, LIR_CheckedSub64)
+                                      : isel_pick(w, LIR_CheckedMul32, LIR_CheckedMul64);
+    if (w < 32 || !(isel_valid(l, ck, 3, (Arg[]){a, b, dst}) || isel_valid(l, ck, 2, (Arg[]){b, dst})))
+        return false;
+    isel_alu(l, LIR_Move, ck, a, b, dst, NO_GATE);
+    return true;
+}
+
 static bool sel_checked(Lower *l, GateId g, int op)
 {
     int w = ty_bits(isel_type(l, g));
     Arg a = isel_t(l, isel_in(l, g, 0)), b = isel_t(l, isel_in(l, g, 1)), r;
+    if (checked_native(l, op, w, a, b, isel_t(l, g)))
+        return true;
     if (w == 64) {
         r = checked64(l, op, a, b);
     } else { /* exact at 64 bits: compare with its own sign extension from w bits */

@@ -312,6 +312,7 @@ typedef struct {
     uint32_t param;   /* encoder parameter (opcode bytes, sub-opcode, ...) */
     uint8_t width;    /* operand width the encoder uses */
     FormArg args[LIR_MAX_ARGS];
+    uint32_t needs;   /* CPU features the form needs (Target.features), 0: none */
 } LirForm;
 
 /* a gate's name for a listing's source mark, written to buf; NULL: show its number */
@@ -328,6 +329,16 @@ struct Target {
     const char *name;        /* "x86-64", "arm64": what --target, --isa and stage names say */
     Isa isa;                 /* the blob's ISA, also the emulator binding: emu_new(isa)
                                 runs the target's code (oracle/emu_<isa>.c) */
+    /* ---- CPU level (docs/porting.md): each level of an ISA is its own Target,
+     * alike but for these; a form whose needs are not all in features is not
+     * one of the level's (lir_find_form).  levels[0] is the baseline (the
+     * registry's entry); the emulator runs a level's code on the CPU model of
+     * the same name (emu_new_cpu) ---- */
+    const char *cpu;         /* "baseline", "v3" */
+    uint32_t features;       /* the level's features (the target's own bits) */
+    const Target *const *levels; /* every level of the ISA, baseline first */
+    uint8_t nlevels;
+    uint8_t level;           /* this one's index in levels */
     /* ---- forms and register file (compiler/<target>/target.c, forms.def) ---- */
     const LirForm *forms;    /* grouped by opcode, in opcode order */
     uint32_t nforms;

@@ -537,6 +537,76 @@ static bool enc_fmov(const Ctx *c)
     return true;
 }
 
+/* ---- bit counts, byte swaps, overflow checks, wide multiplies, rounding ------------------ */
+/* op r, r/m (src, dst) with a mandatory prefix (lzcnt tzcnt popcnt bsf bsr) */
+static bool enc_bitop(const Ctx *c)
+{
+    uint32_t p = c->form->param;
+    Op op = op_sized(c->form->width, p & 0xffff);
+    op.prefix = (uint8_t)(p >> 16);
+    Rm rm;
+    unsigned dst;
+    if (!rm_of(c->as, c->code, arg(c, 0), &rm) || !reg_arg(c, 1, &dst))
+        return false;
+    emit_rm(c->as, op, dst, &rm);
+    return true;
+}
+
+static bool enc_bswap(const Ctx *c)
+{
+    unsigned reg;
+    if (!reg_arg(c, 0, &reg))
+        return false;
+    if (c->form->width == 64 || reg >= 8)
+        put8(c->as, 0x40 | (c->form->width == 64 ? 8 : 0) | (reg >> 3));
+    put8(c->as, 0x0f);
+    put8(c->as, 0xc8 + (reg & 7));
+    return true;
+}
+
+/* add/sub/imul src, dst; jno over the ud2 that traps with the instruction's kind */
+static bool enc_checked(const Ctx *c)
+{
+    unsigned w = c->form->width, dst;
+    Rm rm;
+    if (c->form->param != 8) {
+        if (!emit_alu(c, c->form->param, w, arg(c, 0), arg(c, 1)))
+            return false;
+    } else {
+        if (!rm_of(c->as, c->code, arg(c, 0), &rm) || !reg_arg(c, 1, &dst))
+            return false;
+        emit_rm(c->as, op_sized(w, 0x0faf), dst, &rm);
+    }
+    put8(c->as, 0x71); /* jno +2 */
+    put8(c->as, 0x02);
+    lir_asm_trap(c->as, c->as->size, c->inst->trap ? c->inst->trap : TRAP_OVERFLOW);
+    put8(c->as, 0x0f); /* ud2 */
+    put8(c->as, 0x0b);
+    return true;
+}
+
+/* mul/imul r/m: the source is the last argument, rax and rdx are implied */
+static bool enc_mulwide(const Ctx *c)
+{
+    Rm rm;
+    if (!rm_of(c->as, c->code, arg(c, c->inst->nargs - 1), &rm))
+        return false;
+    emit_rm(c->as, op_sized(c->form->width, 0xf7), c->form->param, &rm);
+    return true;
+}
+
+static bool enc_round(const Ctx *c)
+{
+    uint32_t p = c->form->param;
+    Rm rm;
+    unsigned dst;
+    if (!rm_of(c->as, c->code, arg(c, 0), &rm) || !reg_arg(c, 1, &dst))
+        return false;
+    emit_rm(c->as, (Op){ .prefix = 0x66, .opcode = 0x0f3a00 | (p & 0xff) }, dst, &rm);
+    put8(c->as, (p >> 8) & 0xff);
+    return true;
+}
+
 static bool dispatch(const Ctx *c)
 {
     switch ((X64Encoding)c->form->enc) {
@@ -560,6 +630,11 @@ static bool dispatch(const Ctx *c)
     case X64E_CALL: return enc_call(c);
     case X64E_SSE: return enc_sse(c);
     case X64E_FMOV: return enc_fmov(c);
+    case X64E_BITOP: return enc_bitop(c);
+    case X64E_BSWAP: return enc_bswap(c);
+    case X64E_CHECKED: return enc_checked(c);
+    case X64E_MULWIDE: return enc_mulwide(c);
+    case X64E_ROUND: return enc_round(c);
     case X64E_COUNT: break;
     }
     return lir_asm_fail(c->as, "form has no encoder");
@@ -569,7 +644,7 @@ bool x64_encode_inst(LirAsm *as, const Code *code, const LirBlock *block, const 
 {
     if (as->failed)
         return false;
-    const LirForm *form = code && code->target == x64_target() ? lir_code_find_form(code, inst)
+    const LirForm *form = code && code->target && code->target->isa == ISA_X64 ? lir_code_find_form(code, inst)
                                                                  : lir_find_form(x64_target(), inst);
     if (!form)
         return lir_asm_fail(as, "%s: no x86-64 form takes these arguments",

@@ -103,28 +103,47 @@ static const uint8_t gp_order[] = {
 static const uint8_t fp_order[] = { 8, 9, 10, 11, 12, 13, 14, 15, 7, 6, 5, 4, 3, 2, 1, 0 };
 #define BIT(r) (1ull << (r))
 
-static const Target x64 = {
-    .name = "x86-64",
-    .isa = ISA_X64,
-    .forms = x64_forms,
-    .nforms = sizeof x64_forms / sizeof x64_forms[0],
-    .nregs = { X64_NREGS, X64_NREGS },
-    .reg_names = { gp_names, fp_names },
-    .allocatable = { 0xffffull & ~(BIT(X64_RSP) | BIT(X64_RBP)), 0xffffull },
-    .callee_saved = { BIT(X64_RBX) | BIT(X64_RBP) | BIT(X64_R12) | BIT(X64_R13) |
-                      BIT(X64_R14) | BIT(X64_R15), 0 },
-    .alloc_order = { gp_order, fp_order },
-    .nalloc_order = { sizeof gp_order, sizeof fp_order },
-    .frame_base = 1 + X64_RBP,    /* tmp_gp(X64_RBP) */
-    .stack_pointer = 1 + X64_RSP, /* tmp_gp(X64_RSP) */
-    .arg_ok = x64_arg_ok,
-    .isel = &x64_isel_hooks,
-    .finish_frame = x64_finish_frame,
-    .emit = x64_emit,
-    .encode_inst = x64_encode_inst,
-    .listing = x64_listing,
-    .disasm = { CS_ARCH_X86, CS_MODE_64, x64_cs_reg },
+/* every field the CPU levels share */
+#define X64_TARGET_COMMON \
+    .name = "x86-64", \
+    .isa = ISA_X64, \
+    .forms = x64_forms, \
+    .nforms = sizeof x64_forms / sizeof x64_forms[0], \
+    .nregs = { X64_NREGS, X64_NREGS }, \
+    .reg_names = { gp_names, fp_names }, \
+    .allocatable = { 0xffffull & ~(BIT(X64_RSP) | BIT(X64_RBP)), 0xffffull }, \
+    .callee_saved = { BIT(X64_RBX) | BIT(X64_RBP) | BIT(X64_R12) | BIT(X64_R13) | \
+                      BIT(X64_R14) | BIT(X64_R15), 0 }, \
+    .alloc_order = { gp_order, fp_order }, \
+    .nalloc_order = { sizeof gp_order, sizeof fp_order }, \
+    .frame_base = 1 + X64_RBP,    /* tmp_gp(X64_RBP) */ \
+    .stack_pointer = 1 + X64_RSP, /* tmp_gp(X64_RSP) */ \
+    .arg_ok = x64_arg_ok, \
+    .isel = &x64_isel_hooks, \
+    .finish_frame = x64_finish_frame, \
+    .emit = x64_emit, \
+    .encode_inst = x64_encode_inst, \
+    .listing = x64_listing, \
+    .disasm = { CS_ARCH_X86, CS_MODE_64, x64_cs_reg }, \
     .obj = &x64_obj_format,
+
+static const Target x64, x64_v3;
+static const Target *const x64_levels[] = { &x64, &x64_v3 };
+
+/* the baseline: SSE2 (every x86-64 CPU) */
+static const Target x64 = {
+    X64_TARGET_COMMON
+    .cpu = "baseline",
+    .levels = x64_levels, .nlevels = 2, .level = 0,
+};
+
+/* x86-64-v3's integer and rounding instructions: SSE4.1 (roundss/roundsd), POPCNT,
+ * LZCNT, BMI1 (tzcnt) and BMI2 (Haswell and later) */
+static const Target x64_v3 = {
+    X64_TARGET_COMMON
+    .cpu = "v3",
+    .features = X64F_SSE41 | X64F_POPCNT | X64F_LZCNT | X64F_BMI1 | X64F_BMI2,
+    .levels = x64_levels, .nlevels = 2, .level = 1,
 };
 
 const Target *x64_target(void) { return &x64; }

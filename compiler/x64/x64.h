@@ -35,10 +35,17 @@ typedef enum {
     X64E_CALL,    /* call rel32 (Symbol), call r/m64 */
     X64E_SSE,     /* param: opcode | prefix << 8 | X64_SSE_W | X64_SSE_STORE */
     X64E_FMOV,    /* movaps reg-reg, movss/movsd load/store: param prefix 0xf3/0xf2 */
+    X64E_BITOP,   /* lzcnt tzcnt popcnt bsf bsr r, r/m: param opcode | prefix << 16 */
+    X64E_BSWAP,   /* bswap r */
+    X64E_CHECKED, /* add/sub/imul, jno over a ud2 with a trap site: param ALU group, 8 imul */
+    X64E_MULWIDE, /* mul/imul r/m (rdx:rax := rax * r/m): param /digit (4 mul, 5 imul) */
+    X64E_ROUND,   /* roundss/roundsd: param opcode byte | imm8 << 8 */
     X64E_COUNT
 } X64Encoding;
 
 enum { X64_SSE_W = 1 << 16, X64_SSE_STORE = 1 << 17 };
+/* CPU features of x86-64 levels (Target.features, LirForm.needs) */
+enum { X64F_SSE41 = 1, X64F_POPCNT = 2, X64F_LZCNT = 4, X64F_BMI1 = 8, X64F_BMI2 = 16 };
 typedef enum { X64_CMP, X64_TEST, X64_UCOMISS, X64_UCOMISD } X64CompareKind;
 
 /* the x86-64 target: forms table (forms.def), register names, value rules, emit */
