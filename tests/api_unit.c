@@ -73,7 +73,7 @@ static void test_build_and_read(void)
     circ_check_result res;
     CHECK(circ_check(m, "pass,O2,sched", 0, &res) == 0, "the check agrees: %s", res.signature);
     char *text = circ_module_text(m);
-    CHECK(text && strstr(text, "%total = ADD i32") && strstr(text, "; run: @sum(5) == 10"), "text:\n%s", text);
+    CHECK(text && strstr(text, "%total = ADD i32") && strstr(text, "; run: @sum(5) == 10"), "text:\n%s", text ? text : "(none)");
     circ_module *again = text ? circ_module_parse("again.circ", text, strlen(text), err, sizeof err) : NULL;
     char *text2 = again ? circ_module_text(again) : NULL;
     CHECK(text2 && !strcmp(text, text2), "print -> parse -> print is stable");
