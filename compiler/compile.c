@@ -2,6 +2,7 @@
  * dead instructions, allocate, frame, then the target's emit (compile.h). */
 #include "compiler/compile.h"
 #include "compiler/opt/opt.h"
+#include "compiler/target.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,11 +42,23 @@ static uint64_t count_insts(const Code *c)
     return n;
 }
 
+SchedOptions compile_sched_options(bool no_motion)
+{
+    SchedOptions so = {.no_motion = no_motion};
+    for (unsigned i = 0; i < target_count(); i++)
+        for (int bank = 0; bank < 2; bank++) {
+            uint8_t n = target_at(i)->nalloc_order[bank == 0 ? BANK_GP : BANK_FP];
+            if (!so.regs[bank] || n < so.regs[bank])
+                so.regs[bank] = n;
+        }
+    return so;
+}
+
 /* schedule, lower, allocate and frame one function */
 static Code *compile_func(const Func *f, const Schedule *given, const Target *t, const CompileOptions *opt,
                           Arena *arena, CompileStats *stats, Diag *d)
 {
-    SchedOptions so = {.no_motion = opt->no_motion || (opt->opt_level == 0 && !opt->passes)};
+    SchedOptions so = compile_sched_options(opt->no_motion || (opt->opt_level == 0 && !opt->passes));
     Schedule *own = given ? NULL : schedule_func(f, &so, d);
     const Schedule *s = given ? given : own;
     if (!s)

@@ -31,6 +31,12 @@ typedef struct CompileOptions {
 bool compile_module(const Module *m, const Target *target, const CompileOptions *opt,
                     Arena *arena, CodeBlob *out, Module **compiled, Diag *d);
 
+/* the scheduler's options for code of every registered target: global code motion
+ * unless no_motion, its register budget the smallest register file among the
+ * targets (compiler/target.h), so that one schedule serves every target (the check
+ * shares its schedules between them) */
+SchedOptions compile_sched_options(bool no_motion);
+
 /* statistics of the last compile, for benchmarks (may be NULL) */
 typedef struct {
     uint64_t gates;              /* live gates compiled */

@@ -8,6 +8,7 @@
  * it for a target and emulate it), run and closed.  Optimized copies are
  * shared between the stages of one check (the -O2 module feeds both `O2` and
  * `sched-O2`). */
+#include "compiler/compile.h"
 #include "fuzz/check.h"
 #include "fuzz/check_stage.h"
 #include "oracle/interp_cfg.h"
@@ -317,7 +318,7 @@ static bool schedule_all(const Module *m, int level, Schedule **out, char *detai
     Diag d;
     diag_init(&d, m->file, NULL);
     diag_keep_first(&d, first, sizeof first);
-    SchedOptions so = {.no_motion = level == 0};
+    SchedOptions so = compile_sched_options(level == 0);
     bool ok = true;
     for (uint32_t i = 0; ok && i < m->nfuncs; i++)
         ok = (out[i] = schedule_func(m->funcs[i], &so, &d)) != NULL;

@@ -59,16 +59,21 @@ static bool block_has(const Schedule *s, BlockId b, const char *name)
     return false;
 }
 
-static Schedule *sched(const Module *m, uint32_t func, bool no_motion)
+static Schedule *sched_with(const Module *m, uint32_t func, const SchedOptions *opt)
 {
     Diag d;
     diag_init(&d, m->file, stderr);
-    SchedOptions opt = {.no_motion = no_motion};
-    Schedule *s = schedule_func(m->funcs[func], &opt, &d);
+    Schedule *s = schedule_func(m->funcs[func], opt, &d);
     CHECK(s != NULL, "@%s does not schedule", m->funcs[func]->name);
     if (!s)
         exit(1);
     return s;
+}
+
+static Schedule *sched(const Module *m, uint32_t func, bool no_motion)
+{
+    SchedOptions opt = {.no_motion = no_motion};
+    return sched_with(m, func, &opt);
 }
 
 /* every loop body is a contiguous run of blocks starting at its header */
@@ -272,6 +277,46 @@ static void test_errors(void)
     fclose(out);
 }
 
+/* the computation gates other than arguments placed outside every loop whose value a
+ * gate inside a loop reads (a selector's input is read on the edge, not in the loop) */
+static uint32_t hoisted_into_loop(const Schedule *s)
+{
+    const Circuit *c = s->func->circ;
+    uint32_t n = 0;
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
+        BlockId b = s->gate_block[g];
+        if (b >= s->nblocks || s->blocks[b].loop_depth > 0 || op_has(c->gates[g].op, F_STATE) ||
+            c->gates[g].op == OP_ARG)
+            continue;
+        bool used_inside = false;
+        for (GateId u = NUM_ROOTS; u < c->ngates && !used_inside; u++) {
+            BlockId ub = s->gate_block[u];
+            if (ub < s->nblocks && s->blocks[ub].loop_depth > 0 && c->gates[u].op != OP_VALUE_SELECTOR)
+                for (uint32_t i = 0; i < gate_nin(&c->gates[u]); i++)
+                    used_inside |= c->gates[u].in[i] == g;
+        }
+        n += used_inside;
+    }
+    return n;
+}
+
+/* pressure-aware hoisting: without a register budget every invariant leaves the
+ * loop; with 10 integer registers at most 10 - 4 (the loop's own work) - 2 (its
+ * integer selectors) values hoisted out of it are live in it */
+static void test_pressure(void)
+{
+    Module *m = load("pressure.circ");
+    SchedOptions unlimited = {0}, small = {.regs = {10, 10}};
+    Schedule *all = sched_with(m, 0, &unlimited), *some = sched_with(m, 0, &small);
+    uint32_t n_all = hoisted_into_loop(all), n_some = hoisted_into_loop(some);
+    CHECK(n_all >= 24, "without a budget the invariants leave the loop (%u hoisted)", n_all);
+    CHECK(n_some <= 4, "with 10 registers at most 4 hoisted values are live in the loop, got %u", n_some);
+    CHECK(n_some > 0, "with 10 registers some invariants still leave the loop");
+    schedule_free(all);
+    schedule_free(some);
+    module_free(m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -285,6 +330,7 @@ int main(int argc, char **argv)
     test_invariant_load();
     test_const_div();
     test_copies();
+    test_pressure();
     test_errors();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;

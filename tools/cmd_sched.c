@@ -3,6 +3,7 @@
  * and compare the outcomes. */
 #include "driver.h"
 
+#include "compiler/compile.h"
 #include "compiler/sched/sched.h"
 #include "oracle/interp_cfg.h"
 
@@ -106,7 +107,7 @@ int cmd_sched(int argc, char **argv)
 {
     if (wants_help(argc, argv, sched_usage))
         return EXIT_OK;
-    SchedOptions opt = {0};
+    SchedOptions opt = compile_sched_options(false); /* as circ compile schedules */
     bool check = false;
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {

@@ -14,7 +14,8 @@
  *   - early(g): the deepest block (in the dominator tree) among its inputs' early
  *     blocks (a relay: also its state's block); late(g): the LCA of its demand points;
  *   - a pure gate that cannot trap goes to the block of least loop depth on the
- *     dominator path from late up to early (the lowest one among equals);
+ *     dominator path from late up to early (the lowest one among equals), but leaves
+ *     a loop only while that loop's register budget allows (below);
  *   - a gate that may trap (SDIV SREM UDIV UREM LOAD; not a division by a constant
  *     other than 0 and signed -1), an effect (LOAD STORE CALL), a DEPEND_RELAY, and
  *     a gate reading one of these ("guarded") is never speculated, and runs where the
@@ -29,6 +30,15 @@
  *     scheduled without speculation (an error naming the gate).  An effect never
  *     sits in a loop that does not contain early (it would run again for the same
  *     instance): it first moves up out of such loops.
+ * Register pressure (SchedOptions.regs): a value hoisted out of a loop is live
+ * throughout it.  Per loop and register bank the budget is the bank's registers less
+ * what is live throughout the loop anyway, counted as the loop header's selectors
+ * (loop-carried values) of that bank, and less LOOP_WORK_REGS for the loop's own work;
+ * each hoist out of the loop takes one.  Gates are placed users first (schedule_late),
+ * so the hoists that come first are those nearest the loop's uses.  A gate that would
+ * leave a loop without budget stays in it, at the least-depth block inside it: it is
+ * recomputed each iteration instead of spilled (the lowest-cost block that dominates
+ * its uses, late, is where a gate placed in a branch sinks to anyway).
  * Order inside a block: a depth-first postorder over inputs (dependencies before data,
  * as the reference interpreter demands them): first the guarded part of what the
  * terminator demands (RETURN/THROW: dependency then value; a branch: its condition;
@@ -65,6 +75,8 @@ typedef struct {
     uint32_t *reached;  /* per block: reach_gen if the current walk reached it */
     uint32_t *first;    /* per block: reach_gen if a first demand of the current gate */
     uint32_t reach_gen; /* the current walk's generation: a walk starts in constant time */
+    int32_t *budget[2]; /* per loop and bank: values that may still be hoisted out of it
+                           (SchedOptions.regs; NULL: no limit) */
     Arena *scratch;     /* every array above and every list; freed at the end */
 } Gcm;
 
@@ -300,17 +312,67 @@ static void demand_points(Gcm *g, GateId id, BlockList *out)
 /* ---- placement ---------------------------------------------------------------- */
 
 /* Click: least loop depth on the dominator path from late up to early, lowest first
- * (the walk stops at depth 0: nothing above is better) */
-static BlockId best_block(const Gcm *g, BlockId late, BlockId early)
+ * (the walk stops at depth 0: nothing above is better), not leaving loop `inside`
+ * (-1: any loop may be left) */
+static BlockId least_depth_block(const Gcm *g, BlockId late, BlockId early, int32_t inside)
 {
     const Block *bl = g->s->blocks;
     BlockId best = late;
     for (BlockId b = late; b != early && bl[b].idom != NO_BLOCK && bl[best].loop_depth > 0;) {
         b = bl[b].idom;
+        if (inside >= 0 && !sched_loop_contains(g->s, inside, b))
+            break;
         if (bl[b].loop_depth < bl[best].loop_depth)
             best = b;
     }
     return best;
+}
+
+/* the innermost loop containing late but not `to` whose budget for bank is spent,
+ * or -1 if every loop left on the way from late to `to` has room */
+static int32_t loop_without_room(const Gcm *g, BlockId late, BlockId to, int bank)
+{
+    for (int32_t l = g->s->blocks[late].loop; l >= 0 && !sched_loop_contains(g->s, l, to); l = g->s->loops[l].parent)
+        if (g->budget[bank][l] <= 0)
+            return l;
+    return -1;
+}
+
+/* the least-depth block whose hoist the loops' budgets allow, charged to them */
+static BlockId best_block(Gcm *g, GateId id, BlockId late, BlockId early)
+{
+    BlockId best = least_depth_block(g, late, early, -1);
+    if (!g->budget[0] || gate(g, id)->op == OP_ARG) /* an argument is live from the entry anyway */
+        return best;
+    int bank = ty_is_float(gate(g, id)->type);
+    int32_t full = loop_without_room(g, late, best, bank);
+    if (full >= 0)
+        best = least_depth_block(g, late, early, full);
+    for (int32_t l = g->s->blocks[late].loop; l >= 0 && !sched_loop_contains(g->s, l, best); l = g->s->loops[l].parent)
+        g->budget[bank][l]--;
+    return best;
+}
+
+enum { LOOP_WORK_REGS = 4 }; /* registers a loop's own computations are assumed to need */
+
+/* each loop's budget per bank: the bank's registers less the header's selectors of
+ * that bank and LOOP_WORK_REGS (no budgets without SchedOptions.regs) */
+static void init_budgets(Gcm *g)
+{
+    const Schedule *s = g->s;
+    if (!g->opt->regs[0] || !g->opt->regs[1] || !s->nloops)
+        return;
+    for (int bank = 0; bank < 2; bank++) {
+        g->budget[bank] = scratch_raw(g, s->nloops, sizeof *g->budget[bank]);
+        for (uint32_t l = 0; l < s->nloops; l++)
+            g->budget[bank][l] = (int32_t)g->opt->regs[bank] - LOOP_WORK_REGS;
+    }
+    for (uint32_t l = 0; l < s->nloops; l++) {
+        const Block *h = &s->blocks[s->loops[l].header];
+        for (uint32_t i = 0; i < h->nparams; i++)
+            if (gate(g, h->params[i])->op == OP_VALUE_SELECTOR)
+                g->budget[ty_is_float(gate(g, h->params[i])->type)][l]--;
+    }
 }
 
 /* an edge that leaves the current instance of a gate whose early block is `early`:
@@ -499,7 +561,7 @@ static bool place_gate(Gcm *g, GateId id, BlockList *dem)
     }
     if (g->guarded[id])
         return place_exact(g, id, dem, late);
-    g->s->gate_block[id] = g->opt->no_motion ? late : best_block(g, late, early);
+    g->s->gate_block[id] = g->opt->no_motion ? late : best_block(g, id, late, early);
     return true;
 }
 
@@ -737,6 +799,7 @@ bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d)
     bool ok = compute_liveness(&g) && schedule_early(&g);
     if (ok) {
         fill_params_and_copies(&g); /* selectors are pinned: placed before the rest */
+        init_budgets(&g);
         ok = schedule_late(&g);
     }
     if (ok)

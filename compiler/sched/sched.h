@@ -120,6 +120,11 @@ typedef struct {
     bool no_motion;      /* naive schedule: every pure gate at its latest legal block (no
                             hoisting); gates that must not be speculated go where
                             they always go */
+    uint8_t regs[2];     /* the registers the code will have for integer [0] and float
+                            [1] values (a register file: compile_sched_options takes it
+                            from the targets); 0: no limit.  Global code motion hoists
+                            a pure gate out of a loop only while the values it counts
+                            live throughout that loop fit (gcm.c) */
 } SchedOptions;
 
 /* Schedule one function; NULL after reporting through d (diag_gate) if it cannot be
