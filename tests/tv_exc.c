@@ -93,17 +93,6 @@ static const PassInfo test_passes[] = {
     {"fold-mix64", fold_mix64, "CALL rt_mix64 (constant) -> its value"},
 };
 
-static PassManager *make_pm(const PassOptions *opt, void *ctx)
-{
-    PassManager *pm = pm_new(opt);
-    pass_register(pm, &swap_sub_info);
-    for (size_t i = 0; i < sizeof test_passes / sizeof test_passes[0]; i++)
-        pass_register(pm, &test_passes[i]);
-    char err[200];
-    pm_set_passes(pm, ctx, err, sizeof err);
-    return pm;
-}
-
 #include "tv_expect.h"
 
 /* @h INVOKEs @mid, which CALLs @thrower, which throws an i32 for x >u 10; the handler

@@ -1,14 +1,28 @@
 /* tv_expect.h — what the translation validator's tests share: run a pipeline of
  * (possibly deliberately wrong) passes over a module written as text and expect a
  * verdict for its last changed application; a refutation's run line must parse back
- * with the source, hold on it and fail after the passes.  The including test defines
- * make_pm (its pipeline, with its plugin passes) before including this header; needs
- * fuzz/tv.h, oracle/interp.h and test_check.h. */
+ * with the source, hold on it and fail (or leave other buffer bytes) after the passes.
+ * The including test defines its plugin passes as `static const PassInfo
+ * test_passes[]` before including this header; needs fuzz/tv.h, oracle/interp.h,
+ * tests/swap_sub_pass.h and test_check.h. */
 #ifndef CIRC_TESTS_TV_EXPECT_H
 #define CIRC_TESTS_TV_EXPECT_H
 
 #include <stdlib.h>
 #include <string.h>
+
+/* the pipeline of passes named by ctx, with swap-sub and the including test's
+ * test_passes registered */
+static PassManager *make_pm(const PassOptions *opt, void *ctx)
+{
+    PassManager *pm = pm_new(opt);
+    pass_register(pm, &swap_sub_info);
+    for (size_t i = 0; i < sizeof test_passes / sizeof test_passes[0]; i++)
+        pass_register(pm, &test_passes[i]);
+    char err[200];
+    pm_set_passes(pm, ctx, err, sizeof err);
+    return pm;
+}
 
 typedef struct {
     TvVerdict last;   /* the last changed application's verdict */
@@ -61,25 +75,35 @@ static void check_run_line(const char *src, const char *passes, const TvVerdict 
     free(text);
 }
 
-static void expect(const char *src, const char *passes, TvVerdictKind want, const char *what)
+/* the verdict of the last application that changed src's function under passes
+ * (false, a failure counted, when src does not parse or nothing changed) */
+static bool last_verdict(const char *src, const char *passes, const char *what, TvVerdict *last)
 {
     Module *m = parse_text(src);
     CHECK(m != NULL, "%s: the source does not parse", what);
     if (!m)
-        return;
+        return false;
     Seen seen = {.changed = 0};
     TvSummary *sum = malloc(sizeof *sum);
     char err[200];
     tv_pipeline(m, make_pm, (void *)passes, NULL, remember, &seen, sum, err, sizeof err);
     CHECK(seen.changed > 0, "%s: %s changed nothing", what, passes);
-    CHECK(seen.last.kind == want, "%s: %s, want %s (%s)", what, tv_verdict_name(seen.last.kind),
-          tv_verdict_name(want), seen.last.detail);
-    CHECK(seen.last.seconds < 10, "%s: %.1f s", what, seen.last.seconds);
-    if (want == TV_REFUTED && seen.last.kind == TV_REFUTED)
-        check_run_line(src, passes, &seen.last);
-    printf("%-40s %s %s [%.3f s]\n", what, tv_verdict_name(seen.last.kind), seen.last.detail, seen.last.seconds);
+    *last = seen.last;
+    CHECK(last->seconds < 10, "%s: %.1f s", what, last->seconds);
+    printf("%-40s %s %s [%.3f s]\n", what, tv_verdict_name(last->kind), last->detail, last->seconds);
     free(sum);
     module_free(m);
+    return seen.changed > 0;
+}
+
+static void expect(const char *src, const char *passes, TvVerdictKind want, const char *what)
+{
+    TvVerdict v;
+    if (!last_verdict(src, passes, what, &v))
+        return;
+    CHECK(v.kind == want, "%s: %s, want %s (%s)", what, tv_verdict_name(v.kind), tv_verdict_name(want), v.detail);
+    if (want == TV_REFUTED && v.kind == TV_REFUTED)
+        check_run_line(src, passes, &v);
 }
 
 #endif

@@ -83,41 +83,20 @@ static bool fadd_negzero(PassContext *ctx, Func *f)
     return true;
 }
 
-static const PassInfo wrong_passes[] = {
+static const PassInfo test_passes[] = {
     {"fadd-negzero", fadd_negzero, "WRONG on purpose: FADD x, -0.0 -> x"},
     {"neg-div", neg_div, "WRONG on purpose: SDIV x, -1 -> SUB 0, x"},
     {"shl-width", shl_width, "WRONG on purpose: SHL x, c (c >= width) -> 0"},
 };
-
-static PassManager *make_pm(const PassOptions *opt, void *ctx)
-{
-    PassManager *pm = pm_new(opt);
-    pass_register(pm, &swap_sub_info);
-    for (size_t i = 0; i < sizeof wrong_passes / sizeof wrong_passes[0]; i++)
-        pass_register(pm, &wrong_passes[i]);
-    char err[200];
-    pm_set_passes(pm, ctx, err, sizeof err);
-    return pm;
-}
 
 #include "tv_expect.h"
 
 /* any verdict but an unconfirmed counterexample, within 10 s */
 static void expect_bounded(const char *src, const char *passes, const char *what)
 {
-    Module *m = parse_text(src);
-    CHECK(m != NULL, "%s: the source does not parse", what);
-    if (!m)
-        return;
-    Seen seen = {.changed = 0};
-    TvSummary *sum = malloc(sizeof *sum);
-    char err[200];
-    tv_pipeline(m, make_pm, (void *)passes, NULL, remember, &seen, sum, err, sizeof err);
-    CHECK(seen.changed > 0 && seen.last.kind != TV_UNCONFIRMED, "%s: %s", what, tv_verdict_name(seen.last.kind));
-    CHECK(seen.last.seconds < 10, "%s: %.1f s", what, seen.last.seconds);
-    printf("%-40s %s %s [%.3f s]\n", what, tv_verdict_name(seen.last.kind), seen.last.detail, seen.last.seconds);
-    free(sum);
-    module_free(m);
+    TvVerdict v;
+    if (last_verdict(src, passes, what, &v))
+        CHECK(v.kind != TV_UNCONFIRMED, "%s: %s", what, tv_verdict_name(v.kind));
 }
 
 static const char diff_src[] =
