@@ -57,6 +57,26 @@ static void scramble_byte(Path *p, Z3_ast *mem, Z3_ast old, Z3_ast addr, Z3_ast 
     *mem = Z3_mk_store(z, *mem, a, on ? Z3_mk_ite(z, on, nb, b) : nb);
 }
 
+/* how many bytes the scramble may touch at most: k itself when it is a constant (*known),
+ * else what its leading zero bits leave (the simplifier writes n & 7 as a concat of
+ * zeros and the low bits), at most 63 */
+static uint64_t scramble_bound(TvCtx *t, Z3_ast k, bool *known)
+{
+    Z3_context z = t->z;
+    uint64_t n = RT_SCRAMBLE_MASK, zeros = 0;
+    *known = Z3_get_numeral_uint64(z, k, &n);
+    if (*known || Z3_get_ast_kind(z, k) != Z3_APP_AST)
+        return n;
+    Z3_app a = Z3_to_app(z, k);
+    if (Z3_get_decl_kind(z, Z3_get_app_decl(z, a)) != Z3_OP_CONCAT || Z3_get_app_num_args(z, a) < 2)
+        return n;
+    Z3_ast hi = Z3_get_app_arg(z, a, 0);
+    if (!Z3_get_numeral_uint64(z, hi, &zeros) || zeros != 0)
+        return n;
+    unsigned low = 64 - Z3_get_bv_sort_size(z, Z3_get_sort(z, hi));
+    return low < 6 ? (1u << low) - 1 : n;
+}
+
 /* rt_scramble(p, n, seed): invalid where k > 0 and the bytes are not all inside the
  * buffer or p's ALLOCA; the result acc + k */
 static bool scramble(Path *p, const Gate *G, Z3_ast *ret)
@@ -70,8 +90,8 @@ static bool scramble(Path *p, const Gate *G, Z3_ast *ret)
     Z3_ast some = Z3_mk_not(z, Z3_mk_eq(z, k, tv_bv(t, 0, 64)));
     if (!tv_exit_if(p, Z3_mk_and(z, 2, (Z3_ast[]){some, Z3_mk_not(z, range_ok(p, o, addr, k))}), TVK_INVALID))
         return false;
-    uint64_t kc = RT_SCRAMBLE_MASK;
-    bool known = Z3_get_numeral_uint64(z, k, &kc);
+    bool known;
+    uint64_t kc = scramble_bound(t, k, &known);
     Z3_ast *mem = o ? &o->bytes : &p->mem, old = *mem, acc = tv_bv(t, 0, 64);
     for (unsigned i = 0; i < kc; i++)
         scramble_byte(p, mem, old, addr, seed, i, known ? NULL : Z3_mk_bvult(z, tv_bv(t, i, 64), k), &acc);

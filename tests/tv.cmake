@@ -7,6 +7,11 @@ if(TARGET circ_fuzz AND CIRC_HAVE_Z3)
   target_link_libraries(tv_unit PRIVATE ${CIRC_LIBS})
   add_test(NAME tv_unit COMMAND tv_unit)
   set_tests_properties(tv_unit PROPERTIES TIMEOUT 120)
+  # exceptions and runtime calls: proved, and refuted after wrong passes
+  add_executable(tv_exc ${CMAKE_CURRENT_SOURCE_DIR}/tv_exc.c)
+  target_link_libraries(tv_exc PRIVATE ${CIRC_LIBS})
+  add_test(NAME tv_exc COMMAND tv_exc)
+  set_tests_properties(tv_exc PROPERTIES TIMEOUT 300)
   # swap-sub refuted by check --tv and by a campaign; the finding replays and reduces
   add_executable(tv_check ${CMAKE_CURRENT_SOURCE_DIR}/tv_check.c)
   target_link_libraries(tv_check PRIVATE ${CIRC_LIBS})

@@ -83,106 +83,20 @@ static bool fadd_negzero(PassContext *ctx, Func *f)
     return true;
 }
 
-static const PassInfo wrong_passes[] = {
+static const PassInfo test_passes[] = {
     {"fadd-negzero", fadd_negzero, "WRONG on purpose: FADD x, -0.0 -> x"},
     {"neg-div", neg_div, "WRONG on purpose: SDIV x, -1 -> SUB 0, x"},
     {"shl-width", shl_width, "WRONG on purpose: SHL x, c (c >= width) -> 0"},
 };
 
-static PassManager *make_pm(const PassOptions *opt, void *ctx)
-{
-    PassManager *pm = pm_new(opt);
-    pass_register(pm, &swap_sub_info);
-    for (size_t i = 0; i < sizeof wrong_passes / sizeof wrong_passes[0]; i++)
-        pass_register(pm, &wrong_passes[i]);
-    char err[200];
-    pm_set_passes(pm, ctx, err, sizeof err);
-    return pm;
-}
-
-typedef struct {
-    TvVerdict last;   /* the last changed application's verdict */
-    uint32_t changed;
-} Seen;
-
-static void remember(const TvApplication *a, const TvVerdict *v, void *ctx)
-{
-    Seen *s = ctx;
-    if (a->changed)
-        s->last = *v, s->changed++;
-}
-
-static Module *parse_text(const char *text)
-{
-    Diag d;
-    diag_init(&d, "<tv_unit>", stderr);
-    return parse_module("<tv_unit>", text, strlen(text), &d);
-}
-
-/* the verdict's run line, parsed with the source text: it must hold on the source and
- * fail on the module after the pipeline */
-static void check_run_line(const char *src, const char *passes, const TvVerdict *v)
-{
-    char *text = malloc(strlen(src) + sizeof v->detail + 2);
-    const char *after = strstr(v->detail, " (after the pass:");
-    int n = after ? (int)(after - v->detail) : (int)strlen(v->detail);
-    sprintf(text, "%s%.*s\n", src, n, v->detail);
-    Module *m = parse_text(text);
-    CHECK(m && m->nruns == 1, "the run line of '%s' does not parse", v->detail);
-    if (m && m->nruns == 1) {
-        uint64_t args[64];
-        Outcome *o = malloc(sizeof *o);
-        runline_args(&m->runs[0], args);
-        interp_run(m, m->runs[0].func, args, NULL, o);
-        CHECK(outcome_matches(o, &m->runs[0].expect), "the run line fails on the source: %s", v->detail);
-        PassManager *pm = make_pm(&(PassOptions){.bisect_limit = -1}, (void *)passes);
-        pm_run(pm, m);
-        pm_free(pm);
-        interp_run(m, m->runs[0].func, args, NULL, o);
-        CHECK(!outcome_matches(o, &m->runs[0].expect), "the run line holds after %s: %s", passes, v->detail);
-        free(o);
-    }
-    module_free(m);
-    free(text);
-}
-
-static void expect(const char *src, const char *passes, TvVerdictKind want, const char *what)
-{
-    Module *m = parse_text(src);
-    CHECK(m != NULL, "%s: the source does not parse", what);
-    if (!m)
-        return;
-    Seen seen = {.changed = 0};
-    TvSummary *sum = malloc(sizeof *sum);
-    char err[200];
-    tv_pipeline(m, make_pm, (void *)passes, NULL, remember, &seen, sum, err, sizeof err);
-    CHECK(seen.changed > 0, "%s: %s changed nothing", what, passes);
-    CHECK(seen.last.kind == want, "%s: %s, want %s (%s)", what, tv_verdict_name(seen.last.kind),
-          tv_verdict_name(want), seen.last.detail);
-    CHECK(seen.last.seconds < 10, "%s: %.1f s", what, seen.last.seconds);
-    if (want == TV_REFUTED && seen.last.kind == TV_REFUTED)
-        check_run_line(src, passes, &seen.last);
-    printf("%-40s %s %s [%.3f s]\n", what, tv_verdict_name(seen.last.kind), seen.last.detail, seen.last.seconds);
-    free(sum);
-    module_free(m);
-}
+#include "tv_expect.h"
 
 /* any verdict but an unconfirmed counterexample, within 10 s */
 static void expect_bounded(const char *src, const char *passes, const char *what)
 {
-    Module *m = parse_text(src);
-    CHECK(m != NULL, "%s: the source does not parse", what);
-    if (!m)
-        return;
-    Seen seen = {.changed = 0};
-    TvSummary *sum = malloc(sizeof *sum);
-    char err[200];
-    tv_pipeline(m, make_pm, (void *)passes, NULL, remember, &seen, sum, err, sizeof err);
-    CHECK(seen.changed > 0 && seen.last.kind != TV_UNCONFIRMED, "%s: %s", what, tv_verdict_name(seen.last.kind));
-    CHECK(seen.last.seconds < 10, "%s: %.1f s", what, seen.last.seconds);
-    printf("%-40s %s %s [%.3f s]\n", what, tv_verdict_name(seen.last.kind), seen.last.detail, seen.last.seconds);
-    free(sum);
-    module_free(m);
+    TvVerdict v;
+    if (last_verdict(src, passes, what, &v))
+        CHECK(v.kind != TV_UNCONFIRMED, "%s: %s", what, tv_verdict_name(v.kind));
 }
 
 static const char diff_src[] =
@@ -344,7 +258,7 @@ static void count_swap(const TvApplication *a, const TvVerdict *v, void *ctx)
 static void check_generated_swap_sub(void)
 {
     SwapSeen seen = {0, 0, 0};
-    GenOptions opt = {.size = 50, .no_exceptions = true}; /* INVOKE is not modelled */
+    GenOptions opt = {.size = 50, .no_exceptions = true}; /* tv_exc: with exceptions */
     TvSummary *sum = malloc(sizeof *sum);
     size_t len = gen_bytes_for_size(opt.size);
     uint8_t *bytes = malloc(len);
