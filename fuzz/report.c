@@ -305,7 +305,11 @@ void campaign_report_finding(CampaignReport *r, const ReportFinding *f)
     e->command = reproduce_command(r, f);
     char prefix[32], note[256] = "";
     snprintf(prefix, sizeof prefix, "f%u-", r->nfindings);
-    e->svg = report_dot_svg(f->program, prefix, r->o->report_dir, note, sizeof note);
+    if (r->nfindings <= REPORT_MAX_PICTURES)
+        e->svg = report_dot_svg(f->program, prefix, r->o->report_dir, note, sizeof note);
+    else
+        snprintf(note, sizeof note, "no picture: the first %d findings are drawn (circ dot FILE | dot -Tsvg)",
+                 REPORT_MAX_PICTURES);
     e->svg_note = e->svg ? NULL : strdup(note);
 }
 
@@ -342,15 +346,17 @@ static void take_stats(CampaignReport *r, const CampaignStats *st, double now)
 
 void campaign_report_tick(CampaignReport *r, const CampaignStats *st, double now)
 {
-    if (!r || now < r->next_sample)
+    if (!r || (now < r->next_sample && now < r->next_write))
         return;
     take_stats(r, st, now);
-    add_sample(r, st, now);
-    r->next_sample = now + r->sample_every;
-    if (now < r->next_write)
-        return;
-    r->next_write = now + REPORT_INTERVAL;
-    write_files(r); /* a failure here is retried at the next write, and reported by close */
+    if (now >= r->next_sample) {
+        add_sample(r, st, now);
+        r->next_sample = now + r->sample_every;
+    }
+    if (now >= r->next_write) {
+        r->next_write = now + REPORT_INTERVAL;
+        write_files(r); /* a failure is retried at the next write; close reports its own */
+    }
 }
 
 bool campaign_report_close(CampaignReport *r, const CampaignStats *st, FILE *status)

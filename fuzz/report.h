@@ -16,8 +16,8 @@
  * per-pass stages run, and as left by the -O2 pipeline, which the -O2 stages run),
  * and every finding: signature, stage, first-seen time, mismatches with that
  * signature, the saved reproducer's text (reduced when the campaign reduces), its
- * graph as SVG (`circ dot` through Graphviz's `dot -Tsvg` when installed) and the
- * command that reproduces it.
+ * graph as SVG (`circ dot` through Graphviz's `dot -Tsvg` when installed; the first
+ * REPORT_MAX_PICTURES findings) and the command that reproduces it.
  *
  * Process model: the report lives in the campaign's parent, where the workers'
  * tallies are aggregated.  The coverage counters are one ReportCoverage per worker in
@@ -32,6 +32,7 @@ enum {
     REPORT_SAMPLE = 2,         /* seconds between time-series samples (at first) */
     REPORT_INTERVAL = 5,       /* seconds between rewrites of the files */
     REPORT_MAX_SAMPLES = 512,
+    REPORT_MAX_PICTURES = 100, /* findings drawn (the page stays small on long runs) */
 };
 
 /* the module a set of stages runs: the program as generated, or after -O2 */

@@ -74,7 +74,7 @@ void report_html_coverage(FILE *f, const CampaignReport *r)
     uint64_t most = busiest_cell(c);
     fputs("<section id=\"coverage\" class=\"panel\"><h2>Generator coverage</h2>\n", f);
     legend(f, r, o2);
-    fputs("<div class=\"scroll\"><table><tr><th>opcode</th><th>as generated</th>", f);
+    fputs("<table><tr><th>opcode</th><th>as generated</th>", f);
     if (o2)
         fputs("<th>after -O2</th>", f);
     fputs("<th>gates</th>", f);
@@ -84,5 +84,5 @@ void report_html_coverage(FILE *f, const CampaignReport *r)
     for (int op = 0; op < OP_COUNT; op++)
         if (!op_has(op, F_ROOT))
             opcode_row(f, c, op, most, o2);
-    fputs("</table></div></section>\n", f);
+    fputs("</table></section>\n", f);
 }

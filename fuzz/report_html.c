@@ -32,10 +32,10 @@ static const char css[] =
     ".finding{border-left:4px solid #ef4444}.finding dl{display:grid;grid-template-columns:130px 1fr;gap:4px 12px;"
     "margin:10px 0}.finding dt{color:#64748b}.finding dd{margin:0;word-break:break-word}"
     "pre{background:#0f172a;color:#e2e8f0;padding:10px 12px;border-radius:8px;overflow:auto;max-height:340px;"
-    "font-size:12px;margin:0}pre.cmd{max-height:none;white-space:pre-wrap}.pic{overflow:auto;max-height:520px;"
+    "font-size:12px;margin:0}pre.cmd{max-height:none;white-space:pre-wrap}.pic{overflow:auto;max-height:680px;text-align:center;"
     "border:1px solid #e2e8f0;border-radius:8px;padding:6px;background:#fff}svg.graph{max-width:100%;height:auto}"
-    ".two{display:grid;grid-template-columns:1fr 1fr;gap:12px}.note{color:#64748b;font-size:12.5px}"
-    ".scroll{max-height:640px;overflow:auto}footer{color:#64748b;font-size:12px;margin-top:18px}";
+    ".stack{display:grid;grid-template-columns:minmax(0,1fr);gap:8px}.note{color:#64748b;font-size:12.5px}"
+    "footer{color:#64748b;font-size:12px;margin-top:18px}";
 
 void report_html_text(FILE *f, const char *s)
 {
@@ -252,7 +252,7 @@ static void finding(FILE *f, const ReportEntry *e, uint32_t i)
     report_html_text(f, e->signature);
     fputs("</h3>\n", f);
     finding_facts(f, e);
-    fputs("<div class=\"two\"><div><p class=\"note\">reproducer</p><pre>", f);
+    fputs("<div class=\"stack\"><div><p class=\"note\">reproducer</p><pre>", f);
     report_html_text(f, e->text);
     fputs("</pre></div><div><p class=\"note\">its graph (circ dot)</p><div class=\"pic\">", f);
     if (e->svg)

@@ -46,6 +46,8 @@ static void json_campaign(FILE *f, const CampaignReport *r)
             (unsigned long long)o->seed, o->jobs, o->gen.size ? o->gen.size : 100, o->gen.swarm ? "true" : "false",
             o->reduce ? "true" : "false", o->seconds);
     report_json_string(f, o->out_dir);
+    fputs(", \"check_command\": ", f);
+    report_json_string(f, o->report_check_command ? o->report_check_command : "circ check");
     fputs("},\n", f);
 }
 

@@ -55,7 +55,7 @@ done
 
 # ---- the page in Chromium ----
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
-       --disable-component-update --disable-sync --enable-logging=stderr --v=0)
+       --disable-component-update --disable-sync --disable-dev-shm-usage --enable-logging=stderr --v=0)
 timeout 120 "$chromium" "${flags[@]}" --user-data-dir="$(mktemp -d)" --dump-dom "file://$html" \
     >"$work/dom.html" 2>"$work/chromium.log" || bad "chromium --dump-dom failed"
 timeout 120 "$chromium" "${flags[@]}" --user-data-dir="$(mktemp -d)" --screenshot="$work/report.png" \

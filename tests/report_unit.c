@@ -7,7 +7,9 @@
  *   4. coverage counts a program's gates by opcode and type, per worker record;
  *   5. a finding's text is escaped in both files (no raw markup from a detail), its
  *      mismatches count every hit, its reproduce command names the file;
- *   6. the final totals are written as given (the terminal summary's).
+ *   6. the final totals are written as given (the terminal summary's);
+ *   7. a report whose first files cannot be written does not open, one whose final
+ *      files cannot be written says so (CIRC_WRITE_FAIL, fuzz/atomic_write.h).
  * Usage: report_unit SCRATCH_DIR */
 #include "fuzz/report.h"
 
@@ -85,6 +87,21 @@ static void feed(CampaignReport *r, CampaignStats *st, const Module *m)
     campaign_report_mismatch(r, f.signature);
 }
 
+static void write_failures(const char *dir)
+{
+    CampaignOptions o;
+    campaign_options_default(&o);
+    o.report_dir = dir;
+    CampaignReport *r;
+    setenv("CIRC_WRITE_FAIL", "1", 1);
+    CHECK(!campaign_report_open(&r, &o, stderr) && !r, "a report whose first file fails does not open");
+    setenv("CIRC_WRITE_FAIL", "3+", 1); /* the open's two files are written, the final ones fail */
+    CHECK(campaign_report_open(&r, &o, stderr) && r, "the report opens before the failures");
+    CampaignStats st = {0};
+    CHECK(r && !campaign_report_close(r, &st, stderr), "a final report that cannot be written is reported");
+    unsetenv("CIRC_WRITE_FAIL");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2)
@@ -147,6 +164,8 @@ int main(int argc, char **argv)
     CHECK(count(text, "<svg class=\"chart\"") == 5, "five charts");
     CHECK(!strstr(text, "http-equiv=\"refresh\""), "a finished page does not reload itself");
     free(text);
+    snprintf(dir, sizeof dir, "%s/failing", argv[1]);
+    write_failures(dir);
     if (!failures)
         printf("report_unit: all checks passed\n");
     return failures ? 1 : 0;

@@ -361,6 +361,33 @@ static void append_words(char *buf, size_t n, char **argv, int from, int to)
     }
 }
 
+/* how many words the campaign's own option a is (the others are `circ check`'s too):
+ * 1 a flag, 2 with its value, 0 not one */
+static int fuzz_only_words(const char *a)
+{
+    if (!strcmp(a, "--swarm") || !strcmp(a, "--reduce"))
+        return 1;
+    if (!strcmp(a, "--out") || !strcmp(a, "--report"))
+        return 2;
+    for (size_t k = 0; k < sizeof fuzz_values / sizeof fuzz_values[0]; k++)
+        if (!strcmp(a, fuzz_values[k].name))
+            return 2;
+    return 0;
+}
+
+/* "circ check" and the options of a valid fuzz command line that circ check takes
+ * too, into buf: given a finding's file, it reproduces the finding */
+static void check_command_of(char *buf, size_t n, int argc, char **argv)
+{
+    snprintf(buf, n, "circ check");
+    for (int i = 1; i < argc; i++) {
+        int skip = fuzz_only_words(argv[i]);
+        if (!skip)
+            append_words(buf, n, argv, i, i);
+        i += skip ? skip - 1 : 0;
+    }
+}
+
 static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
 {
     if (wants_help(argc, argv, fuzz_usage))
@@ -368,17 +395,10 @@ static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
     CampaignOptions o;
     campaign_options_default(&o);
     o.check.qemu_every = QEMU_EVERY_DEFAULT;
-    char command[4096] = "circ", check[4096] = "circ check"; /* for the report */
-    append_words(command, sizeof command, argv, 0, argc - 1);
-    o.report_command = command;
-    o.report_check_command = check;
     for (int i = 1; i < argc; i++) {
-        int first = i;
         int r = plugin_option(argc, argv, &i, plugins, "fuzz");
         if (r == 0)
             r = common_option(argc, argv, &i, &o.check, "fuzz");
-        if (r > 0)
-            append_words(check, sizeof check, argv, first, i);
         if (r == 0)
             r = parse_fuzz_option(argc, argv, &i, &o);
         if (r < 0) {
@@ -396,6 +416,11 @@ static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
     char plugin_args[4096];
     plugin_reproduce_args(argc, argv, plugin_args, sizeof plugin_args);
     o.reproduce_args = plugin_args;
+    char command[4096] = "circ", check[4096]; /* for the report */
+    append_words(command, sizeof command, argv, 0, argc - 1);
+    check_command_of(check, sizeof check, argc, argv);
+    o.report_command = command;
+    o.report_check_command = check;
     CampaignStats st;
     int rc = campaign_run(&o, &st, stderr);
     if (rc < 0)
