@@ -126,7 +126,7 @@ static void *compiled_open(const Module *m, int opt_level, const Target *machine
     CodeBlob blob;
     CompileOptions opt = {.opt_level = opt_level};
     bool ok = t && compile_module(m, machine, &opt, arena, &blob, NULL, &d) &&
-              (t->emu = emu_new(machine->isa)) && emu_load(t->emu, &blob);
+              (t->emu = emu_new_cpu(machine->isa, machine->cpu)) && emu_load(t->emu, &blob);
     if (t && t->emu && !ok)
         fprintf(stderr, "%s: %s\n", m->file, emu_error(t->emu));
     arena_free(arena);
@@ -349,7 +349,7 @@ int cmd_run(int argc, char **argv)
 
 /* ---- circ test --------------------------------------------------------------- */
 static const char test_usage[] =
-    "usage: circ test FILE... [--target T] [-O0|-O1|-O2]\n"
+    "usage: circ test FILE... [--target T] [--cpu LEVEL] [-O0|-O1|-O2]\n"
     "Run every `; run: @f(ARGS) == EXPECTED` line of each file on target T (default\n"
     "interp, the reference interpreter) and print one line per failure:\n"
     "  FILE:LINE: @f(args): expected X, got Y\n"
@@ -358,10 +358,23 @@ static const char test_usage[] =
     "Targets: interp (the reference interpreter on the circuit), sched (the interpreter\n"
     "of the scheduled form: global code motion), and {TARGETS} (code from the\n"
     "compile pipeline, run under Unicorn).\n"
+    "--cpu LEVEL compiles for that CPU level of the target and runs the code on the\n"
+    "emulated CPU model of the level (x86-64: baseline, v3; docs/porting.md).\n"
     "Exit 0 if every run line passed, 1 if any failed or a file is invalid, 2 on usage\n"
     "or I/O errors.\n";
 
 typedef struct { uint32_t passed, failed; int status; } TestTally;
+
+/* --cpu LEVEL applied to the executor's machine target (usage error: false) */
+static bool apply_cpu(const char *cmd, Executor *e, const char *cpu)
+{
+    if (!cpu)
+        return true;
+    const Target *level = driver_cpu_level(cmd, e->machine, cpu);
+    if (level)
+        e->machine = level;
+    return level != NULL;
+}
 
 static void test_file(const char *path, const Executor *t, int opt_level, Outcome *o, TestTally *tally)
 {
@@ -412,6 +425,7 @@ int cmd_test(int argc, char **argv)
     Executor exec = interpreters[0];
     const Executor *t = &exec;
     int opt_level = 0, nfiles = 0;
+    const char *cpu = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--target") && i + 1 < argc) {
             if (!find_executor(argv[++i], &exec)) {
@@ -419,6 +433,8 @@ int cmd_test(int argc, char **argv)
                 list_executors(stderr);
                 return EXIT_USAGE;
             }
+        } else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
+            cpu = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] == 'O' && argv[i][2] >= '0' && argv[i][2] <= '2' && !argv[i][3]) {
             opt_level = argv[i][2] - '0';
         } else if (argv[i][0] == '-') {
@@ -432,12 +448,14 @@ int cmd_test(int argc, char **argv)
         fputs(usage, stderr);
         return EXIT_USAGE;
     }
+    if (!apply_cpu("test", &exec, cpu))
+        return EXIT_USAGE;
     Outcome *o = malloc(sizeof *o);
     if (!o)
         return EXIT_USAGE;
     TestTally tally = {0, 0, EXIT_OK};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--target"))
+        if (!strcmp(argv[i], "--target") || !strcmp(argv[i], "--cpu"))
             i++;
         else if (argv[i][0] != '-')
             test_file(argv[i], t, opt_level, o, &tally);
