@@ -1,5 +1,5 @@
 #!/bin/bash
-# cpu_levels_cli.sh CIRC — `--cpu` on the command line: compile and test take a level
+# cpu_levels_cli.sh CIRC — `--cpu` on the command line: compile, test and run take a level
 # of the target (unknown ones are usage errors naming the levels), the listing of
 # each level has its instructions, and the check has a stage per level.
 set -u
@@ -28,6 +28,11 @@ for level in baseline v3; do
     "$circ" test "$f" --target x86-64 --cpu $level -O2 | grep -q '^3 passed, 0 failed' || fail "test --cpu $level"
 done
 "$circ" test "$f" --target arm64 --cpu baseline | grep -q '^3 passed, 0 failed' || fail "arm64 baseline"
+for level in baseline v3; do
+    [ "$("$circ" run "$f" @f 255 --target x86-64 --cpu $level)" = "return 64" ] || fail "run --cpu $level"
+done
+"$circ" run "$f" @f 255 --cpu v3 >/dev/null 2>&1
+[ $? = 2 ] || fail "run --cpu without a target"
 out=$("$circ" compile "$f" --target x86-64 --cpu v9 2>&1)
 [ $? = 2 ] || fail "an unknown level is not a usage error"
 echo "$out" | grep -q "baseline, v3" || fail "the error does not name the levels: $out"
