@@ -1,7 +1,7 @@
 # cpu_levels.cmake — CPU levels (docs/porting.md): the registry's levels, each
 # level's instructions in its code and none of the others', its code run on the
 # emulated CPU model of the level; and the semantics suite (tests/semantics, the C
-# mirror's files among them) on every level of both ISAs at -O0 and -O2.
+# mirror's files among them) on every level of both ISAs at -O0, -O1 and -O2.
 add_executable(test_cpu_levels ${CMAKE_SOURCE_DIR}/tests/cpu_levels.c)
 target_link_libraries(test_cpu_levels PRIVATE ${CIRC_LIBS})
 add_test(NAME cpu_levels COMMAND test_cpu_levels)
@@ -11,7 +11,7 @@ foreach(_level x86-64:baseline x86-64:v3 arm64:baseline)
   string(REPLACE ":" ";" _tl ${_level})
   list(GET _tl 0 _t)
   list(GET _tl 1 _cpu)
-  foreach(_o O0 O2)
+  foreach(_o O0 O1 O2)
     add_test(NAME cpu_semantics_${_t}_${_cpu}_${_o}
              COMMAND circ test ${_cpu_semantics} --target ${_t} --cpu ${_cpu} -${_o})
   endforeach()
