@@ -4,7 +4,7 @@
 #   fuzz_diff         generator bytes -> oracle vs every stage
 #   fuzz_passes       pass order + allocator knobs + program, each pass checked
 #   fuzz_text         text -> parse -> verify -> print -> parse round trip
-#   fuzz_encode       first byte: a target of the registry; then a LIR instruction of
+#   fuzz_encode       first byte: a target of the registry and its CPU level; then a LIR instruction of
 #                     one of its forms -> Target.encode_inst -> Capstone (Target.disasm)
 #   fuzz_elf_load     bytes -> the harness's ELF loader (oracle/elf_load.h)
 # With CIRC_FUZZ_ENGINE set (OSS-Fuzz/ClusterFuzzLite: $LIB_FUZZING_ENGINE), that is

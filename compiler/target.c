@@ -45,6 +45,26 @@ const Target *target_for_isa(Isa isa)
     return NULL;
 }
 
+const Target *target_level(const Target *t, const char *cpu)
+{
+    for (unsigned i = 0; t && cpu && i < t->nlevels; i++)
+        if (!strcmp(t->levels[i]->cpu, cpu))
+            return t->levels[i];
+    return NULL;
+}
+
+const char *target_level_names(const Target *t, char *buf, size_t n, const char *sep)
+{
+    size_t at = 0;
+    if (n)
+        buf[0] = '\0';
+    for (unsigned i = 0; i < t->nlevels && at < n; i++) {
+        int k = snprintf(buf + at, n - at, "%s%s", i ? sep : "", t->levels[i]->cpu);
+        at += k > 0 ? (size_t)k : 0;
+    }
+    return buf;
+}
+
 const char *target_names(char *buf, size_t n, const char *sep, const char *last_sep)
 {
     size_t at = 0;

@@ -25,6 +25,11 @@ const Target *target_find_n(const char *name, size_t n);
 /* the target whose code is of isa, NULL if none */
 const Target *target_for_isa(Isa isa);
 
+/* the CPU level named cpu ("baseline", "v3") of t's ISA (t any of its levels); NULL
+ * if the ISA has none of that name.  The levels' names, joined by sep, into buf. */
+const Target *target_level(const Target *t, const char *cpu);
+const char *target_level_names(const Target *t, char *buf, size_t n, const char *sep);
+
 /* the names in registry order joined by sep, with last_sep before the last one
  * ("x86-64, arm64", "x86-64 or arm64"), written to buf (truncated to n); buf */
 const char *target_names(char *buf, size_t n, const char *sep, const char *last_sep);

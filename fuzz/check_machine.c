@@ -3,7 +3,9 @@
  * (compiler/compile.h: instruction selection,
  * register allocation, encoding of the optimized module and schedules the check made
  * once for the scheduled-form stages) and run each call under the Unicorn runner
- * (oracle/emu.h).  Engines are kept in a CheckEngines, one per ISA,
+ * (oracle/emu.h).  Each CPU level of a target is a stage of its own (x86-64-O2-v3,
+ * at -O2; the baseline's stages keep the plain names), run on the emulated CPU
+ * model of that level.  Engines are kept in a CheckEngines, one per ISA and level,
  * for the whole check or, when the caller passes one, for many checks.
  *
  * The emulator's block budget comes from the oracle's step count for the same call
@@ -22,9 +24,11 @@
 enum { BUDGET_PER_STEP = 8 };
 #define EMU_WALL_US 10000000ull
 
+enum { LEVELS_MAX = 4 };
+
 struct CheckEngines {
-    Emu *emu[ISA_COUNT];
-    bool failed[ISA_COUNT];
+    Emu *emu[ISA_COUNT][LEVELS_MAX];
+    bool failed[ISA_COUNT][LEVELS_MAX];
     NativeZygote *native;   /* the native stage's fork server (check_native.c) */
 };
 
@@ -50,20 +54,41 @@ void check_engines_free(CheckEngines *e)
     if (!e)
         return;
     for (int i = 0; i < ISA_COUNT; i++)
-        emu_free(e->emu[i]);
+        for (int k = 0; k < LEVELS_MAX; k++)
+            emu_free(e->emu[i][k]);
     native_zygote_free(e->native);
     free(e);
 }
 
-static Emu *engine(CheckEngines *e, Isa isa)
+/* the engine of target's ISA on the CPU model of its level */
+static Emu *engine(CheckEngines *e, const Target *t)
 {
-    if (!e->emu[isa] && !e->failed[isa]) {
-        e->emu[isa] = emu_new(isa);
-        e->failed[isa] = e->emu[isa] == NULL;
-        if (e->emu[isa])
-            emu_set_wall_timeout(e->emu[isa], EMU_WALL_US, false);
+    Isa isa = t->isa;
+    unsigned k = t->level < LEVELS_MAX ? t->level : 0;
+    if (!e->emu[isa][k] && !e->failed[isa][k]) {
+        e->emu[isa][k] = emu_new_cpu(isa, t->cpu);
+        e->failed[isa][k] = e->emu[isa][k] == NULL;
+        if (e->emu[isa][k])
+            emu_set_wall_timeout(e->emu[isa][k], EMU_WALL_US, false);
     }
-    return e->emu[isa];
+    return e->emu[isa][k];
+}
+
+/* target at -O(opt): the baseline at every level asked for, the other CPU levels at
+ * -O2 only (selection does not depend on the passes) */
+static void add_target_stages(StageList *l, const CheckOptions *o, const Target *base, int opt)
+{
+    for (unsigned v = 0; v < base->nlevels; v++) {
+        const Target *target = base->levels[v];
+        if (v > 0 && opt != 2)
+            continue;
+        CheckStage s = {.kind = STAGE_MACHINE, .level = opt, .target = target};
+        if (v == 0)
+            snprintf(s.name, sizeof s.name, "%s-O%d", target->name, opt);
+        else
+            snprintf(s.name, sizeof s.name, "%s-O%d-%s", target->name, opt, target->cpu);
+        check_add_stage(l, o, &s);
+    }
 }
 
 static void add_machine_stages(StageList *l, const CheckOptions *o, uint32_t levels)
@@ -73,14 +98,9 @@ static void add_machine_stages(StageList *l, const CheckOptions *o, uint32_t lev
     for (int k = 0; k < 2; k++) {
         if (!(levels & (1u << order[k])))
             continue;
-        for (unsigned t = 0; t < target_count(); t++) {
-            const Target *target = target_at(t);
-            if (!(isas & (1u << target->isa)))
-                continue;
-            CheckStage s = {.kind = STAGE_MACHINE, .level = order[k], .target = target};
-            snprintf(s.name, sizeof s.name, "%s-O%d", target->name, order[k]);
-            check_add_stage(l, o, &s);
-        }
+        for (unsigned t = 0; t < target_count(); t++)
+            if (isas & (1u << target_at(t)->isa))
+                add_target_stages(l, o, target_at(t), order[k]);
     }
 }
 
@@ -124,7 +144,7 @@ static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
                            EMU_CODE_ADDR, elf_resolve_emu_stub, NULL, mr->arena, &img, &object, r))
         return false;
     double t = check_now();
-    mr->emu = engine(c->machine, s->target->isa);
+    mr->emu = engine(c->machine, s->target);
     bool loaded = mr->emu && emu_load(mr->emu, &object);
     elf_image_free(&img);
     double loading = check_now() - t; /* emulation, not compilation */

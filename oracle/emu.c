@@ -58,6 +58,8 @@ typedef struct {       /* what the hooks saw during one run */
     uint64_t throw_bits;
     const char *fault_what; /* a data access fault, described once the PC is known */
     uint64_t last_pc;       /* the instruction hook of locate_fault: last one started */
+    uint64_t resume_pc;     /* 0, or where to go on after an instruction the runner
+                               executed (EmuIsa.service): the engine stopped there */
     uint64_t fault_addr;
     int fault_size;
     char reason[200];
@@ -65,6 +67,7 @@ typedef struct {       /* what the hooks saw during one run */
 
 struct Emu {
     const EmuIsa *isa;
+    unsigned cpu;      /* its CPU level: isa->cpus[cpu] */
     uc_engine *uc;
     uc_context *pristine; /* CPU state right after setup, restored before every run */
     uint8_t *stack;    /* host memory behind the guest stack */
@@ -276,10 +279,24 @@ static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     }
 }
 
+/* the instruction at pc, invalid on the CPU model but one of the level's, executed
+ * by the runner (EmuIsa.service): the run resumes after it (go) */
+static bool serviced(Emu *e, uc_engine *uc, uint64_t pc)
+{
+    uint64_t next;
+    if (!e->isa->cpus[e->cpu].serviced || !e->isa->service(uc, pc, &next))
+        return false;
+    e->run.resume_pc = next;
+    uc_emu_stop(uc);
+    return true;
+}
+
 static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 {
     Emu *e = user;
     uint64_t pc = e->isa->trap_site(uc, intno, read_pc(e));
+    if (serviced(e, uc, pc))
+        return;
     int cause = e->isa->trap_cause ? e->isa->trap_cause(uc, intno, pc) : -1;
     record_trap(e, pc, e->isa->intr_name(intno), cause);
     uc_emu_stop(uc);
@@ -287,9 +304,11 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 
 static bool on_insn_invalid(uc_engine *uc, void *user)
 {
-    (void)uc;
     Emu *e = user;
-    record_trap(e, read_pc(e), "invalid instruction", -1);
+    uint64_t pc = read_pc(e);
+    if (serviced(e, uc, pc))
+        return false; /* stopped: go resumes after it */
+    record_trap(e, pc, "invalid instruction", -1);
     return false; /* stop with UC_ERR_INSN_INVALID */
 }
 
@@ -703,7 +722,9 @@ static bool engine_setup(Emu *e)
         e->uc = NULL;
         return fail(e, "uc_open: %s", uc_strerror(err));
     }
-    err = e->isa->init(e->uc);
+    err = uc_ctl_set_cpu_model(e->uc, e->isa->cpus[e->cpu].model);
+    if (err == UC_ERR_OK)
+        err = e->isa->init(e->uc);
     if (err != UC_ERR_OK)
         return fail(e, "engine setup: %s", uc_strerror(err));
     e->code_size = 0;
@@ -717,15 +738,28 @@ static bool engine_setup(Emu *e)
            save_pristine(e);
 }
 
-Emu *emu_new(Isa isa)
+/* the index of the CPU level named cpu in d (NULL: the baseline), -1 if none */
+static int cpu_index(const EmuIsa *d, const char *cpu)
+{
+    for (unsigned i = 0; i < d->ncpus; i++)
+        if (!cpu || !strcmp(d->cpus[i].name, cpu))
+            return (int)i;
+    return -1;
+}
+
+Emu *emu_new(Isa isa) { return emu_new_cpu(isa, NULL); }
+
+Emu *emu_new_cpu(Isa isa, const char *cpu)
 {
     const EmuIsa *d = isa_desc(isa);
-    if (!d)
+    int level = d ? cpu_index(d, cpu) : -1;
+    if (level < 0)
         return NULL;
     Emu *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
     e->isa = d;
+    e->cpu = (unsigned)level;
     e->junk_args = true;
     e->abi_check = true;
     e->recycle_loads = RECYCLE_LOADS;
@@ -1261,8 +1295,15 @@ static bool setup_run(Emu *e, const Call *c, Outcome *out)
 
 static uc_err go(Emu *e, const Call *c)
 {
-    return uc_emu_start(e->uc, EMU_CODE_ADDR + e->entry[c->func], EMU_SENTINEL_ADDR,
-                        e->unicorn_timer ? e->wall_us : 0, 0);
+    uint64_t timer = e->unicorn_timer ? e->wall_us : 0;
+    e->run.resume_pc = 0;
+    uc_err err = uc_emu_start(e->uc, EMU_CODE_ADDR + e->entry[c->func], EMU_SENTINEL_ADDR, timer, 0);
+    while (e->run.resume_pc && e->run.stop == STOP_NONE) {
+        uint64_t at = e->run.resume_pc;
+        e->run.resume_pc = 0;
+        err = uc_emu_start(e->uc, at, EMU_SENTINEL_ADDR, timer, 0);
+    }
+    return err;
 }
 
 static void on_step(uc_engine *uc, uint64_t addr, uint32_t size, void *user)

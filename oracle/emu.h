@@ -116,6 +116,10 @@ typedef struct Emu Emu;
 
 /* a fresh engine for the ISA; NULL if Unicorn cannot create one */
 Emu *emu_new(Isa isa);
+/* the same on the CPU model of a level of the ISA (the compiler Target's cpu:
+ * "baseline", "v3"; NULL: the baseline; docs/porting.md names the models); NULL if
+ * the ISA has no such level */
+Emu *emu_new_cpu(Isa isa, const char *cpu);
 void emu_free(Emu *e);
 
 /* copy the blob's code to EMU_CODE_ADDR, apply its relocations, keep its entries

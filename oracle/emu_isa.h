@@ -43,7 +43,20 @@ typedef struct {
     uint8_t stub_return[4];               /* stub of a helper that returns */
     uint8_t stub_trap[4];                 /* stub of HELPER_THROW (never returns) */
     unsigned stub_len;
-    /* one-time engine setup (CPU model, system registers) */
+    /* CPU levels, by the names compiler Targets give them (Target.cpu), baseline
+     * first: the Unicorn CPU model each runs on (uc_ctl_set_cpu_model), and
+     * whether the runner services the instructions of the level that model lacks
+     * (service, below) */
+    struct {
+        const char *name;
+        int model;
+        bool serviced;
+    } cpus[4];
+    unsigned ncpus;
+    /* the instruction at pc that the engine found invalid, executed by the runner:
+     * true if it was one of those (its effect applied; *next: the address after it) */
+    bool (*service)(uc_engine *uc, uint64_t pc, uint64_t *next);
+    /* one-time engine setup (system registers) */
     uc_err (*init)(uc_engine *uc);
     /* per-run floating-point control state */
     uc_err (*reset_fp)(uc_engine *uc);

@@ -31,3 +31,6 @@ add_executable(trust_x64 ${CMAKE_SOURCE_DIR}/bench/trust/trust_x64.c)
 target_link_libraries(trust_x64 PRIVATE ${CIRC_LIBS} circ_capstone)
 add_test(NAME emulator_trust_x64 COMMAND trust_x64 100000)
 set_tests_properties(emulator_trust_x64 PROPERTIES SKIP_RETURN_CODE 77)
+# the same for the forms of the v3 CPU level (lzcnt tzcnt roundss/roundsd), where the host has them
+add_test(NAME emulator_trust_x64_v3 COMMAND trust_x64 50000 0x2545f4914f6cdd1d v3)
+set_tests_properties(emulator_trust_x64_v3 PROPERTIES SKIP_RETURN_CODE 77)

@@ -44,6 +44,21 @@ const char *usage_text(const char *usage, char *buf, size_t n)
     return buf;
 }
 
+const Target *driver_cpu_level(const char *cmd, const Target *t, const char *cpu)
+{
+    if (!cpu)
+        return t;
+    const Target *level = t ? target_level(t, cpu) : NULL;
+    char names[128];
+    if (!t)
+        fprintf(stderr, "circ %s: --cpu needs a machine target (%s)\n", cmd,
+                target_names(names, sizeof names, ", ", " or "));
+    else if (!level)
+        fprintf(stderr, "circ %s: unknown --cpu '%s' for %s (%s)\n", cmd, cpu, t->name,
+                target_level_names(t, names, sizeof names, ", "));
+    return level;
+}
+
 bool wants_help(int argc, char **argv, const char *text)
 {
     for (int i = 1; i < argc; i++)

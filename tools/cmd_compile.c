@@ -14,13 +14,15 @@
 #include <string.h>
 
 static const char compile_usage[] =
-    "usage: circ compile FILE --target T [-O0|-O1|-O2] [--passes=LIST] [-S]\n"
+    "usage: circ compile FILE --target T [--cpu LEVEL] [-O0|-O1|-O2] [--passes=LIST] [-S]\n"
     "                    [--emit=obj|bin|header|lir|lir-alloc] [--prefix=P]\n"
     "                    [--max-regs=GP,FP] [-o OUT]\n"
     "       circ compile --list-targets\n"
     "Compile every function of FILE for target T ({TARGETS_OR}): passes (-O\n"
     "level, default -O0, or a --passes= list), scheduling, instruction selection,\n"
     "register and stack allocation, encoding.\n"
+    "  --cpu LEVEL      the target's CPU level (default baseline; x86-64: baseline =\n"
+    "                   SSE2, v3 = SSE4.1 POPCNT LZCNT BMI1 BMI2; docs/porting.md)\n"
     "  -S               print a Capstone listing, each gate's code headed by\n"
     "                   `%name = OPCODE`\n"
     "  --emit=lir       print the LIR after instruction selection\n"
@@ -51,7 +53,7 @@ static const char *gate_title(void *ctx, uint32_t func, uint32_t gate, char *buf
 }
 
 typedef struct {
-    const char *file, *target, *passes, *out, *emit, *prefix;
+    const char *file, *target, *cpu, *passes, *out, *emit, *prefix;
     int opt_level;
     bool listing;
     RegallocOptions ra;
@@ -79,6 +81,10 @@ static bool parse_compile_args(int argc, char **argv, CompileArgs *a)
             a->target = argv[++i];
         else if (!strncmp(s, "--target=", 9))
             a->target = s + 9;
+        else if (!strcmp(s, "--cpu") && i + 1 < argc)
+            a->cpu = argv[++i];
+        else if (!strncmp(s, "--cpu=", 6))
+            a->cpu = s + 6;
         else if (s[0] == '-' && s[1] == 'O' && s[2] >= '0' && s[2] <= '2' && !s[3])
             a->opt_level = s[2] - '0';
         else if (!strncmp(s, "--passes=", 9))
@@ -232,6 +238,8 @@ int cmd_compile(int argc, char **argv)
                 target_names(names, sizeof names, ", ", ", "));
         return EXIT_USAGE;
     }
+    if (!(t = driver_cpu_level("compile", t, a.cpu)))
+        return EXIT_USAGE;
     if (a.passes && !passes_known(a.passes))
         return EXIT_USAGE;
     int status = EXIT_OK;

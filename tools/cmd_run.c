@@ -126,7 +126,7 @@ static void *compiled_open(const Module *m, int opt_level, const Target *machine
     CodeBlob blob;
     CompileOptions opt = {.opt_level = opt_level};
     bool ok = t && compile_module(m, machine, &opt, arena, &blob, NULL, &d) &&
-              (t->emu = emu_new(machine->isa)) && emu_load(t->emu, &blob);
+              (t->emu = emu_new_cpu(machine->isa, machine->cpu)) && emu_load(t->emu, &blob);
     if (t && t->emu && !ok)
         fprintf(stderr, "%s: %s\n", m->file, emu_error(t->emu));
     arena_free(arena);
@@ -233,9 +233,11 @@ static void print_heap_changes(const Outcome *o)
 
 /* ---- circ run ---------------------------------------------------------------- */
 static const char run_usage[] =
-    "usage: circ run FILE @FUNC ARG... [--heap] [--steps N]\n"
+    "usage: circ run FILE @FUNC ARG... [--heap] [--steps N] [--target T [--cpu LEVEL]]\n"
     "Verify FILE, interpret one call of @FUNC with the given arguments and print the\n"
     "outcome: `return V`, `trap KIND`, `throw V`, `timeout` or `invalid: REASON`.\n"
+    "With --target T ({TARGETS}) the call runs the code compiled for T (-O0) under\n"
+    "Unicorn instead, on the emulated CPU model of --cpu LEVEL (default baseline).\n"
     "Arguments are run-line literals (integers, floats, `heap` for the harness buffer,\n"
     "`@name` for the address of a function of FILE).\n"
     "  --heap     also list the harness buffer bytes the call changed (offset: old -> new)\n"
@@ -262,17 +264,50 @@ static bool parse_arg(const Module *m, const char *s, Type t, uint64_t *bits)
     return true;
 }
 
-static int run_call(const Module *m, const Func *f, uint64_t *args, uint64_t steps, bool heap)
+/* --cpu LEVEL applied to the executor's machine target (usage error: false) */
+static bool apply_cpu(const char *cmd, Executor *e, const char *cpu)
 {
-    InterpOptions opt = {.max_steps = steps};
+    if (!cpu)
+        return true;
+    const Target *level = driver_cpu_level(cmd, e->machine, cpu);
+    if (level)
+        e->machine = level;
+    return level != NULL;
+}
+
+typedef struct {
+    uint64_t steps;
+    bool heap;
+    const Executor *machine; /* --target: compiled code under Unicorn; NULL: interpret */
+} RunOpts;
+
+/* the call on the machine target's code: false if it does not compile or load */
+static bool run_compiled(const Module *m, const Func *f, const uint64_t *args, const Executor *e, Outcome *o)
+{
+    void *ctx = e->open(m, 0, e->machine);
+    if (ctx) {
+        e->run(ctx, f->index, args, o);
+        e->close(ctx);
+    }
+    return ctx != NULL;
+}
+
+static int run_call(const Module *m, const Func *f, uint64_t *args, const RunOpts *ro)
+{
+    InterpOptions opt = {.max_steps = ro->steps};
     Outcome *o = malloc(sizeof *o);
     if (!o)
         return EXIT_USAGE;
-    interp_run(m, f->index, args, &opt, o);
+    if (!ro->machine)
+        interp_run(m, f->index, args, &opt, o);
+    else if (!run_compiled(m, f, args, ro->machine, o)) {
+        free(o);
+        return EXIT_FAIL;
+    }
     char buf[300];
     outcome_format(buf, sizeof buf, o);
     printf("%s\n", buf);
-    if (heap)
+    if (ro->heap)
         print_heap_changes(o);
     int rc = o->kind == OUT_INVALID || o->kind == OUT_TIMEOUT ? EXIT_FAIL : EXIT_OK;
     free(o);
@@ -297,7 +332,7 @@ static bool parse_call_args(const char *fname, const Func *f, char **pos, int np
 }
 
 /* load file and run fname with the npos literals of pos */
-static int run_file(const char *file, const char *fname, char **pos, int npos, uint64_t steps, bool heap)
+static int run_file(const char *file, const char *fname, char **pos, int npos, const RunOpts *ro)
 {
     int status = EXIT_OK;
     Module *m = load_module(file, true, &status);
@@ -309,26 +344,49 @@ static int run_file(const char *file, const char *fname, char **pos, int npos, u
     if (!f)
         fprintf(stderr, "circ run: no function %s in %s\n", fname, file);
     else if (args && parse_call_args(fname, f, pos, npos, args))
-        rc = run_call(m, f, args, steps, heap);
+        rc = run_call(m, f, args, ro);
     free(args);
     module_free(m);
     return rc;
 }
 
+/* --target T and --cpu LEVEL into ro->machine (through *e); false after a message */
+static bool run_machine(const char *target, const char *cpu, Executor *e, RunOpts *ro)
+{
+    if (!target)
+        return !cpu || driver_cpu_level("run", NULL, cpu);
+    const Target *t = target_find(target);
+    if (!t) {
+        char names[128];
+        fprintf(stderr, "circ run: unknown target '%s' (%s)\n", target, target_names(names, sizeof names, ", ", ", "));
+        return false;
+    }
+    *e = (Executor){t->name, "", compiled_open, compiled_run, compiled_close, t};
+    ro->machine = e;
+    return apply_cpu("run", e, cpu);
+}
+
 int cmd_run(int argc, char **argv)
 {
-    if (wants_help(argc, argv, run_usage))
+    char usage[2048];
+    usage_text(run_usage, usage, sizeof usage);
+    if (wants_help(argc, argv, usage))
         return EXIT_OK;
-    const char *file = NULL, *fname = NULL;
+    const char *file = NULL, *fname = NULL, *target = NULL, *cpu = NULL;
     char **pos = malloc((size_t)argc * sizeof *pos); /* the positional arguments after @FUNC */
     int npos = 0, rc = EXIT_USAGE;
-    bool heap = false, bad = !pos;
-    uint64_t steps = 0;
+    bool bad = !pos;
+    RunOpts ro = {0, false, NULL};
+    Executor machine;
     for (int i = 1; i < argc && !bad; i++) {
         if (!strcmp(argv[i], "--heap"))
-            heap = true;
-        else if (!strcmp(argv[i], "--steps") && i + 1 < argc && lit_parse_int(argv[i + 1], strlen(argv[i + 1]), &steps))
+            ro.heap = true;
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc && lit_parse_int(argv[i + 1], strlen(argv[i + 1]), &ro.steps))
             i++;
+        else if (!strcmp(argv[i], "--target") && i + 1 < argc)
+            target = argv[++i];
+        else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
+            cpu = argv[++i];
         else if (!strncmp(argv[i], "--", 2)) {
             fprintf(stderr, "circ run: bad option '%s'\n", argv[i]);
             bad = true;
@@ -340,16 +398,16 @@ int cmd_run(int argc, char **argv)
             pos[npos++] = argv[i];
     }
     if (bad || !file || !fname || fname[0] != '@')
-        fputs(run_usage, stderr);
-    else
-        rc = run_file(file, fname, pos, npos, steps, heap);
+        fputs(usage, stderr);
+    else if (run_machine(target, cpu, &machine, &ro))
+        rc = run_file(file, fname, pos, npos, &ro);
     free(pos);
     return rc;
 }
 
 /* ---- circ test --------------------------------------------------------------- */
 static const char test_usage[] =
-    "usage: circ test FILE... [--target T] [-O0|-O1|-O2]\n"
+    "usage: circ test FILE... [--target T] [--cpu LEVEL] [-O0|-O1|-O2]\n"
     "Run every `; run: @f(ARGS) == EXPECTED` line of each file on target T (default\n"
     "interp, the reference interpreter) and print one line per failure:\n"
     "  FILE:LINE: @f(args): expected X, got Y\n"
@@ -358,6 +416,8 @@ static const char test_usage[] =
     "Targets: interp (the reference interpreter on the circuit), sched (the interpreter\n"
     "of the scheduled form: global code motion), and {TARGETS} (code from the\n"
     "compile pipeline, run under Unicorn).\n"
+    "--cpu LEVEL compiles for that CPU level of the target and runs the code on the\n"
+    "emulated CPU model of the level (x86-64: baseline, v3; docs/porting.md).\n"
     "Exit 0 if every run line passed, 1 if any failed or a file is invalid, 2 on usage\n"
     "or I/O errors.\n";
 
@@ -412,6 +472,7 @@ int cmd_test(int argc, char **argv)
     Executor exec = interpreters[0];
     const Executor *t = &exec;
     int opt_level = 0, nfiles = 0;
+    const char *cpu = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--target") && i + 1 < argc) {
             if (!find_executor(argv[++i], &exec)) {
@@ -419,6 +480,8 @@ int cmd_test(int argc, char **argv)
                 list_executors(stderr);
                 return EXIT_USAGE;
             }
+        } else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
+            cpu = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] == 'O' && argv[i][2] >= '0' && argv[i][2] <= '2' && !argv[i][3]) {
             opt_level = argv[i][2] - '0';
         } else if (argv[i][0] == '-') {
@@ -432,12 +495,14 @@ int cmd_test(int argc, char **argv)
         fputs(usage, stderr);
         return EXIT_USAGE;
     }
+    if (!apply_cpu("test", &exec, cpu))
+        return EXIT_USAGE;
     Outcome *o = malloc(sizeof *o);
     if (!o)
         return EXIT_USAGE;
     TestTally tally = {0, 0, EXIT_OK};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--target"))
+        if (!strcmp(argv[i], "--target") || !strcmp(argv[i], "--cpu"))
             i++;
         else if (argv[i][0] != '-')
             test_file(argv[i], t, opt_level, o, &tally);

@@ -15,6 +15,11 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
  * written to buf (truncated to n); buf */
 const char *usage_text(const char *usage, char *buf, size_t n);
 
+/* t's CPU level named cpu (--cpu; NULL: t itself); NULL after a message on stderr
+ * ("circ CMD: unknown --cpu 'x' for TARGET (baseline, v3)") if there is none */
+struct Target;
+const struct Target *driver_cpu_level(const char *cmd, const struct Target *t, const char *cpu);
+
 /* true if argv has -h or --help; prints usage to stdout */
 bool wants_help(int argc, char **argv, const char *usage);
 /* parse and verify one file; reports errors on stderr; *status gets 1 (invalid) or

@@ -1,5 +1,6 @@
 /* fuzz_encode.c — libFuzzer target for every target of the registry: the first byte
- * picks the target (modulo target_count()), the rest make one LIR instruction of a
+ * picks the target (modulo target_count()) and its CPU level (the quotient, modulo
+ * its number of levels), the rest make one LIR instruction of a
  * straight-line form of its forms table -> Target.encode_inst -> Capstone through
  * Target.disasm.  Every byte must decode and every register the instruction names
  * must be used by the decoded code; an instruction the encoder refuses must leave
@@ -39,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size == 0)
         return 0;
     const Target *t = target_at(data[0] % target_count());
+    t = t->levels[data[0] / target_count() % t->nlevels];
     ByteSrc s = {data + 1, size - 1, 0};
     Inst in;
     const LirForm *form;
