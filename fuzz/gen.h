@@ -133,6 +133,8 @@ typedef enum {
     GEN_SHAPE_SMALL_STORE,   /* a callee of at most 48 gates that stores */
     GEN_SHAPE_SMALL_TRAP,    /* ... that divides by a non-constant */
     GEN_SHAPE_SMALL_THROW,   /* ... that may throw */
+    GEN_SHAPE_INVOKE_LEAF,   /* an INVOKE of a function without calls or loops (the
+                                inliner's candidates at INVOKEs) */
     GEN_SHAPE_PRESSURE,      /* a chain of >= 12 consecutive used LOADs */
     GEN_SHAPE_PRESSURE_CALL, /* ... ending at a CALL, the loaded values used after it */
     GEN_SHAPE_COUNT

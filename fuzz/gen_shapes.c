@@ -13,7 +13,7 @@ static const char *const const_names[GEN_CONST_COUNT] = {
 static const char *const shape_names[GEN_SHAPE_COUNT] = {
     "bit-test-branch", "cmp-zero", "narrow-store", "big-offset", "stack-arg",
     "stack-arg-offset", "stack-arg-selector", "stack-arg-loop", "dep-join-call", "dep-join-load",
-    "small-store", "small-trap", "small-throw", "pressure", "pressure-call",
+    "small-store", "small-trap", "small-throw", "invoke-leaf", "pressure", "pressure-call",
 };
 
 const char *gen_const_class_name(GenConstClass k)
@@ -270,6 +270,21 @@ static void small_callee(ShapeSeen *s, const Circuit *c, uint32_t live)
         saw(s, GEN_SHAPE_SMALL_THROW);
 }
 
+/* an INVOKE of a module function without CALL, INVOKE or loop */
+static bool invoke_of_leaf(const Module *m, const Circuit *c, const Gate *g)
+{
+    const Gate *sym = g->ndata ? in_gate(c, g, 0) : NULL;
+    if (g->op != OP_INVOKE || !sym || sym->op != OP_SYMBOL || sym->lit >= m->nfuncs)
+        return false;
+    const Circuit *cc = m->funcs[sym->lit]->circ;
+    for (GateId i = NUM_ROOTS; i < cc->ngates; i++) {
+        const Gate *x = &cc->gates[i];
+        if (!x->dead && (x->op == OP_CALL || x->op == OP_INVOKE || x->op == OP_LOOP_BEGIN))
+            return false;
+    }
+    return true;
+}
+
 static void count_consts(GenStats *st, bool *has, const Gate *g)
 {
     if (g->op != OP_CONSTANT || !ty_is_int((Type)g->type) || g->type == TY_I1)
@@ -295,6 +310,8 @@ void gen_stats_shapes(GenStats *st, const Module *m)
                 continue;
             live++;
             gate_shapes(&s, c, g);
+            if (invoke_of_leaf(m, c, g))
+                saw(&s, GEN_SHAPE_INVOKE_LEAF);
             count_consts(st, has_const, g);
         }
         if (fi + 1 < m->nfuncs)

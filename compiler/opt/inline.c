@@ -1,6 +1,7 @@
-/* inline.c — inlining of small straight-line leaf callees at direct CALLs.
+/* inline.c — inlining of small straight-line leaf callees at direct CALLs (and, through
+ * inline_invoke.c, of small acyclic leaf callees at INVOKEs).
  * Needs: the module (ctx->module) for callees; optutil's demand points and cone checks. */
-#include "compiler/opt/optutil.h"
+#include "compiler/opt/inline.h"
 
 #include <stdlib.h>
 
@@ -13,8 +14,6 @@
  * runs wherever its value or its dependency is demanded; after inlining those are
  * separate, so it is inlined only if each demand point still gets the whole callee
  * and every argument that could trap or has effects (a CALL runs its arguments). */
-
-enum { MAX_CALLEE_GATES = 40, MAX_ZEROED_ALLOCA = 256 };
 
 /* the callee's single RETURN if its body can be inlined, else NO_GATE */
 static GateId straight_line_return(const Func *callee)
@@ -37,7 +36,7 @@ static GateId straight_line_return(const Func *callee)
     return ret;
 }
 
-static const Func *direct_callee(const Module *m, const Func *caller, GateId call)
+const Func *inline_direct_callee(const Module *m, const Func *caller, GateId call)
 {
     const Circuit *c = caller->circ;
     const Gate *gt = &c->gates[call];
@@ -58,7 +57,7 @@ static const Func *direct_callee(const Module *m, const Func *caller, GateId cal
 }
 
 /* mark the callee gates a start gate's cone holds (data and dependency inputs) */
-static void mark_cone(const Circuit *cc, GateId start, uint8_t *mark)
+void inline_mark_cone(const Circuit *cc, GateId start, uint8_t *mark)
 {
     uint32_t edges = 2;
     for (GateId g = 0; g < cc->ngates; g++)
@@ -86,9 +85,9 @@ static CalleeCones callee_cones(const Circuit *cc, GateId ret)
 {
     const Gate *rt = &cc->gates[ret];
     CalleeCones k = {opt_calloc(cc->ngates, 1), opt_calloc(cc->ngates, 1)};
-    mark_cone(cc, gate_dep(rt, 0), k.chain);
+    inline_mark_cone(cc, gate_dep(rt, 0), k.chain);
     if (rt->ndata)
-        mark_cone(cc, gate_data(rt, 0), k.value);
+        inline_mark_cone(cc, gate_data(rt, 0), k.value);
     return k;
 }
 
@@ -116,7 +115,7 @@ static bool value_cannot_trap(const Circuit *cc, const CalleeCones *k)
 }
 
 /* the effects the call's dependency input d0 is ordered after (d0 included) */
-static uint8_t *chain_ancestors(const Circuit *c, GateId d0)
+uint8_t *inline_chain_ancestors(const Circuit *c, GateId d0)
 {
     uint8_t *anc = opt_calloc(c->ngates, 1);
     GateId *stack = opt_calloc(c->ngates + 1, sizeof(GateId));
@@ -141,7 +140,7 @@ static uint8_t *chain_ancestors(const Circuit *c, GateId d0)
 
 /* an argument whose cone may only hold quiet gates and loads that ran before the
  * call (ancestors of its dependency input): reading it later reads a fixed value */
-static bool arg_settled(const Circuit *c, GateId arg, const uint8_t *anc)
+bool inline_arg_settled(const Circuit *c, GateId arg, const uint8_t *anc)
 {
     uint8_t *seen = opt_calloc(c->ngates, 1);
     GateId *stack = opt_calloc(c->ngates + 1, sizeof(GateId));
@@ -216,9 +215,9 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
          * argument could be computed after some of them (a trap would then see
          * their writes), so each must already be settled when the call runs */
         ok = v_in_d && value_cannot_trap(cc, &k);
-        uint8_t *anc = ok ? chain_ancestors(c, d0) : NULL;
+        uint8_t *anc = ok ? inline_chain_ancestors(c, d0) : NULL;
         for (uint32_t i = 1; i < c->gates[call].ndata && ok; i++)
-            ok = arg_settled(c, gate_data(&c->gates[call], i), anc);
+            ok = inline_arg_settled(c, gate_data(&c->gates[call], i), anc);
         free(anc);
     } else if (ok && d0 != ROOT_DEPEND_ENTRY) {
         demand_points(c, d0, USE_ANY, call, false, &other);
@@ -226,13 +225,13 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
     }
     if (ok && !effects && !value_cannot_trap(cc, &k)) {
         /* the callee's own trap must not overtake one in an argument */
-        uint8_t *anc = chain_ancestors(c, d0);
+        uint8_t *anc = inline_chain_ancestors(c, d0);
         for (uint32_t i = 1; i < c->gates[call].ndata && ok; i++)
-            ok = arg_settled(c, gate_data(&c->gates[call], i), anc);
+            ok = inline_arg_settled(c, gate_data(&c->gates[call], i), anc);
         free(anc);
     }
     const Gate *ct = &c->gates[call];
-    uint8_t *anc = has_dependency_users(c, call) ? chain_ancestors(c, d0) : NULL;
+    uint8_t *anc = has_dependency_users(c, call) ? inline_chain_ancestors(c, d0) : NULL;
     for (uint32_t i = 1; i < ct->ndata && ok; i++) {
         if (cone_quiet(c, gate_data(ct, i), true))
             continue;
@@ -242,7 +241,7 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
          * unless it is settled before the call's dependency input */
         int reads = arg_reads(cc, &k, i - 1);
         ok = ((reads & 1) && v_in_d) ||
-             ((reads & 2) && d_in_v && (!anc || arg_settled(c, gate_data(ct, i), anc)));
+             ((reads & 2) && d_in_v && (!anc || inline_arg_settled(c, gate_data(ct, i), anc)));
     }
     free(anc);
     points_free(&dv);
@@ -255,7 +254,7 @@ static bool demands_kept(const Circuit *c, GateId call, const Circuit *cc, GateI
     return ok;
 }
 
-static bool has_loop(const Circuit *c)
+bool inline_has_loop(const Circuit *c)
 {
     for (GateId g = NUM_ROOTS; g < c->ngates; g++)
         if (gate_live(c, g) && c->gates[g].op == OP_LOOP_BEGIN)
@@ -264,7 +263,7 @@ static bool has_loop(const Circuit *c)
 }
 
 /* zero an inlined ALLOCA with stores chained after dep; returns the last store */
-static GateId zero_fill(Circuit *c, GateId alloca, uint64_t size, GateId dep)
+GateId inline_zero_fill(Circuit *c, GateId alloca, uint64_t size, GateId dep)
 {
     for (uint64_t off = 0; off < size;) {
         Type t = size - off >= 8 ? TY_I64 : TY_I8;
@@ -318,7 +317,7 @@ static uint32_t inline_call(Circuit *c, GateId call, const Func *callee, GateId 
         if (mark[g] && cc->gates[g].op == OP_ALLOCA) {
             map[g] = circ_add(c, OP_ALLOCA, TY_I64, 0, cc->gates[g].lit, NULL, 0, NULL, 0, NULL, 0);
             if (rezero)
-                entry_dep = zero_fill(c, map[g], cc->gates[g].lit, entry_dep);
+                entry_dep = inline_zero_fill(c, map[g], cc->gates[g].lit, entry_dep);
         }
     map[ROOT_DEPEND_ENTRY] = entry_dep;
     uint32_t n, cloned = 0;
@@ -348,12 +347,19 @@ bool opt_inline(PassContext *ctx, Func *f)
 {
     Circuit *c = f->circ;
     const Module *m = ctx->module;
-    bool rezero = has_loop(c), changed = false;
+    bool rezero = inline_has_loop(c), changed = false;
     uint32_t n = c->ngates;
     for (GateId g = NUM_ROOTS; g < n; g++) {
-        if (!gate_live(c, g) || c->gates[g].op != OP_CALL)
+        if (!gate_live(c, g))
             continue;
-        const Func *callee = direct_callee(m, f, g);
+        uint32_t added;
+        if (c->gates[g].op == OP_INVOKE && inline_invoke(c, m, f, g, rezero, ctx->inline_budget, &added)) {
+            ctx->inline_budget -= added < ctx->inline_budget ? added : ctx->inline_budget;
+            changed = true;
+        }
+        if (c->gates[g].op != OP_CALL)
+            continue;
+        const Func *callee = inline_direct_callee(m, f, g);
         GateId ret = callee ? straight_line_return(callee) : NO_GATE;
         if (ret == NO_GATE || ctx->inline_budget < MAX_CALLEE_GATES || !demands_kept(c, g, callee->circ, ret))
             continue;
