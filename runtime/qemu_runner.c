@@ -9,6 +9,7 @@
 #endif
 #include "circ_rt.h"
 #include "circ_runner.h"
+#include "circ_fdio.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -29,28 +30,6 @@ static void call_one(const uint64_t *args, uint64_t *ret)
     *ret = c->float_result ? r.ret_fp : r.ret_gp;
 }
 
-static int read_all(void *p, size_t n)
-{
-    for (size_t k = 0; k < n;) {
-        ssize_t r = read(0, (char *)p + k, n - k);
-        if (r <= 0)
-            return 0;
-        k += (size_t)r;
-    }
-    return 1;
-}
-
-static int write_all(const void *p, size_t n)
-{
-    for (size_t k = 0; k < n;) {
-        ssize_t r = write(1, (const char *)p + k, n - k);
-        if (r <= 0)
-            return 0;
-        k += (size_t)r;
-    }
-    return 1;
-}
-
 static int say_hello(void)
 {
     CircRunnerHello h = {CIRC_RUNNER_MAGIC, CIRC_RUNNER_BASE,
@@ -60,7 +39,7 @@ static int say_hello(void)
                           (uint64_t)(uintptr_t)circ_rt_scramble, (uint64_t)(uintptr_t)circ_rt_check,
                           (uint64_t)(uintptr_t)circ_rt_apply},
                          (uint64_t)(uintptr_t)circ_rt_check_flagged};
-    return write_all(&h, sizeof h);
+    return circ_write_all(&h, sizeof h);
 }
 
 /* the trap table as libcirc_rt takes it */
@@ -69,7 +48,7 @@ static int read_traps(uint32_t n, CircRtTraps *t)
     CircRunnerTrap *raw = malloc((n + 1) * sizeof *raw);
     uint32_t *off = malloc((n + 1) * sizeof *off);
     uint8_t *kind = malloc(n + 1);
-    if (!raw || !off || !kind || !read_all(raw, n * sizeof *raw))
+    if (!raw || !off || !kind || !circ_read_all(raw, n * sizeof *raw))
         return 0;
     for (uint32_t i = 0; i < n; i++) {
         off[i] = raw[i].offset;
@@ -86,12 +65,12 @@ static int run_calls(uint32_t n, const CircRtTraps *traps)
     CircRunnerResult *res = malloc(sizeof *res);
     for (uint32_t i = 0; res && i < n; i++) {
         CircRtOutcome o;
-        if (!read_all(&call, sizeof call) || !circ_rt_heap_reset() ||
+        if (!circ_read_all(&call, sizeof call) || !circ_rt_heap_reset() ||
             !circ_rt_call_traps(call_one, (const uint64_t *)&call, traps, &o))
             return 0;
         *res = (CircRunnerResult){.kind = o.kind, .trap = o.trap, .bits = o.bits, .type = o.type};
         memcpy(res->heap, circ_rt_heap(), CIRC_ABI_HEAP_SIZE);
-        if (!write_all(res, sizeof *res))
+        if (!circ_write_all(res, sizeof *res))
             return 0;
     }
     free(res);
@@ -104,9 +83,9 @@ int main(void)
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
     CircRunnerJob job;
     CircRtTraps traps;
-    if (code != (void *)(uintptr_t)CIRC_RUNNER_BASE || !say_hello() || !read_all(&job, sizeof job) ||
+    if (code != (void *)(uintptr_t)CIRC_RUNNER_BASE || !say_hello() || !circ_read_all(&job, sizeof job) ||
         job.magic != CIRC_RUNNER_MAGIC || job.image_size > CIRC_RUNNER_CODE_MAX ||
-        job.ncalls > CIRC_RUNNER_MAX_CALLS || !read_all(code, job.image_size) || !read_traps(job.ntraps, &traps) ||
+        job.ncalls > CIRC_RUNNER_MAX_CALLS || !circ_read_all(code, job.image_size) || !read_traps(job.ntraps, &traps) ||
         mprotect(code, CIRC_RUNNER_CODE_MAX, PROT_READ | PROT_EXEC))
         return 2;
     __builtin___clear_cache((char *)code, (char *)code + job.image_size);

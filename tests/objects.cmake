@@ -27,7 +27,7 @@ set_tests_properties(native_stage PROPERTIES SKIP_RETURN_CODE 77)
 
 # the emulator trust test (bench/trust/trust_x64.c): every straight-line register form
 # of the x86-64 forms table, random operands, Unicorn against the host CPU
-add_executable(trust_x64 ${CMAKE_SOURCE_DIR}/bench/trust/trust_x64.c)
+add_executable(trust_x64 ${CMAKE_SOURCE_DIR}/bench/trust/trust_x64.c ${CMAKE_SOURCE_DIR}/bench/trust/trust_common.c)
 target_link_libraries(trust_x64 PRIVATE ${CIRC_LIBS} circ_capstone)
 add_test(NAME emulator_trust_x64 COMMAND trust_x64 100000)
 set_tests_properties(emulator_trust_x64 PROPERTIES SKIP_RETURN_CODE 77)
