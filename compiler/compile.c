@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* run the middle end on m per opt; false (reported) if the pipeline fails */
-static bool run_passes(Module *m, const CompileOptions *opt, Diag *d)
+bool compile_run_passes(Module *m, const CompileOptions *opt, Diag *d)
 {
     PassOptions po = {.bisect_limit = -1};
     PassManager *pm = pm_new(&po);
@@ -113,7 +112,7 @@ bool compile_module_stats(const Module *m, const Target *t, const CompileOptions
         diag_error(d, 0, 0, "out of memory");
         return false;
     }
-    bool ok = opt->prepared || (opt->opt_level == 0 && !opt->passes) || run_passes(work, opt, d);
+    bool ok = opt->prepared || (opt->opt_level == 0 && !opt->passes) || compile_run_passes(work, opt, d);
     Schedule *const *given = opt->prepared ? opt->schedules : NULL;
     Code **codes = arena_alloc(arena, (work->nfuncs + 1) * sizeof *codes);
     for (uint32_t i = 0; ok && i < work->nfuncs; i++)

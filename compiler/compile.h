@@ -37,6 +37,10 @@ bool compile_module(const Module *m, const Target *target, const CompileOptions 
  * shares its schedules between them) */
 SchedOptions compile_sched_options(bool no_motion);
 
+/* run the middle end on m in place per opt (its --passes list, else its -O level's
+ * pipeline); false (reported through d) if the pipeline fails */
+bool compile_run_passes(Module *m, const CompileOptions *opt, Diag *d);
+
 /* statistics of the last compile, for benchmarks (may be NULL) */
 typedef struct {
     uint64_t gates;              /* live gates compiled */

@@ -55,6 +55,9 @@ typedef struct {
     RegallocOptions regalloc;/* register-allocator knobs of the machine-code stages */
     CheckEngines *engines;   /* emulator engines reused across checks (check_engines_new);
                                 NULL: made and freed by each check_module call */
+    bool no_c;               /* no C stages (check_c.c) */
+    const char *cc;          /* the C stages' compilers, "gcc,clang" (NULL: every one installed) */
+    uint32_t c_every;        /* the C stages run on one program in this many; 0 or 1: every one */
     bool tv;                 /* translation validation: a tv-PASS stage per pass (fuzz/check_tv.c) */
     TvOptions tv_options;    /* its bound and per-query timeout (0: tv.h's defaults) */
 } CheckOptions;
@@ -130,6 +133,11 @@ void check_tv_tally_add(CheckTvTally *sum, const CheckTvTally *t);
 /* a readable multi-line report of a mismatch (stage, call, both outcomes, heap bytes
  * that differ) */
 void check_report(FILE *out, const Module *m, const CheckResult *res);
+
+/* C stages (check_c.c): false with a message if list names a compiler they do not
+ * know; the first --version line of each compiler of list (NULL: all) joined by "; " */
+bool check_cc_list_valid(const char *list, char *err, size_t n);
+void check_c_versions(const char *list, char *buf, size_t n);
 
 /* the stages that run machine code (under Unicorn, natively), comma-separated in
  * check order, into buf: what a campaign says it runs */

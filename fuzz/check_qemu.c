@@ -42,44 +42,15 @@ typedef struct {
     bool emu_loaded;
 } QemuRun;
 
-static bool on_path(const char *tool)
-{
-    const char *path = getenv("PATH");
-    char buf[1024];
-    for (const char *p = path; p && *p;) {
-        const char *end = strchr(p, ':');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, tool);
-        if (access(buf, X_OK) == 0)
-            return true;
-        p = end ? end + 1 : NULL;
-    }
-    return false;
-}
-
 static void add_qemu_stages(StageList *l, const CheckOptions *o, uint32_t levels)
 {
     const Target *t = target_for_isa(ISA_A64);
     if (o->no_native || !t || !t->obj || !(levels & CHECK_O2) || (o->isa_mask && !(o->isa_mask & (1u << ISA_A64))) ||
-        access(CIRC_QEMU_RUNNER, X_OK) || !on_path("qemu-aarch64"))
+        access(CIRC_QEMU_RUNNER, X_OK) || !check_on_path("qemu-aarch64"))
         return;
     CheckStage s = {.kind = STAGE_QEMU, .level = 2, .target = t};
     snprintf(s.name, sizeof s.name, "%s-O2-qemu", t->name);
     check_add_stage(l, o, &s);
-}
-
-/* which programs the stage runs: a hash of the functions and run lines */
-static bool program_sampled(const Module *m, uint32_t every)
-{
-    if (every <= 1)
-        return true;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (uint32_t i = 0; i < m->nfuncs; i++)
-        h = (h ^ m->funcs[i]->circ->ngates) * 0x100000001b3ull;
-    for (uint32_t i = 0; i < m->nruns; i++)
-        for (uint32_t k = 0; k < m->runs[i].nargs; k++)
-            h = (h ^ m->runs[i].args[k].bits) * 0x100000001b3ull;
-    return (h >> 17) % every == 0;
 }
 
 static bool open_qemu(CheckCtx *c, const CheckStage *s, StageRun *r)
@@ -89,7 +60,7 @@ static bool open_qemu(CheckCtx *c, const CheckStage *s, StageRun *r)
         abort();
     r->machine = q;
     q->arena = arena_new();
-    q->skipped = !program_sampled(c->m, c->opt->qemu_every);
+    q->skipped = !check_program_sampled(c->m, c->opt->qemu_every);
     if (q->skipped || !check_compile(c, s, q->arena, &q->blob, r))
         return q->skipped;
     return true;

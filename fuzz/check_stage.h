@@ -23,6 +23,7 @@ typedef enum {
     STAGE_MACHINE,  /* compiled for target at -O(level), run under the emulator */
     STAGE_NATIVE,   /* the same, its object run on the host's CPU (check_native.c) */
     STAGE_QEMU,     /* the ARM64 object under qemu-aarch64 (check_qemu.c) */
+    STAGE_C,        /* the C backend's output by gcc or clang, under the emulator (check_c.c) */
     STAGE_KIND_COUNT
 } StageKind;
 
@@ -33,6 +34,7 @@ typedef struct {
     const Target *target; /* STAGE_MACHINE */
     const char *pass;   /* STAGE_PASS */
     char order_pass[32];/* STAGE_ORDER */
+    uint8_t cc;         /* STAGE_C: the compiler (check_c.c) */
 } CheckStage;
 
 typedef struct {
@@ -126,6 +128,13 @@ typedef struct {
 /* per StageKind, in the order stages are tried (check_stages.c) */
 extern const StageOps *const check_stage_kinds[STAGE_KIND_COUNT];
 extern const StageOps check_pass_stages, check_order_stages, check_pipeline_stages,
-    check_sched_stages, check_machine_stages, check_tv_stages, check_native_stages, check_qemu_stages;
+    check_sched_stages, check_machine_stages, check_tv_stages, check_native_stages, check_qemu_stages,
+    check_c_stages;
+
+/* check_c.c: is tool an executable on PATH; is m one of the programs a stage run on
+ * one program in `every` takes (a hash of the functions and run lines: a finding
+ * replays) */
+bool check_on_path(const char *tool);
+bool check_program_sampled(const Module *m, uint32_t every);
 
 #endif

@@ -125,9 +125,12 @@ static void on_trap(int sig, siginfo_t *info, void *ctx)
 static bool install_handlers(void)
 {
     enum { ALT_STACK = 64 * 1024 };
-    stack_t ss = {.ss_sp = malloc(ALT_STACK), .ss_size = ALT_STACK};
-    if (!ss.ss_sp || sigaltstack(&ss, NULL) != 0)
-        return false;
+    stack_t old; /* a sanitizer's runtime may have made one already: keep it */
+    if (sigaltstack(NULL, &old) != 0 || (old.ss_flags & SS_DISABLE)) {
+        stack_t ss = {.ss_sp = malloc(ALT_STACK), .ss_size = ALT_STACK};
+        if (!ss.ss_sp || sigaltstack(&ss, NULL) != 0)
+            return false;
+    }
     struct sigaction sa = {.sa_sigaction = on_trap, .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER};
     sigemptyset(&sa.sa_mask);
     static const int sigs[] = {SIGFPE, SIGILL, SIGTRAP, SIGSEGV, SIGBUS};
@@ -144,8 +147,8 @@ bool circ_rt_call(CircRtCaller call, const uint64_t *args, CircRtOutcome *out)
 
 bool circ_rt_call_traps(CircRtCaller call, const uint64_t *args, const CircRtTraps *traps, CircRtOutcome *out)
 {
-    stack_t old;
-    if ((sigaltstack(NULL, &old) != 0 || (old.ss_flags & SS_DISABLE)) && !install_handlers())
+    struct sigaction cur; /* installed once: SIGILL's handler is ours */
+    if ((sigaction(SIGILL, NULL, &cur) != 0 || cur.sa_sigaction != on_trap) && !install_handlers())
         return false;
     CallFrame frame = {.out = out, .traps = traps};
     *out = (CircRtOutcome){.kind = CIRC_RT_RETURN};

@@ -2,7 +2,10 @@
  * given (corpus files, and NGEN programs of `circ gen`) is compiled at -O2 to an ELF
  * object, linked with runtime/main.c (docs/objects.md) and libcirc_rt, and run
  * natively (x86-64) or under qemu-aarch64 (arm64); each run line's outcome and
- * harness-buffer bytes must be the interpreter's.
+ * harness-buffer bytes must be the interpreter's.  TARGET c-gcc or c-clang: the
+ * module as C (circ compile --target c, docs/cbackend.md) built into main.c's program
+ * by that compiler with -Wall -Wextra -Werror -fsanitize=undefined
+ * -fno-sanitize-recover, run natively (modules that throw included).
  *   objects_link CIRC RUNTIME_SRC TARGET NGEN FILE_OR_DIR...
  * Exit 77 (skipped) when the target's compiler or emulator is not installed. */
 #include "compiler/ir/ir.h"
@@ -22,6 +25,7 @@ typedef struct {
     const char *circ, *rt_src, *target;
     const char *cc;         /* the compiler and its flags */
     const char *run;        /* the prefix that runs an executable ("" or qemu) */
+    bool c_source;          /* TARGET c-CC: the C backend's output, not an object */
     char tmp[64];
     char rt_objs[1024];      /* libcirc_rt's objects built for the target */
     unsigned lines, modules;
@@ -45,6 +49,13 @@ static bool have(const char *tool) { return sh("command -v %s >/dev/null 2>&1", 
 static bool pick_toolchain(Ctx *c)
 {
     bool x64_host = sh("test \"$(uname -m)\" = x86_64") == 0;
+    c->c_source = !strncmp(c->target, "c-", 2);
+    if (c->c_source) {
+        c->cc = !strcmp(c->target, "c-clang") ? "clang -fsanitize=undefined -fno-sanitize-recover"
+                                              : "gcc -fsanitize=undefined -fno-sanitize-recover";
+        c->run = "";
+        return x64_host && have(!strcmp(c->target, "c-clang") ? "clang" : "gcc");
+    }
     if (!strcmp(c->target, "x86-64")) {
         c->cc = "cc -no-pie";
         c->run = "";
@@ -75,6 +86,11 @@ static bool build_runtime(Ctx *c)
 /* object, header and program of one module */
 static bool build_program(Ctx *c, const char *file)
 {
+    if (c->c_source) /* the C includes main.c's caller table (CIRC_MODULE_TABLE) */
+        return sh("%s compile '%s' --target c -O2 --prefix=circ_ -o %s/m.c && "
+                  "echo '#include \"m.c\"' > %s/circ_module.h && "
+                  "%s -std=c11 -O2 -Wall -Wextra -Werror -I%s -I%s %s/main.c %s -lm -o %s/a.out",
+                  c->circ, file, c->tmp, c->tmp, c->cc, c->tmp, c->rt_src, c->rt_src, c->rt_objs, c->tmp) == 0;
     return sh("%s compile '%s' --target %s -O2 --prefix=circ_ -o %s/m.o && "
               "%s compile '%s' --emit=header --prefix=circ_ -o %s/circ_module.h && "
               "%s -std=c11 -O1 -Wall -Wextra -Werror -I%s -I%s %s/main.c %s/m.o %s -lm -o %s/a.out",
@@ -94,7 +110,7 @@ static bool parse_line(const char *s, Type type, Outcome *o)
     unsigned off, old, now;
     char kind[32];
     if (!strcmp(s, "return void\n"))
-        *o = (Outcome){.kind = OUT_RETURN, .type = TY_NONE};
+        o->kind = OUT_RETURN, o->type = TY_NONE; /* the heap bytes that follow go to o->heap */
     else if (sscanf(s, "return 0x%" SCNx64, &o->bits) == 1)
         o->kind = OUT_RETURN, o->type = type, o->bits = mask(type, o->bits);
     else if (sscanf(s, "throw 0x%" SCNx64, &o->bits) == 1)

@@ -17,6 +17,7 @@ static const char compile_usage[] =
     "usage: circ compile FILE --target T [--cpu LEVEL] [-O0|-O1|-O2] [--passes=LIST] [-S]\n"
     "                    [--emit=obj|bin|header|lir|lir-alloc] [--prefix=P]\n"
     "                    [--max-regs=GP,FP] [-o OUT]\n"
+    "       circ compile FILE --target c [-O0|-O1|-O2] [--prefix=P] [-o OUT.c]\n"
     "       circ compile --list-targets\n"
     "Compile every function of FILE for target T ({TARGETS_OR}): passes (-O\n"
     "level, default -O0, or a --passes= list), scheduling, instruction selection,\n"
@@ -35,6 +36,7 @@ static const char compile_usage[] =
     "                   no --target): a prototype per function\n"
     "  --prefix=P       every function's symbol is P followed by its name\n"
     "Without -S, --emit or -o, print each function's offset and size.\n"
+    "--target c writes the module as C11 source (docs/cbackend.md) to OUT or stdout.\n"
     "--list-targets prints the name of every target, one a line, in registry order.\n"
     "Exit 0 on success, 1 if the file is invalid or cannot be compiled, 2 on usage\n"
     "or I/O errors.\n";
@@ -108,6 +110,8 @@ static bool parse_compile_args(int argc, char **argv, CompileArgs *a)
     }
     bool header = a->emit && !strcmp(a->emit, "header");
     bool file_out = a->emit && (!strcmp(a->emit, "obj") || !strcmp(a->emit, "bin"));
+    if (a->target && !strcmp(a->target, "c") && (a->emit || a->listing))
+        return false; /* C is its own output */
     return a->file && (a->target || header) && (a->out || !file_out);
 }
 
@@ -231,6 +235,9 @@ int cmd_compile(int argc, char **argv)
     }
     if (a.emit && !strcmp(a.emit, "header"))
         return compile_header(&a);
+    if (!strcmp(a.target, "c")) /* C source: an output kind, not a machine target */
+        return a.passes && !passes_known(a.passes) ? EXIT_USAGE
+                                                   : compile_to_c(a.file, a.opt_level, a.passes, a.prefix, a.out);
     const Target *t = target_find(a.target);
     if (!t) {
         char names[128];

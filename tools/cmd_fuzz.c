@@ -86,6 +86,18 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
         co->no_native = true;
         return 1;
     }
+    if (!strcmp(a, "--no-c")) {
+        co->no_c = true;
+        return 1;
+    }
+    if (!strcmp(a, "--cc") && has) {
+        char err[128];
+        co->cc = argv[++*i];
+        if (check_cc_list_valid(co->cc, err, sizeof err))
+            return 1;
+        fprintf(stderr, "circ %s: %s\n", cmd, err);
+        return -1;
+    }
     if (!strcmp(a, "--isa") && has) {
         if (!parse_isas(argv[++*i], &co->isa_mask)) {
             char names[128];
@@ -102,7 +114,7 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
 static const char check_usage[] =
     "usage: circ check FILE... [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
     "                  [--passes=a,b,c] [--tv] [--tv-timeout MS] [--no-native]\n"
-    "                  [--list-stages] [-q] [--status-interval S]\n"
+    "                  [--cc LIST] [--no-c] [--list-stages] [-q] [--status-interval S]\n"
     "                  [--load-pass-plugin=PATH.so]...\n"
     "For every `; run:` line of each file, compare the reference interpreter's outcome\n"
     "(the oracle; it must also meet the line's expectation) with every stage of the\n"
@@ -111,7 +123,9 @@ static const char check_usage[] =
     "and after -O2 with global code motion (sched-O2), and machine code under the\n"
     "emulator for each target ({TARGETS}: TARGET-O0 and TARGET-O2), then the -O2\n"
     "object on the host's CPU (x86-64-O2-native on an x86-64 host) and the ARM64\n"
-    "object under qemu-aarch64 where installed (arm64-O2-qemu; docs/objects.md).\n"
+    "object under qemu-aarch64 where installed (arm64-O2-qemu; docs/objects.md), and\n"
+    "the C backend's output built by gcc and clang at -O2 for each target under the\n"
+    "emulator (c-gcc-O2-x86-64, ...; docs/cbackend.md).\n"
     "The first stage that disagrees is reported with both outcomes and a signature\n"
     "STAGE:EXPECTED-vs-GOT (outcome kinds), e.g. sched-O2:return-vs-trap.\n"
     "  -O0|-O1|-O2      only the stages of that level (default: all)\n"
@@ -125,6 +139,9 @@ static const char check_usage[] =
     "  --no-native      no stage on the host's CPU, none under qemu-aarch64\n"
     "  --load-pass-plugin=PATH.so  load a pass plugin (docs/api.md): each of its passes\n"
     "                   gets a stage pass-NAME (and tv-NAME with --tv) and works in --passes\n"
+    "  --cc LIST        the C stages' compilers, comma-separated (gcc,clang; default:\n"
+    "                   those installed)\n"
+    "  --no-c           no C stages\n"
     "  --list-stages    print the stages that would be checked and exit\n"
     "  -q               print mismatches and the summary only (no progress)\n"
     "  --status-interval S  progress on stderr: a line redrawn in place on a terminal,\n"
@@ -232,12 +249,16 @@ int cmd_check(int argc, char **argv)
 /* a qemu-aarch64 process costs about 30-60 ms per program where a campaign spends
  * about 7 ms per program on everything else (docs/objects.md) */
 enum { QEMU_EVERY_DEFAULT = 128 };
+/* the C stages run a compiler per program and stage (tens of ms): one program in this
+ * many keeps a default campaign within 10% of its throughput (docs/cbackend.md) */
+enum { C_EVERY_DEFAULT = 64 };
 static const char fuzz_usage[] =
     "usage: circ fuzz [--seconds S] [--seed N] [--jobs J] [--out DIR] [--targets LIST]\n"
     "                 [--size S] [--swarm] [--reduce] [--isa LIST] [-O0|-O1|-O2]\n"
     "                 [--max-programs N] [--hang-seconds H] [--status-interval S]\n"
     "                 [--tv] [--tv-timeout MS] [--no-native] [--qemu-every N]\n"
     "                 [--load-pass-plugin=PATH.so]... [--report DIR]\n"
+    "                 [--cc LIST] [--no-c] [--c-every N]\n"
     "Differential fuzzing campaign: J worker processes generate programs from the\n"
     "deterministic seed stream (seed, worker, index), run their run lines through the\n"
     "oracle and every compiler stage (as `circ check`), and report to this process,\n"
@@ -259,6 +280,9 @@ static const char fuzz_usage[] =
     "                     names the machine-code stages run)\n"
     "  --qemu-every N     the arm64-O2-qemu stage (qemu-aarch64 installed) checks one\n"
     "                     program in N, default 128 (a process per program)\n"
+    "  --cc LIST          the C stages' compilers (gcc,clang; default: those installed)\n"
+    "  --no-c             no C stages\n"
+    "  --c-every N        the C stages check one program in N, default 64 (1: every one)\n"
     "  --size S           target gate count of generated modules, default 100\n"
     "  --swarm            switch a random subset of generator features off per program\n"
     "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"
@@ -292,7 +316,7 @@ static const FuzzValue fuzz_values[] = {
     {"--seconds", 0, 1u << 30},      {"--seed", 0, UINT64_MAX}, {"--jobs", 1, 256},
     {"--size", 1, 100000},           {"--max-programs", 0, UINT64_MAX},
     {"--hang-seconds", 1, 1u << 30}, {"--status-interval", 1, 1u << 30},
-    {"--qemu-every", 1, 1u << 30},
+    {"--qemu-every", 1, 1u << 30},   {"--c-every", 1, 1u << 30},
 };
 
 static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
@@ -305,7 +329,8 @@ static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
     case 4: o->max_programs = v; break;
     case 5: o->hang_seconds = (double)v; break;
     case 6: o->status_interval = (double)v; break;
-    default: o->check.qemu_every = (uint32_t)v; break;
+    case 7: o->check.qemu_every = (uint32_t)v; break;
+    default: o->check.c_every = (uint32_t)v; break;
     }
 }
 
@@ -395,6 +420,7 @@ static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
     CampaignOptions o;
     campaign_options_default(&o);
     o.check.qemu_every = QEMU_EVERY_DEFAULT;
+    o.check.c_every = C_EVERY_DEFAULT;
     for (int i = 1; i < argc; i++) {
         int r = plugin_option(argc, argv, &i, plugins, "fuzz");
         if (r == 0)
@@ -425,6 +451,11 @@ static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
     int rc = campaign_run(&o, &st, stderr);
     if (rc < 0)
         return EXIT_USAGE;
+    char versions[512];
+    check_c_versions(o.check.no_c ? "" : o.check.cc, versions, sizeof versions);
+    if (*versions)
+        fprintf(stderr, "C stages on one program in %u, compilers: %s\n", o.check.c_every ? o.check.c_every : 1,
+                versions);
     if (st.report_unsaved)
         return EXIT_USAGE;
     if (st.unsaved) {

@@ -9,6 +9,7 @@
  * 128 + the signal's number. */
 #include "api/api_internal.h"
 #include "driver.h"
+#include "compiler/c/cemit.h"
 #include "compiler/target.h"
 #include "fuzz/reduce.h"
 
@@ -37,8 +38,8 @@ static void catch_stop_signals(void)
 static const char reduce_usage[] =
     "usage: circ reduce FILE [-o OUT] [--test CMD] [--jobs J] [--timeout SEC]\n"
     "                   [--max-seconds SEC] [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
-    "                   [--tv] [--tv-timeout MS] [--status-interval S] [-q]\n"
-    "                   [--load-pass-plugin=PATH.so]...\n"
+    "                   [--tv] [--tv-timeout MS] [--cc LIST] [--emit-c OUT.c]\n"
+    "                   [--status-interval S] [-q] [--load-pass-plugin=PATH.so]...\n"
     "Shrink FILE to a small program that still shows the same problem, and write it\n"
     "(with its `; run:` lines, expectations from the interpreter) to OUT or stdout.\n"
     "By default a candidate is kept when `circ check` still finds a mismatch with the\n"
@@ -59,6 +60,9 @@ static const char reduce_usage[] =
     "                    checked (stage pass-NAME), so their findings reduce\n"
     "  --status-interval S  seconds between progress lines when stderr is no terminal\n"
     "                    (default 5; on a terminal one line is redrawn in place)\n"
+    "  --cc LIST         the C stages' compilers, as in `circ check`\n"
+    "  --emit-c OUT.c    also write the reduced program as C (circ compile --target c\n"
+    "                    -O0, what the C stages compile) to OUT.c: a compiler bug report\n"
     "  -q                no progress lines\n"
     "The result keeps FILE's leading comment lines (a finding's header) and says how\n"
     "far it was reduced.  On SIGINT or SIGTERM the running tests are killed and the best\n"
@@ -68,6 +72,7 @@ static const char reduce_usage[] =
 
 typedef struct {
     const char *file, *out, *test;
+    const char *emit_c;     /* --emit-c: the reduced program's C goes here */
     char *header;           /* FILE's leading comment lines */
     ReduceOptions ro;
     CheckOptions check;
@@ -112,6 +117,13 @@ static bool parse_one(int argc, char **argv, int *i, ReduceArgs *a)
         a->out = v;
     else if (!strcmp(s, "--test"))
         a->test = v;
+    else if (!strcmp(s, "--emit-c"))
+        a->emit_c = v;
+    else if (!strcmp(s, "--cc")) {
+        char err[128];
+        a->check.cc = v;
+        return check_cc_list_valid(v, err, sizeof err);
+    }
     else if (!strcmp(s, "--targets"))
         a->check.targets = v;
     else if (!strcmp(s, "--isa"))
@@ -194,6 +206,21 @@ static int write_result(const ReduceArgs *a, const ReduceStats *st, const Module
     return EXIT_OK;
 }
 
+/* the reduced module as C (what the C stages compile: no passes, naive schedule) */
+static int write_c(const char *path, const Module *r)
+{
+    FILE *f = fopen(path, "w");
+    Diag d;
+    diag_init(&d, path, stderr);
+    CompileOptions co = {.opt_level = 0};
+    bool ok = f && c_compile_module(r, &co, &(CEmitOptions){0}, f, &d);
+    if (f && fclose(f))
+        ok = false;
+    if (!ok)
+        fprintf(stderr, "circ reduce: cannot write the C to '%s'\n", path);
+    return ok ? EXIT_OK : EXIT_USAGE;
+}
+
 static const char *why_stopped(const ReduceStats *st)
 {
     if (st->interrupted)
@@ -220,6 +247,8 @@ static int reduce_with(ReduceArgs *a, const Module *m)
         if (a->kept) /* a tv finding: with its confirming run line */
             check_tv_add_runline(&r, a->kept->signature, NULL, &a->kept->check);
         rc = write_result(a, &st, r);
+        if (rc == EXIT_OK && a->emit_c)
+            rc = write_c(a->emit_c, r);
     }
     module_free(r);
     return rc;

@@ -25,6 +25,10 @@ bool wants_help(int argc, char **argv, const char *usage);
 /* parse and verify one file; reports errors on stderr; *status gets 1 (invalid) or
  * 2 (I/O) on failure */
 Module *load_module(const char *path, bool verify, int *status);
+/* `circ compile FILE --target c`: the C of FILE after the passes of opt_level or
+ * passes, symbols after prefix (NULL: none), to out (NULL: standard output); an
+ * exit status (cmd_compile_c.c) */
+int compile_to_c(const char *file, int opt_level, const char *passes, const char *prefix, const char *out);
 
 /* --status-interval S (tools/status_option.c): 1 if argv[*i] was it (seconds > 0 in
  * *seconds), 0 if not, -1 with a message on stderr (naming cmd) */
