@@ -447,15 +447,15 @@ static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
     check_command_of(check, sizeof check, argc, argv);
     o.report_command = command;
     o.report_check_command = check;
-    CampaignStats st;
-    int rc = campaign_run(&o, &st, stderr);
-    if (rc < 0)
-        return EXIT_USAGE;
-    char versions[512];
+    char versions[512]; /* named first: the summary's lines end the output */
     check_c_versions(o.check.no_c ? "" : o.check.cc, versions, sizeof versions);
     if (*versions)
         fprintf(stderr, "C stages on one program in %u, compilers: %s\n", o.check.c_every ? o.check.c_every : 1,
                 versions);
+    CampaignStats st;
+    int rc = campaign_run(&o, &st, stderr);
+    if (rc < 0)
+        return EXIT_USAGE;
     if (st.report_unsaved)
         return EXIT_USAGE;
     if (st.unsaved) {
