@@ -198,7 +198,7 @@ int circ_pass_registry_load(circ_pass_registry *r, const char *path, char *err, 
     snprintf(local, sizeof local, "%s%s", strchr(path, '/') ? "" : "./", path);
     void *handle = dlopen(local, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        api_error(err, errn, "cannot load plugin %s: %s", path, dlerror());
+        api_error(err, errn, "cannot load plugin: %s", dlerror());
         return -1;
     }
     circ_plugin_register_fn fn = entry_of(handle);

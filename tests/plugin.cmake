@@ -7,7 +7,7 @@ if(CIRC_SANITIZE)
 endif()
 add_test(NAME plugin_example
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/plugin.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR}
-                 ${CMAKE_CURRENT_BINARY_DIR}/plugin_out "${_plugin_flags}")
+                 ${CMAKE_CURRENT_BINARY_DIR}/plugin_out ${CMAKE_C_COMPILER} "${_plugin_flags}")
 set_tests_properties(plugin_example PROPERTIES TIMEOUT 600)
 add_test(NAME plugin_version
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/plugin_version.sh $<TARGET_FILE:circ> ${CMAKE_SOURCE_DIR}

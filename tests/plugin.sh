@@ -1,8 +1,9 @@
 #!/bin/bash
-# plugin.sh BUILD SOURCE OUT [FLAGS] — the example pass plugin (examples/plugin) built
-# against an installed circ (`cmake --install BUILD --prefix OUT/prefix`, then
-# find_package(circ CONFIG) in the plugin's own build; FLAGS: what code loaded by
-# this build compiles with, e.g. the sanitizers), loaded by the installed circ:
+# plugin.sh BUILD SOURCE OUT CC [FLAGS] — the example pass plugin (examples/plugin)
+# built against an installed circ (`cmake --install BUILD --prefix OUT/prefix`, then
+# find_package(circ CONFIG) in the plugin's own build with the C compiler CC; FLAGS:
+# what code loaded by this build compiles with, e.g. the sanitizers), loaded by the
+# installed circ:
 #   - `circ opt --list-passes` lists both plugin passes; --passes runs them;
 #     `circ check` signs the wrong one pass-example-swap-sub:...; `circ tv` refutes
 #     it and proves the correct one (with Z3);
@@ -11,7 +12,7 @@
 #     whose reproduce line names the plugin, and none for the correct pass;
 #   - `circ reduce --load-pass-plugin` shrinks that finding, keeping the signature,
 #     and without the plugin the finding shows nothing to reduce.
-build="$1"; src="$2"; out="$3"; flags="$4"
+build="$1"; src="$2"; out="$3"; cc="$4"; flags="$5"
 rm -rf "$out"; mkdir -p "$out"
 prefix="$out/prefix"
 fail=0
@@ -21,7 +22,7 @@ run() { # run WHAT COMMAND...: must exit 0
 }
 run cmake --install "$build" --prefix "$prefix"
 run cmake -S "$src/examples/plugin" -B "$out/plugin-build" -DCMAKE_PREFIX_PATH="$prefix" \
-    -DCMAKE_C_FLAGS="$flags -Wall -Wextra -Werror"
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$flags -Wall -Wextra -Werror"
 run cmake --build "$out/plugin-build"
 plugin="$out/plugin-build/libcirc_example_plugin.so"
 [ -f "$plugin" ] || die "the plugin was not built"
