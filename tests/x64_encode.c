@@ -261,12 +261,30 @@ static void expect_rv2(Expect *e, const OpExpect *oe, const Inst *in, const LirO
     }
 }
 
+/* BMI2's three-operand shifts (src, count, dst): shlx/sarx/shrx dst, src, count, the
+ * count register at the operation's width */
+static bool expect_shiftx(Expect *e, const OpExpect *oe, const Inst *in, const LirOverload *o)
+{
+    if (in->nargs != 3 || in->op < LIR_Lshift8 || in->op > LIR_Urshift64)
+        return false;
+    char m[8];
+    snprintf(m, sizeof m, "%sx", !strcmp(oe->mnem, "shl") ? "shl" : !strcmp(oe->mnem, "sar") ? "sar" : "shr");
+    ExpInsn *x = push_insn(e, m);
+    unsigned w = sig_width(o, 2);
+    push_op(x, exp_arg(&in->args[2], w));
+    push_op(x, exp_arg(&in->args[0], w));
+    push_op(x, exp_arg(&in->args[1], w));
+    return true;
+}
+
 static bool build_expect(const Inst *in, const LirOverload *o, bool taken_is_next, Expect *e)
 {
     const OpExpect *oe = find_expect((LirOp)in->op);
     if (!oe)
         return false;
     e->n = 0;
+    if (expect_shiftx(e, oe, in, o))
+        return true;
     ExpInsn *x;
     switch (oe->shape) {
     case SH_RV2: expect_rv2(e, oe, in, o); break;

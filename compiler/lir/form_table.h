@@ -29,5 +29,7 @@
     { LIR_##op, 5, enc, param, w, { FA(a), FA(b), FA(c), FA(d), FA(e) }, 0 },
 /* a form only CPU levels with the features `needs` have (Target.features) */
 #define FORM2N(needs, op, enc, param, w, a, b) { LIR_##op, 2, enc, param, w, { FA(a), FA(b) }, needs },
+#define FORM3N(needs, op, enc, param, w, a, b, c) \
+    { LIR_##op, 3, enc, param, w, { FA(a), FA(b), FA(c) }, needs },
 
 #endif

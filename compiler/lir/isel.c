@@ -153,11 +153,12 @@ static LirOp shift_op(int op, int w)
 }
 
 /* the count of a shift by a register: in the target's count register if it has
- * one; masked to the width for 8/16 bits (LIR shifts those modulo 32) */
-static Arg shift_count(Lower *l, GateId amount, int w)
+ * one and no three-operand form takes any register (three); masked to the width for
+ * 8/16 bits (LIR shifts those modulo 32) */
+static Arg shift_count(Lower *l, GateId amount, int w, bool three)
 {
     Arg a = isel_t(l, amount);
-    Tmp fixed = l->isel->shift_count;
+    Tmp fixed = three ? TMP_NONE : l->isel->shift_count;
     if (fixed != TMP_NONE) {
         move64(l, a, arg_tmp(fixed));
         a = arg_tmp(fixed);
@@ -187,7 +188,7 @@ static bool sel_shift(Lower *l, GateId g)
     }
     GateId amount = isel_in(l, g, 1);
     Arg count = isel_is_const(l, amount) ? arg_imm((int64_t)(isel_g(l, amount)->lit & (uint64_t)(w - 1)))
-                                         : shift_count(l, amount, w);
+                                         : shift_count(l, amount, w, three);
     isel_alu(l, LIR_Move, op, src, count, dst, NO_GATE);
     if (w < 32)
         isel_zero_above(l, dst, w);

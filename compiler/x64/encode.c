@@ -607,6 +607,21 @@ static bool enc_round(const Ctx *c)
     return true;
 }
 
+/* shlx/sarx/shrx (src, count, dst): VEX.LZ.pp.0F38.W F7 /r, the count in VEX.vvvv */
+static bool enc_shiftx(const Ctx *c)
+{
+    unsigned src, count, dst, p = c->form->param;
+    if (!reg_arg(c, 0, &src) || !reg_arg(c, 1, &count) || !reg_arg(c, 2, &dst))
+        return false;
+    unsigned pp = p == 0x66 ? 1 : p == 0xf3 ? 2 : 3;
+    put8(c->as, 0xc4);
+    put8(c->as, (~dst >> 3 & 1) << 7 | 1 << 6 | (~src >> 3 & 1) << 5 | 0x02);
+    put8(c->as, (c->form->width == 64 ? 0x80 : 0) | (~count & 15) << 3 | pp);
+    put8(c->as, 0xf7);
+    put8(c->as, 0xc0 | (dst & 7) << 3 | (src & 7));
+    return true;
+}
+
 static bool dispatch(const Ctx *c)
 {
     switch ((X64Encoding)c->form->enc) {
@@ -635,6 +650,7 @@ static bool dispatch(const Ctx *c)
     case X64E_CHECKED: return enc_checked(c);
     case X64E_MULWIDE: return enc_mulwide(c);
     case X64E_ROUND: return enc_round(c);
+    case X64E_SHIFTX: return enc_shiftx(c);
     case X64E_COUNT: break;
     }
     return lir_asm_fail(c->as, "form has no encoder");

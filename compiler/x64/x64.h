@@ -40,6 +40,7 @@ typedef enum {
     X64E_CHECKED, /* add/sub/imul, jno over a ud2 with a trap site: param ALU group, 8 imul */
     X64E_MULWIDE, /* mul/imul r/m (rdx:rax := rax * r/m): param /digit (4 mul, 5 imul) */
     X64E_ROUND,   /* roundss/roundsd: param opcode byte | imm8 << 8 */
+    X64E_SHIFTX,  /* shlx/sarx/shrx dst, src, count (VEX 0F38 F7): param its prefix byte */
     X64E_COUNT
 } X64Encoding;
 
