@@ -22,8 +22,9 @@
  * non-trapping gates and LOADs (a load has no effect and a valid program's load never
  * traps; delaying or dropping it changes nothing while its dependency cone, up to
  * selectors, holds no STORE or CALL).  At least one value selector of the merge must
- * be live (reached from a state gate's input), so that everything the condition read
- * stays live: a selector the condition reads keeps evaluating its inputs at its join.
+ * be live through something the pass never deletes (reached from an input of a state
+ * gate other than an IF_BRANCH), so that everything the condition read stays live: a
+ * selector the condition reads keeps evaluating its inputs at its join.
  *
  * Dependency selectors.  The merge's DEPEND_SELECTORs must have one input on both arms,
  * seen through the arms' relays (nothing on an arm is ordered differently), whose cone
@@ -64,7 +65,7 @@ static void set_add(GateSet *s, GateId g)
 /* what one run of the pass keeps: liveness and the sets each candidate reuses */
 typedef struct {
     Circuit *c;
-    uint8_t *live;        /* gates reached from a state gate's input (ids before the run) */
+    uint8_t *live;        /* reached from a non-IF_BRANCH state gate's input (ids before the run) */
     uint32_t nlive;
     GateSet in_cond;      /* the condition's cone, up to selectors */
     GateSet arm_seen[2];  /* each arm's cone */
@@ -220,7 +221,9 @@ static bool walk(const Diamond *d, GateId g, Step (*step)(const Diamond *, GateI
     return ok;
 }
 
-/* ---- liveness: gates reached backwards from a state gate's inputs ---- */
+/* ---- liveness: gates reached backwards from the inputs of state gates other than
+ * IF_BRANCHes (the pass may delete those: a selector kept live only by a condition
+ * that a conversion hands to SELECTs could end up live through nothing) ---- */
 
 static void mark_from(const Circuit *c, GateId g, uint8_t *live, GateStack *s)
 {
@@ -242,7 +245,7 @@ static uint8_t *live_gates(const Circuit *c)
     GateStack s = {0};
     for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
         const Gate *st = &c->gates[g];
-        if (gate_live(c, g) && op_has(st->op, F_STATE))
+        if (gate_live(c, g) && op_has(st->op, F_STATE) && st->op != OP_IF_BRANCH)
             for (uint32_t i = st->nstate; i < gate_nin(st); i++)
                 mark_from(c, st->in[i], live, &s);
     }
