@@ -5,9 +5,9 @@
  * ORDINARY_BLOCKs, meeting in one MERGE with two state inputs; no state gate on the
  * arms has any user but the next one and relays that only the merge's dependency
  * selectors use (so no effect is tied to an arm: a relay that passes a dependency
- * through to the merge unchanged goes with the arm).  A
- * triangle (one arm computes nothing: its selector input is computed before the
- * branch) is the same shape with a zero cost on that arm.
+ * through to the merge unchanged goes with the arm).  A triangle (one arm computes
+ * nothing: its selector input is computed before the branch) is the same shape with a
+ * zero cost on that arm.
  *
  * What an arm runs.  Pure gates have no place, so an arm's gates are the data cone of
  * the selector inputs of that arm, minus what the branch condition already demands
