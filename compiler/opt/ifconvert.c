@@ -46,7 +46,7 @@
 
 #include <stdlib.h>
 
-enum { ARM_MAX_GATES = 4, MAX_SELECTS = 4, COND_MAX_GATES = 256 };
+enum { ARM_MAX_GATES = 4, MAX_SELECTS = 4, COND_MAX_GATES = 1024 };
 
 /* a set of gates, emptied in O(1) by moving to a new epoch */
 typedef struct {
