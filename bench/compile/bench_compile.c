@@ -7,7 +7,8 @@
  * per target: machine instructions and conditional branches (Capstone), stack-slot
  * operands after allocation (spill traffic: the kernels have no ALLOCA), and the
  * translated blocks the run lines execute under Unicorn (bench/kernels/README.md).
- * usage: bench_compile [--count N] [--size S] [--invoke] [--kernels FILE...]
+ * --gp-regs N before --kernels allocates with at most N general registers.
+ * usage: bench_compile [--count N] [--size S] [--invoke] [--gp-regs N] [--kernels FILE...]
  *        (defaults 300 programs of size 200) */
 #include "compiler/compile.h"
 #include "compiler/opt/opt.h"
@@ -306,7 +307,8 @@ static void kernel_runs(const Module *m, const Module *opt, Emu *emu, Interp *in
     free(want);
 }
 
-static KernelFigures kernel_measure(const Module *m, const Target *t, bool ifconvert, Emu *emu, Interp *in)
+static KernelFigures kernel_measure(const Module *m, const Target *t, bool ifconvert, uint8_t gp_regs, Emu *emu,
+                                    Interp *in)
 {
     KernelFigures k = {0};
     Module *opt = o2_copy(m, ifconvert);
@@ -315,6 +317,7 @@ static KernelFigures kernel_measure(const Module *m, const Target *t, bool ifcon
     size_t lirlen = 0;
     FILE *dump = open_memstream(&lir, &lirlen);
     CompileOptions co = {.opt_level = 2, .prepared = true, .dump_alloc = dump};
+    co.regalloc.max_regs[BANK_GP] = gp_regs;
     Diag d;
     diag_init(&d, "<kernel>", stderr);
     CodeBlob blob;
@@ -341,7 +344,8 @@ static void kernel_row(const char *file, const Target *t, const KernelFigures *k
            k[0].ok && k[1].ok && !k[0].bad_runs && !k[1].bad_runs ? "" : " FAILED");
 }
 
-static int bench_kernels(char **files, int nfiles)
+/* gp_regs: allocate with at most that many general registers (0: all of them) */
+static int bench_kernels(char **files, int nfiles, uint8_t gp_regs)
 {
     const Target *targets[TARGET_MAX];
     unsigned ntargets = target_list(targets, TARGET_MAX);
@@ -360,8 +364,8 @@ static int bench_kernels(char **files, int nfiles)
         Interp *in = interp_new(m, NULL);
         for (unsigned t = 0; t < ntargets; t++) {
             Emu *emu = emu_new(targets[t]->isa);
-            KernelFigures k[2] = {kernel_measure(m, targets[t], false, emu, in),
-                                  kernel_measure(m, targets[t], true, emu, in)};
+            KernelFigures k[2] = {kernel_measure(m, targets[t], false, gp_regs, emu, in),
+                                  kernel_measure(m, targets[t], true, gp_regs, emu, in)};
             kernel_row(files[f], targets[t], k);
             status |= !(k[0].ok && k[1].ok && !k[0].bad_runs && !k[1].bad_runs);
             emu_free(emu);
@@ -380,7 +384,9 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--invoke"))
             invoke = true;
         else if (!strcmp(argv[i], "--kernels"))
-            return bench_kernels(argv + i + 1, argc - i - 1);
+            return bench_kernels(argv + i + 1, argc - i - 1, 0);
+        else if (i + 2 < argc && !strcmp(argv[i], "--gp-regs") && !strcmp(argv[i + 2], "--kernels"))
+            return bench_kernels(argv + i + 3, argc - i - 3, (uint8_t)strtoul(argv[i + 1], NULL, 0));
         else if (i + 1 < argc && !strcmp(argv[i], "--count"))
             count = (uint32_t)strtoul(argv[++i], NULL, 0);
         else if (i + 1 < argc && !strcmp(argv[i], "--size"))

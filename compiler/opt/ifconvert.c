@@ -5,9 +5,9 @@
  * ORDINARY_BLOCKs, meeting in one MERGE with two state inputs; no state gate on the
  * arms has any user but the next one and relays that only the merge's dependency
  * selectors use (so no effect is tied to an arm: a relay that passes a dependency
- * through to the merge unchanged goes with the arm).  A
- * triangle (one arm computes nothing: its selector input is computed before the
- * branch) is the same shape with a zero cost on that arm.
+ * through to the merge unchanged goes with the arm).  A triangle (one arm computes
+ * nothing: its selector input is computed before the branch) is the same shape with a
+ * zero cost on that arm.
  *
  * What an arm runs.  Pure gates have no place, so an arm's gates are the data cone of
  * the selector inputs of that arm, minus what the branch condition already demands
@@ -22,8 +22,9 @@
  * non-trapping gates and LOADs (a load has no effect and a valid program's load never
  * traps; delaying or dropping it changes nothing while its dependency cone, up to
  * selectors, holds no STORE or CALL).  At least one value selector of the merge must
- * be live (reached from a state gate's input), so that everything the condition read
- * stays live: a selector the condition reads keeps evaluating its inputs at its join.
+ * be live through something the pass never deletes (reached from an input of a state
+ * gate other than an IF_BRANCH), so that everything the condition read stays live: a
+ * selector the condition reads keeps evaluating its inputs at its join.
  *
  * Dependency selectors.  The merge's DEPEND_SELECTORs must have one input on both arms,
  * seen through the arms' relays (nothing on an arm is ordered differently), whose cone
@@ -45,7 +46,7 @@
 
 #include <stdlib.h>
 
-enum { ARM_MAX_GATES = 4, MAX_SELECTS = 4, COND_MAX_GATES = 256 };
+enum { ARM_MAX_GATES = 4, MAX_SELECTS = 4, COND_MAX_GATES = 1024 };
 
 /* a set of gates, emptied in O(1) by moving to a new epoch */
 typedef struct {
@@ -64,7 +65,7 @@ static void set_add(GateSet *s, GateId g)
 /* what one run of the pass keeps: liveness and the sets each candidate reuses */
 typedef struct {
     Circuit *c;
-    uint8_t *live;        /* gates reached from a state gate's input (ids before the run) */
+    uint8_t *live;        /* reached from a non-IF_BRANCH state gate's input (ids before the run) */
     uint32_t nlive;
     GateSet in_cond;      /* the condition's cone, up to selectors */
     GateSet arm_seen[2];  /* each arm's cone */
@@ -220,7 +221,9 @@ static bool walk(const Diamond *d, GateId g, Step (*step)(const Diamond *, GateI
     return ok;
 }
 
-/* ---- liveness: gates reached backwards from a state gate's inputs ---- */
+/* ---- liveness: gates reached backwards from the inputs of state gates other than
+ * IF_BRANCHes (the pass may delete those: a selector kept live only by a condition
+ * that a conversion hands to SELECTs could end up live through nothing) ---- */
 
 static void mark_from(const Circuit *c, GateId g, uint8_t *live, GateStack *s)
 {
@@ -242,7 +245,7 @@ static uint8_t *live_gates(const Circuit *c)
     GateStack s = {0};
     for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
         const Gate *st = &c->gates[g];
-        if (gate_live(c, g) && op_has(st->op, F_STATE))
+        if (gate_live(c, g) && op_has(st->op, F_STATE) && st->op != OP_IF_BRANCH)
             for (uint32_t i = st->nstate; i < gate_nin(st); i++)
                 mark_from(c, st->in[i], live, &s);
     }
