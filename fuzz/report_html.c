@@ -218,7 +218,10 @@ static void time_bars(FILE *f, const CampaignReport *r)
 static void finding_row(FILE *f, const ReportEntry *e, uint32_t i)
 {
     char at[32];
-    report_duration(at, sizeof at, e->at);
+    if (e->at < 60) /* as report.json's first_seen */
+        snprintf(at, sizeof at, "%.1f s", e->at);
+    else
+        report_duration(at, sizeof at, e->at);
     fprintf(f, "<tr><td class=\"op\"><a href=\"#finding-%u\">", i + 1);
     report_html_text(f, e->signature);
     fputs("</a></td><td class=\"l\">", f);
