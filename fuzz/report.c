@@ -332,7 +332,8 @@ static void add_sample(CampaignReport *r, const CampaignStats *st, double now)
         thin_samples(r);
     ReportSample *s = &r->samples[r->nsamples++];
     *s = (ReportSample){.t = now, .programs = st->programs, .execs = st->execs, .runs = st->runs,
-                        .mismatches = st->mismatches, .signatures = st->signatures};
+                        .mismatches = st->mismatches, .signatures = st->signatures, .crashes = st->crashes,
+                        .hangs = st->hangs};
     memcpy(s->outcome_kinds, st->outcome_kinds, sizeof s->outcome_kinds);
 }
 

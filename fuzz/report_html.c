@@ -118,7 +118,7 @@ static void cards(FILE *f, const CampaignReport *r)
 
 /* ---- the charts ------------------------------------------------------------------- */
 typedef struct {
-    double *t, *rate, *mismatches, *signatures, *share[5];
+    double *t, *rate, *found[4], *share[5]; /* found: mismatches, signatures, crashes, hangs */
 } Series;
 
 static double mix_total(const Series *s, uint32_t i)
@@ -143,19 +143,20 @@ static void backfill_mix(Series *s, uint32_t n)
 static bool series_make(Series *s, const CampaignReport *r)
 {
     uint32_t n = r->nsamples;
-    double *all = calloc((size_t)n * 9, sizeof *all);
+    double *all = calloc((size_t)n * 11, sizeof *all);
     if (!all)
         return false;
-    double **cols[9] = {&s->t, &s->rate, &s->mismatches, &s->signatures, &s->share[0], &s->share[1],
-                        &s->share[2], &s->share[3], &s->share[4]};
-    for (int c = 0; c < 9; c++)
+    double **cols[11] = {&s->t,        &s->rate,     &s->found[0], &s->found[1], &s->found[2], &s->found[3],
+                         &s->share[0], &s->share[1], &s->share[2], &s->share[3], &s->share[4]};
+    for (int c = 0; c < 11; c++)
         *cols[c] = all + (size_t)c * n;
     for (uint32_t i = 0; i < n; i++) {
         const ReportSample *a = &r->samples[i ? i - 1 : 0], *b = &r->samples[i];
         s->t[i] = b->t;
         s->rate[i] = report_rate(a, b);
-        s->mismatches[i] = (double)b->mismatches;
-        s->signatures[i] = (double)b->signatures;
+        const uint64_t found[4] = {b->mismatches, b->signatures, b->crashes, b->hangs};
+        for (int k = 0; k < 4; k++)
+            s->found[k][i] = (double)found[k];
         double runs = (double)(b->runs - a->runs);
         for (int k = 0; k < 5; k++) { /* an interval without runs keeps the previous mix */
             double d = (double)(b->outcome_kinds[k] - a->outcome_kinds[k]);
@@ -192,10 +193,12 @@ static void time_charts(FILE *f, const CampaignReport *r)
     a.name = "outcomes", a.y_label = "share";
     svg_stack_chart(f, &a, (const double *const *)s.share, kinds, 5);
     fputs("</div>\n", f);
-    panel_open(f, "Findings over time", "mismatching programs and distinct signatures, cumulative");
+    panel_open(f, "Findings over time",
+               "mismatching programs, distinct signatures, workers crashed and hung (among the mismatches), "
+               "cumulative");
     a.name = "findings", a.y_label = "count";
-    svg_line_chart(f, &a, (const double *const[]){s.mismatches, s.signatures},
-                   (const char *const[]){"mismatches", "signatures"}, 2);
+    svg_line_chart(f, &a, (const double *const *)s.found,
+                   (const char *const[]){"mismatches", "signatures", "crashes", "hangs"}, 4);
     fputs("</div>\n", f);
     free(s.t);
 }
@@ -215,7 +218,10 @@ static void time_bars(FILE *f, const CampaignReport *r)
 static void finding_row(FILE *f, const ReportEntry *e, uint32_t i)
 {
     char at[32];
-    report_duration(at, sizeof at, e->at);
+    if (e->at < 60) /* as report.json's first_seen */
+        snprintf(at, sizeof at, "%.1f s", e->at);
+    else
+        report_duration(at, sizeof at, e->at);
     fprintf(f, "<tr><td class=\"op\"><a href=\"#finding-%u\">", i + 1);
     report_html_text(f, e->signature);
     fputs("</a></td><td class=\"l\">", f);

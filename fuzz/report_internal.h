@@ -12,7 +12,7 @@
 /* one point of the time series: the campaign's running totals at t seconds */
 typedef struct {
     double t;
-    uint64_t programs, execs, runs, mismatches, signatures;
+    uint64_t programs, execs, runs, mismatches, signatures, crashes, hangs;
     uint64_t outcome_kinds[5];
 } ReportSample;
 

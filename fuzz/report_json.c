@@ -77,9 +77,11 @@ static void json_series(FILE *f, const CampaignReport *r)
     for (uint32_t i = 0; i < r->nsamples; i++) {
         const ReportSample *s = &r->samples[i];
         fprintf(f, "%s\n    {\"t\": %.1f, \"programs\": %llu, \"execs\": %llu, \"runs\": %llu, \"mismatches\": %llu, "
-                   "\"signatures\": %llu, \"programs_per_sec\": %.1f, \"outcomes\": ",
+                   "\"signatures\": %llu, \"crashes\": %llu, \"hangs\": %llu, \"programs_per_sec\": %.1f, "
+                   "\"outcomes\": ",
                 i ? "," : "", s->t, (unsigned long long)s->programs, (unsigned long long)s->execs,
                 (unsigned long long)s->runs, (unsigned long long)s->mismatches, (unsigned long long)s->signatures,
+                (unsigned long long)s->crashes, (unsigned long long)s->hangs,
                 i ? report_rate(&r->samples[i - 1], s) : 0.0);
         json_outcomes(f, s->outcome_kinds);
         fputc('}', f);

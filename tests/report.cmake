@@ -15,3 +15,7 @@ set_tests_properties(report_render PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
 add_executable(report_unit ${CMAKE_CURRENT_SOURCE_DIR}/report_unit.c)
 target_link_libraries(report_unit PRIVATE circ_fuzz)
 add_test(NAME report_unit COMMAND report_unit ${CMAKE_CURRENT_BINARY_DIR}/report_unit_out)
+
+# circ fuzz --report on the command line: help, files, reproduce command, bad folders
+add_test(NAME report_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/report_cli.sh $<TARGET_FILE:circ>
+         ${CMAKE_CURRENT_BINARY_DIR}/report_cli_out)
