@@ -44,7 +44,9 @@
  * terminator demands (RETURN/THROW: dependency then value; a branch: its condition;
  * a goto into a join: the live selectors' inputs for that edge, in selector order),
  * then the gates placed here for later blocks (effects first, then by gate id), then
- * the rest of the terminator's operands (a compare right before its branch). */
+ * the rest of the terminator's operands (a compare right before its branch).  Unless
+ * no_motion, interleave.c then list-schedules all but that last part so independent
+ * chains interleave. */
 #include "sched.h"
 
 #include <stdlib.h>
@@ -623,6 +625,7 @@ typedef struct {
     uint32_t nout;
     GateId *reserved;  /* the terminator's operands and what they need, in postorder */
     uint32_t nreserved;
+    uint32_t *slot, *slot_mark, slot_gen; /* scratch of sched_interleave */
 } Orderer;
 
 static bool in_block(const Orderer *o, GateId id)
@@ -730,8 +733,11 @@ static void order_block(Orderer *o, Block *b, GateId *members, uint32_t nmembers
     for (uint32_t i = 0; i < nmembers; i++)
         if (o->state[members[i]] == 0)
             emit_from(o, members[i], false);
+    uint32_t tail = o->nout;
     for (uint32_t i = 0; i < nroots; i++)
         emit_from(o, roots[i], false);
+    if (!g->opt->no_motion) /* interleave independent chains; the compare stays by its branch */
+        sched_interleave(g->c, o->out, tail, o->slot, o->slot_mark, ++o->slot_gen);
     b->ngates = o->nout;
     b->gates = arena_alloc(g->s->arena, (o->nout ? o->nout : 1) * sizeof(GateId));
     memcpy(b->gates, o->out, o->nout * sizeof(GateId));
@@ -774,6 +780,8 @@ static void order_blocks(Gcm *g)
     o.next = scratch_raw(g, n, sizeof *o.next);
     o.out = scratch_raw(g, n, sizeof *o.out);
     o.reserved = scratch_raw(g, n, sizeof *o.reserved);
+    o.slot = scratch_raw(g, n, sizeof *o.slot);
+    o.slot_mark = scratch_zeroed(g, n, sizeof *o.slot_mark);
     for (BlockId b = 0; b < s->nblocks; b++)
         order_block(&o, &s->blocks[b], members[b].v, members[b].n);
 }

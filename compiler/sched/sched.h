@@ -149,5 +149,9 @@ void sched_dominators(Schedule *s);             /* dom.c */
 bool sched_find_loops(Schedule *s, Diag *d);    /* loops.c */
 bool sched_order_blocks(Schedule *s);           /* cfg.c: loop-contiguous RPO, renumbering */
 bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d); /* gcm.c */
+/* list-schedule gates[0..n) of one block (already in a valid order) so independent
+ * chains interleave; slot_of and mark are per-gate scratch arrays, gen a mark no gate
+ * holds yet (interleave.c) */
+void sched_interleave(const Circuit *c, GateId *gates, uint32_t n, uint32_t *slot_of, uint32_t *mark, uint32_t gen);
 
 #endif
