@@ -19,7 +19,6 @@ echo "$out" | grep -q "failed" || fail "no summary from circ check"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 circ fuzz --seconds 20 --jobs 1 --seed 5 --out "$tmp/f" > "$tmp/log" 2>&1 || fail "the campaign failed: $(tail -3 "$tmp/log")"
-grep "machine-code stages:" "$tmp/log"
 grep -q "machine-code stages:.*arm64-O2-native" "$tmp/log" || fail "circ fuzz does not name arm64-O2-native"
 grep -q " 0 mismatches" "$tmp/log" || fail "campaign: $(grep -m2 "done\|mismatch" "$tmp/log")"
 tail -2 "$tmp/log"
