@@ -8,7 +8,7 @@
  * instruction defines (LIR relies on no flag after an instruction).
  *   trust_x64 [N] [SEED]  N instructions (default 100000); prints per form the
  *                         differences, then a summary; exit 1 on a difference
- *                         other than the known defect below (docs/objects.md) */
+ *                         other than the known defects below (docs/objects.md) */
 #include "bench/trust/trust_common.h"
 #include "compiler/x64/x64.h"
 
