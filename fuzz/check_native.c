@@ -245,7 +245,22 @@ static bool child_setup(NativeJob *job)
     return ok || child_fail(job, "cannot install the signal handlers");
 }
 
-/* nothing but exit and exit_group from here on */
+/* Where no seccomp filter can be installed (qemu-user refuses one with EINVAL, a
+ * kernel without seccomp answers ENOSYS), the children run under rlimits and the
+ * alarm only: no new processes and no new files, on top of child_setup's CPU, core
+ * and file-size limits.  check_machine_stage_names says so in the campaign's
+ * summary (native_seccomp_probe). */
+static bool seccomp_unsupported(int err) { return err == EINVAL || err == ENOSYS; }
+
+static bool child_confine(NativeJob *job)
+{
+    struct rlimit none = {0, 0};
+    if (setrlimit(RLIMIT_NPROC, &none) || setrlimit(RLIMIT_NOFILE, &none))
+        return child_fail(job, "no seccomp here, and the rlimits that stand in cannot be set");
+    return true;
+}
+
+/* nothing but exit and exit_group from here on (or, without seccomp, child_confine) */
 static bool child_seccomp(NativeJob *job)
 {
     struct sock_filter filter[] = {
@@ -259,9 +274,30 @@ static bool child_seccomp(NativeJob *job)
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
     struct sock_fprog prog = {.len = sizeof filter / sizeof filter[0], .filter = filter};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+        return child_fail(job, "cannot set no_new_privs");
+    if (!prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+        return true;
+    if (!seccomp_unsupported(errno))
         return child_fail(job, "cannot install the seccomp filter");
-    return true;
+    return child_confine(job);
+}
+
+/* can a child install a seccomp filter here?  A child tries one that allows
+ * everything: false where it cannot for want of seccomp (child_confine) */
+static bool native_seccomp_probe(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct sock_filter allow[] = {BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
+        struct sock_fprog prog = {.len = 1, .filter = allow};
+        bool ok = !prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) && !prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+        _exit(ok ? 0 : seccomp_unsupported(errno) ? 1 : 2);
+    }
+    int status = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return !(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 1);
 }
 
 /* call k of the job; returns once its outcome is in its slot */
@@ -426,6 +462,7 @@ static bool load_native(NativeRun *nr, const Module *m, const Target *t, StageRu
     bool ok = (img.size + 7) / 8 * 8 + (uint64_t)img.ntraps * sizeof(TrapSite) <= REGION_CODE_MAX;
     if (ok) {
         memcpy(code, img.image, img.size);
+        __builtin___clear_cache((char *)code, (char *)code + img.size); /* AArch64: the children fetch it */
         memcpy(region_traps(nr->job), img.traps, img.ntraps * sizeof(TrapSite));
     }
     elf_image_free(&img);
@@ -581,9 +618,14 @@ void check_machine_stage_names(const CheckOptions *o, char *buf, size_t n)
     for (uint32_t i = 0; i < l.n && k < n; i++)
         if (l.v[i].kind == STAGE_MACHINE || l.v[i].kind == STAGE_NATIVE || l.v[i].kind == STAGE_QEMU)
             k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", l.v[i].name);
-    free(l.v);
-#ifndef NATIVE_ISA
+#ifdef NATIVE_ISA
+    for (uint32_t i = 0; i < l.n && k < n; i++)
+        if (l.v[i].kind == STAGE_NATIVE && !native_seccomp_probe())
+            k += (size_t)snprintf(buf + k, n - k, "; %s without seccomp (not available here): rlimits and alarm only",
+                                  l.v[i].name);
+#else
     if (k < n)
         snprintf(buf + k, n - k, "%s(no native stage on this host)", k ? "; " : "");
 #endif
+    free(l.v);
 }

@@ -132,8 +132,8 @@ static bool run_qemu(Trust *t, uint32_t n)
     return ok;
 }
 
-/* a batch of n cases: drawn, run under both, recorded */
-static bool batch(Trust *t, const Target *tg, Code *c, TrustFormStats *st, uint32_t n)
+/* n cases into t->cases: an instruction each and the state it starts from */
+static void draw_batch(Trust *t, const Target *tg, Code *c, uint32_t n)
 {
     for (uint32_t k = 0; k < n;) {
         LirAsm as;
@@ -149,6 +149,12 @@ static bool batch(Trust *t, const Target *tg, Code *c, TrustFormStats *st, uint3
         }
         lir_asm_free(&as);
     }
+}
+
+/* a batch of n cases: drawn, run under both, recorded */
+static bool batch(Trust *t, const Target *tg, Code *c, TrustFormStats *st, uint32_t n)
+{
+    draw_batch(t, tg, c, n);
     if (!run_qemu(t, n))
         return false;
     static const TrustShape shape = {.ngp = 31, .nvec = 32};

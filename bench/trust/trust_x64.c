@@ -10,7 +10,7 @@
  *                         level CPU (default baseline; v3 needs a host with its
  *                         features, else exit 77); prints per form the
  *                         differences, then a summary; exit 1 on a difference
- *                         other than the known defect below (docs/objects.md).
+ *                         other than the known defects below (docs/objects.md).
  * popcnt is left out: Unicorn 2.0.1 has it on no CPU model and circ's runner
  * executes it itself (oracle/emu_x64.c; tests/cpu_levels.c checks it). */
 #include "bench/trust/trust_common.h"
