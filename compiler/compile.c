@@ -58,6 +58,10 @@ static Code *compile_func(const Func *f, const Schedule *given, const Target *t,
                           Arena *arena, CompileStats *stats, Diag *d)
 {
     SchedOptions so = compile_sched_options(opt->no_motion || (opt->opt_level == 0 && !opt->passes));
+    for (int bank = 0; bank < 2; bank++) {
+        uint8_t limit = opt->regalloc.max_regs[bank == 0 ? BANK_GP : BANK_FP];
+        so.regs[bank] = opt->unbounded_hoisting ? 0 : limit && limit < so.regs[bank] ? limit : so.regs[bank];
+    }
     Schedule *own = given ? NULL : schedule_func(f, &so, d);
     const Schedule *s = given ? given : own;
     if (!s)

@@ -19,7 +19,10 @@ typedef struct CompileOptions {
                                     (opt_level's or passes'): compiled as it is */
     Schedule *const *schedules;  /* with prepared: per function, its schedule made
                                     from the module (borrowed); NULL: scheduled here */
-    RegallocOptions regalloc;    /* register-limit and spill knobs */
+    RegallocOptions regalloc;    /* register-limit and spill knobs (a register limit
+                                    is the scheduler's register budget too) */
+    bool unbounded_hoisting;     /* global code motion hoists out of loops without a
+                                    register budget (benchmarks compare the two) */
     FILE *dump_lir;              /* LIR after lowering, per function (NULL: none) */
     FILE *dump_alloc;            /* LIR after allocation and frame (NULL: none) */
 } CompileOptions;

@@ -48,6 +48,7 @@ typedef enum { STOP_NONE, STOP_BUDGET, STOP_WALL, STOP_STACK, STOP_TRAP, STOP_TH
 
 typedef struct {       /* what the hooks saw during one run */
     uint64_t blocks;
+    uint64_t insns;       /* instructions of the loaded code run (emu_set_count_insns) */
     uint64_t budget;
     uint64_t deadline_ns; /* monotonic clock, 0: none */
     uint64_t return_sp;   /* the stack pointer a correct return leaves at the sentinel */
@@ -92,6 +93,7 @@ struct Emu {
     Outcome *shared;   /* MAP_SHARED: where that child leaves its Outcome */
     uint64_t wall_us;
     bool unicorn_timer;
+    bool count_insns;  /* emu_set_count_insns */
     RunState run;
     Harness harness;   /* the patterns of the current run */
     char error[256];
@@ -1339,6 +1341,36 @@ static uint64_t locate_fault(Emu *e, const Call *c, uint64_t block_pc)
     return pc;
 }
 
+static void on_insn(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)uc, (void)addr, (void)size;
+    ((Emu *)user)->run.insns++;
+}
+
+/* the instruction counter over the loaded code for one run (0: none); blocks
+ * translated before the hook was added are dropped first, the hooked ones after */
+static uc_hook insn_counter(Emu *e)
+{
+    uc_hook h;
+    if (!e->count_insns || !e->code_size ||
+        uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)on_insn, e, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_size - 1) !=
+            UC_ERR_OK)
+        return 0;
+    uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_size);
+    return h;
+}
+
+static void drop_insn_counter(Emu *e, uc_hook h)
+{
+    if (!h)
+        return;
+    uc_hook_del(e->uc, h);
+    uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_size);
+}
+
+void emu_set_count_insns(Emu *e, bool on) { e->count_insns = on; }
+uint64_t emu_last_insns(const Emu *e) { return e->run.insns; }
+
 static void run_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const uint64_t *args,
                      Type ret, uint64_t block_budget, Outcome *out)
 {
@@ -1352,7 +1384,9 @@ static void run_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams,
     heap_fill_pattern(out->heap);
     if (!call_check(e, func, types, nparams, args, ret, out) || !setup_run(e, &c, out))
         return;
+    uc_hook counter = insn_counter(e);
     uc_err err = go(e, &c);
+    drop_insn_counter(e, counter);
     uint64_t pc = read_pc(e);
     memcpy(out->heap, e->heap, HEAP_SIZE);
     out->steps = e->run.blocks;

@@ -149,6 +149,12 @@ static inline uint64_t emu_budget_from(const Outcome *oracle, unsigned per_step)
  * index = f->index; parameter and return types from f's signature) */
 void emu_call_func(Emu *e, const Func *f, const uint64_t *args, uint64_t block_budget, Outcome *out);
 
+/* count the instructions of the loaded code each run executes (default off; for
+ * benchmarks: an instruction hook, every block translated anew per run); the count of
+ * the last run (after a data fault: of the run that located it) */
+void emu_set_count_insns(Emu *e, bool on);
+uint64_t emu_last_insns(const Emu *e);
+
 /* junk above the width of narrow arguments (default on) */
 void emu_set_junk_args(Emu *e, bool on);
 /* check stack pointer and callee-saved registers at return (default on) */

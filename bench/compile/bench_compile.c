@@ -3,10 +3,12 @@
  * the interpreter's (median per run line).  With --invoke: the generated programs that
  * have an INVOKE next to the same programs with every INVOKE a CALL, at -O2 on every
  * target: code size, and the blocks and CPU time of the run lines that throw nothing.
- * With --kernels FILE...: each file's code at -O2 with and without the ifconvert pass,
- * per target: machine instructions and conditional branches (Capstone), stack-slot
- * operands after allocation (spill traffic: the kernels have no ALLOCA), and the
- * translated blocks the run lines execute under Unicorn (bench/kernels/README.md).
+ * With --kernels FILE...: each file's code at -O2 in three variants, per target: without
+ * ifconvert and with unbounded hoisting / with ifconvert / with ifconvert and the
+ * scheduler's register budget (today's -O2): machine instructions and conditional
+ * branches (Capstone), stack-slot operands after allocation (spill traffic: the
+ * kernels have no ALLOCA), and the instructions and translated blocks the run lines
+ * execute under Unicorn (bench/kernels/README.md).
  * --gp-regs N before --kernels allocates with at most N general registers.
  * usage: bench_compile [--count N] [--size S] [--invoke] [--gp-regs N] [--kernels FILE...]
  *        (defaults 300 programs of size 200) */
@@ -19,6 +21,7 @@
 #include "oracle/interp.h"
 
 #include <capstone/capstone.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -238,12 +241,21 @@ static int bench_invoke(uint32_t count, uint32_t size)
     return 0;
 }
 
-/* ---- --kernels: -O2 with and without ifconvert ------------------------------------ */
+/* ---- --kernels: -O2 without ifconvert and pressure-aware hoisting, with ifconvert,
+ * with both (the -O2 of today) --------------------------------------------------- */
 
 typedef struct {
-    uint64_t insns, branches, stack_refs, blocks, bad_runs;
+    uint64_t insns, branches, stack_refs, blocks, run_insns, bad_runs;
     bool ok;
 } KernelFigures;
+
+typedef struct {
+    bool ifconvert;            /* the -O2 pipeline with ifconvert (else without) */
+    bool pressure;             /* the scheduler's register budget (else unbounded hoisting) */
+} KernelVariant;
+
+enum { KERNEL_VARIANTS = 3 };
+static const KernelVariant kernel_variants[KERNEL_VARIANTS] = {{false, false}, {true, false}, {true, true}};
 
 /* m after the -O2 pipeline, or after the same pipeline without ifconvert */
 static Module *o2_copy(const Module *m, bool ifconvert)
@@ -301,22 +313,23 @@ static void kernel_runs(const Module *m, const Module *opt, Emu *emu, Interp *in
         interp_call(in, m->runs[r].func, args, want);
         emu_call_func(emu, opt->funcs[m->runs[r].func], args, 0, o);
         k->blocks += o->steps;
+        k->run_insns += emu_last_insns(emu);
         k->bad_runs += !outcome_equal(want, o, NULL, 0);
     }
     free(o);
     free(want);
 }
 
-static KernelFigures kernel_measure(const Module *m, const Target *t, bool ifconvert, uint8_t gp_regs, Emu *emu,
+static KernelFigures kernel_measure(const Module *m, const Target *t, KernelVariant v, uint8_t gp_regs, Emu *emu,
                                     Interp *in)
 {
     KernelFigures k = {0};
-    Module *opt = o2_copy(m, ifconvert);
+    Module *opt = o2_copy(m, v.ifconvert);
     Arena *arena = arena_new();
     char *lir = NULL;
     size_t lirlen = 0;
     FILE *dump = open_memstream(&lir, &lirlen);
-    CompileOptions co = {.opt_level = 2, .prepared = true, .dump_alloc = dump};
+    CompileOptions co = {.opt_level = 2, .prepared = true, .dump_alloc = dump, .unbounded_hoisting = !v.pressure};
     co.regalloc.max_regs[BANK_GP] = gp_regs;
     Diag d;
     diag_init(&d, "<kernel>", stderr);
@@ -334,14 +347,32 @@ static KernelFigures kernel_measure(const Module *m, const Target *t, bool ifcon
     return k;
 }
 
+/* one column: the variants' figures as "a / b / c" */
+static void kernel_cell(const KernelFigures *k, size_t field)
+{
+    printf(" |");
+    for (int v = 0; v < KERNEL_VARIANTS; v++)
+        printf("%s%llu", v ? " / " : " ", (unsigned long long)*(const uint64_t *)((const char *)&k[v] + field));
+}
+
+static bool kernel_ok(const KernelFigures *k)
+{
+    bool ok = true;
+    for (int v = 0; v < KERNEL_VARIANTS; v++)
+        ok &= k[v].ok && !k[v].bad_runs;
+    return ok;
+}
+
 static void kernel_row(const char *file, const Target *t, const KernelFigures *k)
 {
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-    printf("| %s | %s | %llu / %llu | %llu / %llu | %llu / %llu | %llu / %llu |%s\n", base, t->name,
-           (unsigned long long)k[0].insns, (unsigned long long)k[1].insns, (unsigned long long)k[0].branches,
-           (unsigned long long)k[1].branches, (unsigned long long)k[0].stack_refs,
-           (unsigned long long)k[1].stack_refs, (unsigned long long)k[0].blocks, (unsigned long long)k[1].blocks,
-           k[0].ok && k[1].ok && !k[0].bad_runs && !k[1].bad_runs ? "" : " FAILED");
+    printf("| %s | %s", base, t->name);
+    static const size_t fields[] = {offsetof(KernelFigures, insns), offsetof(KernelFigures, branches),
+                                    offsetof(KernelFigures, stack_refs), offsetof(KernelFigures, run_insns),
+                                    offsetof(KernelFigures, blocks)};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        kernel_cell(k, fields[i]);
+    printf(" |%s\n", kernel_ok(k) ? "" : " FAILED");
 }
 
 /* gp_regs: allocate with at most that many general registers (0: all of them) */
@@ -350,8 +381,8 @@ static int bench_kernels(char **files, int nfiles, uint8_t gp_regs)
     const Target *targets[TARGET_MAX];
     unsigned ntargets = target_list(targets, TARGET_MAX);
     int status = 0;
-    printf("| kernel | target | instructions | cond. branches | stack-slot operands | blocks run |\n");
-    printf("|---|---|---:|---:|---:|---:|\n");
+    printf("| kernel | target | instructions | cond. branches | stack-slot operands | instructions run | blocks run |\n");
+    printf("|---|---|---:|---:|---:|---:|---:|\n");
     for (int f = 0; f < nfiles; f++) {
         Diag d;
         diag_init(&d, files[f], stderr);
@@ -364,10 +395,12 @@ static int bench_kernels(char **files, int nfiles, uint8_t gp_regs)
         Interp *in = interp_new(m, NULL);
         for (unsigned t = 0; t < ntargets; t++) {
             Emu *emu = emu_new(targets[t]->isa);
-            KernelFigures k[2] = {kernel_measure(m, targets[t], false, gp_regs, emu, in),
-                                  kernel_measure(m, targets[t], true, gp_regs, emu, in)};
+            emu_set_count_insns(emu, true);
+            KernelFigures k[KERNEL_VARIANTS];
+            for (int v = 0; v < KERNEL_VARIANTS; v++)
+                k[v] = kernel_measure(m, targets[t], kernel_variants[v], gp_regs, emu, in);
             kernel_row(files[f], targets[t], k);
-            status |= !(k[0].ok && k[1].ok && !k[0].bad_runs && !k[1].bad_runs);
+            status |= !kernel_ok(k);
             emu_free(emu);
         }
         interp_free(in);
