@@ -137,6 +137,14 @@ void check_report(FILE *out, const Module *m, const CheckResult *res);
 /* C stages (check_c.c): false with a message if list names a compiler they do not
  * know; the first --version line of each compiler of list (NULL: all) joined by "; " */
 bool check_cc_list_valid(const char *list, char *err, size_t n);
+/* the C stages' build, for benchmarks (bench/quality): DIR/m.c compiled by cc ("gcc",
+ * "clang") for isa at opt ("-O2") to DIR/mO2.o (its path in obj); "" or the failure
+ * kind (cc-error, cc-crash, cc-timeout) */
+const char *check_c_compile(const char *dir, const char *cc, Isa isa, const char *opt, char *obj, size_t n);
+/* the object at path loaded by the ELF loader into *emu (made if NULL) with the
+ * functions of m as its entries; false with a message in err */
+struct Emu;
+bool check_c_load(const Module *m, Isa isa, const char *path, struct Emu **emu, char *err, size_t n);
 void check_c_versions(const char *list, char *buf, size_t n);
 
 /* the stages that run machine code (under Unicorn, natively), comma-separated in

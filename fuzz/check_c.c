@@ -161,7 +161,7 @@ static const char *wait_compiler(pid_t pid, double deadline)
 }
 
 /* compile DIR/m.c to DIR/m<opt>.o with compiler k for isa; "" or the failure kind */
-static const char *run_compiler(const CRun *cr, unsigned k, Isa isa, const char *opt, char *obj, size_t n)
+static const char *run_compiler(const char *dir, unsigned k, Isa isa, const char *opt, char *obj, size_t n)
 {
     const char *argv[32];
     unsigned a = 0;
@@ -170,9 +170,9 @@ static const char *run_compiler(const CRun *cr, unsigned k, Isa isa, const char 
     for (unsigned i = 0; cc_flags[i]; i++)
         argv[a++] = cc_flags[i];
     char src[96], log[96];
-    snprintf(src, sizeof src, "%s/m.c", cr->dir);
-    snprintf(obj, n, "%s/m%s.o", cr->dir, opt + 1);
-    snprintf(log, sizeof log, "%s/cc.log", cr->dir);
+    snprintf(src, sizeof src, "%s/m.c", dir);
+    snprintf(obj, n, "%s/m%s.o", dir, opt + 1);
+    snprintf(log, sizeof log, "%s/cc.log", dir);
     const char *tail[] = {opt, src, "-o", obj, NULL};
     for (unsigned i = 0; i < 5; i++)
         argv[a++] = tail[i];
@@ -208,8 +208,7 @@ static bool write_c(CheckCtx *c, CRun *cr, StageRun *r)
     return ok;
 }
 
-/* load object path into a fresh image and emulator (cr->img, cr->emu) */
-static bool load_object(CRun *cr, Isa isa, const char *path, StageRun *r)
+bool check_c_load(const Module *m, Isa isa, const char *path, Emu **emu, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     uint8_t *data = NULL;
@@ -219,31 +218,47 @@ static bool load_object(CRun *cr, Isa isa, const char *path, StageRun *r)
         size = 0;
     if (f)
         fclose(f);
-    char err[256] = "cannot read the object";
+    snprintf(err, errlen, "cannot read the object");
     ElfImage img;
     bool have_img = data && size > 0 &&
                     elf_load(data, (size_t)size, elf_machine(isa), EMU_CODE_ADDR, elf_resolve_emu_stub, NULL, &img,
-                             err, sizeof err);
+                             err, errlen);
     free(data);
-    const char **names = calloc(cr->m->nfuncs + 1, sizeof *names);
-    uint32_t *entry = calloc(cr->m->nfuncs + 1, sizeof *entry);
-    for (uint32_t i = 0; names && i < cr->m->nfuncs; i++)
-        names[i] = cr->m->funcs[i]->name;
+    const char **names = calloc(m->nfuncs + 1, sizeof *names);
+    uint32_t *entry = calloc(m->nfuncs + 1, sizeof *entry);
+    for (uint32_t i = 0; names && i < m->nfuncs; i++)
+        names[i] = m->funcs[i]->name;
     CodeBlob blob;
-    bool ok = have_img && names && entry && elf_image_blob(&img, isa, names, cr->m->nfuncs, entry, &blob, err, sizeof err);
-    if (ok && !cr->emu)
-        cr->emu = emu_new(isa);
-    if (ok && !(ok = cr->emu && emu_load(cr->emu, &blob)))
-        snprintf(err, sizeof err, "the emulator cannot load it: %s", cr->emu ? emu_error(cr->emu) : "no engine");
+    bool ok = have_img && names && entry && elf_image_blob(&img, isa, names, m->nfuncs, entry, &blob, err, errlen);
+    if (ok && !*emu)
+        *emu = emu_new(isa);
+    if (ok && !(ok = *emu && emu_load(*emu, &blob)))
+        snprintf(err, errlen, "the emulator cannot load it: %s", *emu ? emu_error(*emu) : "no engine");
     if (have_img)
         elf_image_free(&img);
     free(names);
     free(entry);
+    return ok;
+}
+
+/* load object path into the stage's emulator */
+static bool load_object(CRun *cr, Isa isa, const char *path, StageRun *r)
+{
+    char err[256];
+    bool ok = check_c_load(cr->m, isa, path, &cr->emu, err, sizeof err);
     if (!ok) {
         snprintf(r->detail, sizeof r->detail, "the C object: %s", err);
         r->fail_kind = "c-load";
     }
     return ok;
+}
+
+const char *check_c_compile(const char *dir, const char *cc, Isa isa, const char *opt, char *obj, size_t n)
+{
+    for (unsigned k = 0; k < NCC; k++)
+        if (!strcmp(cc_kinds[k].name, cc))
+            return run_compiler(dir, k, isa, opt, obj, n);
+    return "cc-error";
 }
 
 /* the first line of f (NULL: none) without its newline into line */
@@ -258,7 +273,7 @@ static void first_line(FILE *f, char *line, size_t n)
 static bool build(CRun *cr, const CheckStage *s, const char *opt, StageRun *r)
 {
     char obj[128];
-    const char *why = run_compiler(cr, s->cc, s->target->isa, opt, obj, sizeof obj);
+    const char *why = run_compiler(cr->dir, s->cc, s->target->isa, opt, obj, sizeof obj);
     if (*why) {
         char log[96], line[300] = "";
         snprintf(log, sizeof log, "%s/cc.log", cr->dir);

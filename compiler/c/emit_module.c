@@ -49,17 +49,57 @@ static void export_head(CEmit *e, const Func *f)
     c_out(e, "%s)", f->nparams ? "" : "void");
 }
 
+/* do f's arguments all travel in registers (x86-64: 6 integer, 8 float; AArch64 more) */
+static bool args_in_registers(const Func *f)
+{
+    uint32_t ints = 0, floats = 0;
+    for (uint32_t i = 0; i < f->nparams; i++)
+        ty_is_float(f->params[i]) ? floats++ : ints++;
+    return ints <= 6 && floats <= 8;
+}
+
+/* a float function of a throwing module: circ returns the value in xmm0 / v0 and the
+ * bits and the flag in rax:rdx / x0:x1.  An asm thunk calls circ_c_xiK (the bits and
+ * the flag as a CircCRet) and moves the bits to the float register; with arguments
+ * on the stack (which the thunk's frame would move) the registers are pinned by an
+ * empty asm instead (CIRC_C_RET_REGS, docs/cbackend.md) */
+static void emit_float_export(CEmit *e, const Func *f)
+{
+    unsigned k = f->index, w = (unsigned)ty_bits(f->ret);
+    bool thunk = args_in_registers(f);
+    c_out(e, "static %sCircCRet circ_c_xi%u(", thunk ? "__attribute__((used)) " : "", k);
+    for (uint32_t i = 0; i < f->nparams; i++)
+        c_out(e, "%s%s a%u", i ? ", " : "", export_param_type(f->params[i]), i);
+    c_out(e, "%s)\n{\n    return ", f->nparams ? "" : "void");
+    call_internal(e, f, "a%u", false);
+    c_out(e, ";\n}\n");
+    if (thunk) {
+        const char *name = f->name, *pre = e->prefix;
+        c_out(e, "#if defined(__x86_64__)\n__asm__(\".pushsection .text\\n.globl %s%s\\n.type %s%s, @function\\n"
+                 ".p2align 4\\n%s%s:\\n\\tsub $8, %%rsp\\n\\tcall circ_c_xi%u\\n\\tadd $8, %%rsp\\n"
+                 "\\tmovq %%rax, %%xmm0\\n\\tret\\n.size %s%s, .-%s%s\\n.popsection\");\n",
+              pre, name, pre, name, pre, name, k, pre, name, pre, name);
+        c_out(e, "#elif defined(__aarch64__)\n__asm__(\".pushsection .text\\n.globl %s%s\\n.type %s%s, %%function\\n"
+                 ".p2align 4\\n%s%s:\\n\\tstp x29, x30, [sp, #-16]!\\n\\tmov x29, sp\\n\\tbl circ_c_xi%u\\n"
+                 "\\tfmov %s0, %s0\\n\\tldp x29, x30, [sp], #16\\n\\tret\\n.size %s%s, .-%s%s\\n.popsection\");\n#else\n",
+              pre, name, pre, name, pre, name, k, w == 32 ? "s" : "d", w == 32 ? "w" : "x", pre, name, pre, name);
+    }
+    export_head(e, f);
+    c_out(e, "\n{\n    return circ_c_ret%u(circ_c_xi%u(", w, k);
+    for (uint32_t i = 0; i < f->nparams; i++)
+        c_out(e, "%sa%u", i ? ", " : "", i);
+    c_out(e, "));\n}\n%s", thunk ? "#endif\n" : "");
+}
+
 static void emit_export(CEmit *e, const Func *f)
 {
-    export_head(e, f);
-    c_out(e, "\n{\n    ");
     bool float_ret = ty_is_float(f->ret);
     if (e->throws && float_ret) {
-        c_out(e, "return circ_c_ret%d(", ty_bits(f->ret));
-        call_internal(e, f, "a%u", false);
-        c_out(e, ");\n}\n");
+        emit_float_export(e, f);
         return;
     }
+    export_head(e, f);
+    c_out(e, "\n{\n    ");
     if (f->ret != TY_NONE || e->throws)
         c_out(e, "return (%s)", export_ret_type(e, f->ret));
     call_internal(e, f, "a%u", false);
