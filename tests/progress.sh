@@ -30,8 +30,8 @@ echo "check: $lines progress lines for $n files, e.g. '$(grep -m1 '^check: ' "$T
 grep -q "^check: " "$T/err" && bad "circ check -q printed progress"
 
 # gen --stats
-"$circ" gen --stats --count 400 --status-interval 0.05 > "$T/out" 2> "$T/err"
-grep -qE "^gen --stats: [0-9]+/400 programs, [0-9]+ s$" "$T/err" || bad "gen --stats printed no progress line"
+"$circ" gen --stats --count 4000 --status-interval 0.02 > "$T/out" 2> "$T/err"
+grep -qE "^gen --stats: [0-9]+/4000 programs, [0-9]+ s$" "$T/err" || bad "gen --stats printed no progress line"
 plain "$T/err" || bad "terminal escapes in gen --stats' plain progress"
 
 # reduce, with an external test
