@@ -58,6 +58,7 @@ typedef struct {       /* what the hooks saw during one run */
     uint64_t throw_bits;
     const char *fault_what; /* a data access fault, described once the PC is known */
     uint64_t last_pc;       /* the instruction hook of locate_fault: last one started */
+    uint64_t insns;         /* instructions of the module's code run (emu_set_count_insns) */
     uint64_t fault_addr;
     int fault_size;
     char reason[200];
@@ -90,6 +91,8 @@ struct Emu {
     uint64_t wall_us;
     bool unicorn_timer;
     RunState run;
+    bool count_insns;  /* emu_set_count_insns */
+    uc_hook insn_hook;
     Harness harness;   /* the patterns of the current run */
     char error[256];
 };
@@ -644,6 +647,42 @@ static void unmap_code(Emu *e)
     e->code_size = 0;
 }
 
+static void on_counted_insn(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)uc, (void)size;
+    Emu *e = user;
+    e->run.insns += addr - EMU_CODE_ADDR < e->code_size;
+}
+
+/* the counting hook on or off; cached translations are dropped, so blocks are
+ * translated again with (or without) it */
+static bool set_count_hook(Emu *e, bool on)
+{
+    uc_err err = UC_ERR_OK;
+    if (on)
+        err = uc_hook_add(e->uc, &e->insn_hook, UC_HOOK_CODE, (void *)on_counted_insn, e, 1, 0);
+    else if (e->insn_hook)
+        err = uc_hook_del(e->uc, e->insn_hook);
+    if (!on)
+        e->insn_hook = 0;
+    if (e->code_size)
+        uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_size);
+    return err == UC_ERR_OK;
+}
+
+bool emu_set_count_insns(Emu *e, bool on)
+{
+    if (on == e->count_insns)
+        return true;
+    e->count_insns = on;
+    return set_count_hook(e, on);
+}
+
+uint64_t emu_last_insns(const Emu *e)
+{
+    return e->run.insns;
+}
+
 static bool add_hooks(Emu *e)
 {
     uc_hook h;
@@ -660,6 +699,8 @@ static bool add_hooks(Emu *e)
     if (err == UC_ERR_OK)
         err = uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)on_stub, e, EMU_STUB_ADDR,
                           EMU_STUB_ADDR + HELPER_COUNT * EMU_STUB_STRIDE - 1);
+    if (err == UC_ERR_OK && e->count_insns) /* a replaced engine counts on */
+        err = set_count_hook(e, true) ? UC_ERR_OK : UC_ERR_HOOK;
     return err == UC_ERR_OK || fail(e, "adding hooks: %s", uc_strerror(err));
 }
 

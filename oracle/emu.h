@@ -163,6 +163,13 @@ void emu_set_wall_timeout(Emu *e, uint64_t usec, bool unicorn_timer);
  * default */
 void emu_set_recycle_loads(Emu *e, uint32_t loads);
 
+/* Count the instructions of the loaded code each run executes (stubs excluded), read
+ * after the run with emu_last_insns (not with isolation: the child's count is lost).
+ * An instruction hook: runs are several times slower; for benchmarks.  Off by default;
+ * false if the hook cannot be set. */
+bool emu_set_count_insns(Emu *e, bool on);
+uint64_t emu_last_insns(const Emu *e);
+
 /* Unicorn 2.0.1 aborts the whole process on a few invalid x86 encodings (a lock
  * prefix on cmp, far call/jmp through a register: upstream issue #1716 and kin)
  * that compiled code reaches only by jumping into the middle of instructions.
