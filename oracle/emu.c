@@ -48,7 +48,6 @@ typedef enum { STOP_NONE, STOP_BUDGET, STOP_WALL, STOP_STACK, STOP_TRAP, STOP_TH
 
 typedef struct {       /* what the hooks saw during one run */
     uint64_t blocks;
-    uint64_t insns;       /* instructions of the loaded code run (emu_set_count_insns) */
     uint64_t budget;
     uint64_t deadline_ns; /* monotonic clock, 0: none */
     uint64_t return_sp;   /* the stack pointer a correct return leaves at the sentinel */
@@ -61,6 +60,7 @@ typedef struct {       /* what the hooks saw during one run */
     uint64_t last_pc;       /* the instruction hook of locate_fault: last one started */
     uint64_t resume_pc;     /* 0, or where to go on after an instruction the runner
                                executed (EmuIsa.service): the engine stopped there */
+    uint64_t insns;         /* instructions of the module's code run (emu_set_count_insns) */
     uint64_t fault_addr;
     int fault_size;
     char reason[200];
@@ -93,8 +93,9 @@ struct Emu {
     Outcome *shared;   /* MAP_SHARED: where that child leaves its Outcome */
     uint64_t wall_us;
     bool unicorn_timer;
-    bool count_insns;  /* emu_set_count_insns */
     RunState run;
+    bool count_insns;  /* emu_set_count_insns */
+    uc_hook insn_hook;
     Harness harness;   /* the patterns of the current run */
     char error[256];
 };
@@ -665,6 +666,42 @@ static void unmap_code(Emu *e)
     e->code_size = 0;
 }
 
+static void on_counted_insn(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)uc, (void)size;
+    Emu *e = user;
+    e->run.insns += addr - EMU_CODE_ADDR < e->code_size;
+}
+
+/* the counting hook on or off; cached translations are dropped, so blocks are
+ * translated again with (or without) it */
+static bool set_count_hook(Emu *e, bool on)
+{
+    uc_err err = UC_ERR_OK;
+    if (on)
+        err = uc_hook_add(e->uc, &e->insn_hook, UC_HOOK_CODE, (void *)on_counted_insn, e, 1, 0);
+    else if (e->insn_hook)
+        err = uc_hook_del(e->uc, e->insn_hook);
+    if (!on)
+        e->insn_hook = 0;
+    if (e->code_size)
+        uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_size);
+    return err == UC_ERR_OK;
+}
+
+bool emu_set_count_insns(Emu *e, bool on)
+{
+    if (on == e->count_insns)
+        return true;
+    e->count_insns = on;
+    return set_count_hook(e, on);
+}
+
+uint64_t emu_last_insns(const Emu *e)
+{
+    return e->run.insns;
+}
+
 static bool add_hooks(Emu *e)
 {
     uc_hook h;
@@ -681,6 +718,8 @@ static bool add_hooks(Emu *e)
     if (err == UC_ERR_OK)
         err = uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)on_stub, e, EMU_STUB_ADDR,
                           EMU_STUB_ADDR + HELPER_COUNT * EMU_STUB_STRIDE - 1);
+    if (err == UC_ERR_OK && e->count_insns) /* a replaced engine counts on */
+        err = set_count_hook(e, true) ? UC_ERR_OK : UC_ERR_HOOK;
     return err == UC_ERR_OK || fail(e, "adding hooks: %s", uc_strerror(err));
 }
 
@@ -1341,36 +1380,6 @@ static uint64_t locate_fault(Emu *e, const Call *c, uint64_t block_pc)
     return pc;
 }
 
-static void on_insn(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
-{
-    (void)uc, (void)addr, (void)size;
-    ((Emu *)user)->run.insns++;
-}
-
-/* the instruction counter over the loaded code for one run (0: none); blocks
- * translated before the hook was added are dropped first, the hooked ones after */
-static uc_hook insn_counter(Emu *e)
-{
-    uc_hook h;
-    if (!e->count_insns || !e->code_size ||
-        uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)on_insn, e, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_size - 1) !=
-            UC_ERR_OK)
-        return 0;
-    uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_size);
-    return h;
-}
-
-static void drop_insn_counter(Emu *e, uc_hook h)
-{
-    if (!h)
-        return;
-    uc_hook_del(e->uc, h);
-    uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + e->code_size);
-}
-
-void emu_set_count_insns(Emu *e, bool on) { e->count_insns = on; }
-uint64_t emu_last_insns(const Emu *e) { return e->run.insns; }
-
 static void run_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams, const uint64_t *args,
                      Type ret, uint64_t block_budget, Outcome *out)
 {
@@ -1384,9 +1393,7 @@ static void run_call(Emu *e, uint32_t func, const Type *types, uint32_t nparams,
     heap_fill_pattern(out->heap);
     if (!call_check(e, func, types, nparams, args, ret, out) || !setup_run(e, &c, out))
         return;
-    uc_hook counter = insn_counter(e);
     uc_err err = go(e, &c);
-    drop_insn_counter(e, counter);
     uint64_t pc = read_pc(e);
     memcpy(out->heap, e->heap, HEAP_SIZE);
     out->steps = e->run.blocks;

@@ -149,12 +149,6 @@ static inline uint64_t emu_budget_from(const Outcome *oracle, unsigned per_step)
  * index = f->index; parameter and return types from f's signature) */
 void emu_call_func(Emu *e, const Func *f, const uint64_t *args, uint64_t block_budget, Outcome *out);
 
-/* count the instructions of the loaded code each run executes (default off; for
- * benchmarks: an instruction hook, every block translated anew per run); the count of
- * the last run (after a data fault: of the run that located it) */
-void emu_set_count_insns(Emu *e, bool on);
-uint64_t emu_last_insns(const Emu *e);
-
 /* junk above the width of narrow arguments (default on) */
 void emu_set_junk_args(Emu *e, bool on);
 /* check stack pointer and callee-saved registers at return (default on) */
@@ -172,6 +166,13 @@ void emu_set_wall_timeout(Emu *e, uint64_t usec, bool unicorn_timer);
  * of loaded code, keeping its memory bounded in long campaigns; 0 restores the
  * default */
 void emu_set_recycle_loads(Emu *e, uint32_t loads);
+
+/* Count the instructions of the loaded code each run executes (stubs excluded), read
+ * after the run with emu_last_insns (not with isolation: the child's count is lost).
+ * An instruction hook: runs are several times slower; for benchmarks.  Off by default;
+ * false if the hook cannot be set. */
+bool emu_set_count_insns(Emu *e, bool on);
+uint64_t emu_last_insns(const Emu *e);
 
 /* Unicorn 2.0.1 aborts the whole process on a few invalid x86 encodings (a lock
  * prefix on cmp, far call/jmp through a register: upstream issue #1716 and kin)

@@ -2,7 +2,8 @@
  * over generated programs, CPU time) and emulated run time of the compiled code beside
  * the interpreter's (median per run line).  With --invoke: the generated programs that
  * have an INVOKE next to the same programs with every INVOKE a CALL, at -O2 on every
- * target: code size, and the blocks and CPU time of the run lines that throw nothing.
+ * target (or with the passes --passes lists): code size, and the blocks, instructions
+ * and CPU time of the run lines that throw nothing.
  * With --kernels FILE...: each file's code at -O2 in three variants, per target: without
  * ifconvert and with unbounded hoisting / with ifconvert / with ifconvert and the
  * scheduler's register budget (today's -O2): machine instructions and conditional
@@ -10,7 +11,8 @@
  * kernels have no ALLOCA), and the instructions and translated blocks the run lines
  * execute under Unicorn (bench/kernels/README.md).
  * --gp-regs N before --kernels allocates with at most N general registers.
- * usage: bench_compile [--count N] [--size S] [--invoke] [--gp-regs N] [--kernels FILE...]
+ * usage: bench_compile [--count N] [--size S] [--invoke [--passes LIST]] [--gp-regs N]
+ *                      [--kernels FILE...]
  *        (defaults 300 programs of size 200) */
 #include "compiler/compile.h"
 #include "compiler/opt/opt.h"
@@ -115,9 +117,13 @@ static void series_report(const Series *s, const char *target, int level)
 
 /* ---- --invoke: INVOKE next to CALL ------------------------------------------------ */
 typedef struct {
-    double bytes[2], blocks[2], us[2]; /* totals: [0] with INVOKE, [1] with CALL */
+    double bytes[2], blocks[2], insns[2], us[2]; /* totals: [0] with INVOKE, [1] with CALL */
     uint64_t programs, runs, failures;
 } InvokeTotals;
+
+/* per version ([0] INVOKE, [1] CALL): an engine timed, and one counting instructions;
+ * the passes (NULL: -O2's) */
+typedef struct { Emu *timed[2], *counted[2]; const char *passes; } InvokeEmus;
 
 /* m's every INVOKE a CALL, the handlers gone (NULL if m has no INVOKE) */
 static Module *as_calls(const Module *m)
@@ -133,23 +139,25 @@ static Module *as_calls(const Module *m)
     return b;
 }
 
-/* compile m at -O2 for t and load it: its code size, or -1 */
-static double load_o2(const Module *m, const Target *t, Emu *emu, Arena *arena)
+/* compile m at -O2 for t and load it into both engines: its code size, or -1 */
+static double load_o2(const Module *m, const Target *t, Emu *timed, Emu *counted, const char *passes,
+                      Arena *arena)
 {
-    CompileOptions opt = {.opt_level = 2};
+    CompileOptions opt = {.opt_level = 2, .passes = passes};
     Diag d;
     diag_init(&d, "<gen>", stderr);
     CodeBlob blob;
-    if (!compile_module(m, t, &opt, arena, &blob, NULL, &d) || !emu_load(emu, &blob))
+    if (!compile_module(m, t, &opt, arena, &blob, NULL, &d) || !emu_load(timed, &blob) ||
+        !emu_load(counted, &blob))
         return -1;
     return blob.size;
 }
 
 /* the run lines of a on which no INVOKE caught anything, run in a and in b */
-static void invoke_runs(const Module *a, const Module *b, Emu *ea, Emu *eb, Interp *in, InvokeTotals *t)
+static void invoke_runs(const Module *a, const Module *b, const InvokeEmus *e, Interp *in, InvokeTotals *t)
 {
     Outcome *o = malloc(sizeof *o);
-    Emu *emus[2] = {ea, eb};
+    Emu *const *emus = e->timed;
     const Module *ms[2] = {a, b};
     for (uint32_t r = 0; r < a->nruns; r++) {
         uint64_t args[256] = {0};
@@ -162,6 +170,8 @@ static void invoke_runs(const Module *a, const Module *b, Emu *ea, Emu *eb, Inte
             emu_call_func(emus[k], ms[k]->funcs[a->runs[r].func], args, 0, o);
             t->us[k] += (cpu_ns() - t0) / 1e3;
             t->blocks[k] += (double)o->steps;
+            emu_call_func(e->counted[k], ms[k]->funcs[a->runs[r].func], args, 0, o);
+            t->insns[k] += (double)emu_last_insns(e->counted[k]);
         }
         t->runs++;
     }
@@ -182,7 +192,7 @@ static uint64_t count_calls(const Module *m)
 
 /* programs whose CALL version still makes every call (a CALL nothing demands is
  * dropped, an INVOKE always runs: that would compare different work) */
-static void invoke_program(const Module *a, const Target *t, Emu *ea, Emu *eb, InvokeTotals *tot)
+static void invoke_program(const Module *a, const Target *t, const InvokeEmus *e, InvokeTotals *tot)
 {
     Module *b = as_calls(a);
     if (!b)
@@ -192,7 +202,8 @@ static void invoke_program(const Module *a, const Target *t, Emu *ea, Emu *eb, I
         return;
     }
     Arena *arena = arena_new();
-    double sa = load_o2(a, t, ea, arena), sb = load_o2(b, t, eb, arena);
+    double sa = load_o2(a, t, e->timed[0], e->counted[0], e->passes, arena);
+    double sb = sa < 0 ? -1 : load_o2(b, t, e->timed[1], e->counted[1], e->passes, arena);
     if (sa < 0 || sb < 0) {
         tot->failures++;
     } else {
@@ -200,7 +211,7 @@ static void invoke_program(const Module *a, const Target *t, Emu *ea, Emu *eb, I
         tot->bytes[0] += sa;
         tot->bytes[1] += sb;
         tot->programs++;
-        invoke_runs(a, b, ea, eb, in, tot);
+        invoke_runs(a, b, e, in, tot);
         interp_free(in);
     }
     arena_free(arena);
@@ -209,33 +220,42 @@ static void invoke_program(const Module *a, const Target *t, Emu *ea, Emu *eb, I
 
 static void invoke_report(const char *target, const InvokeTotals *t)
 {
-    printf("%-7s %9llu %6llu %12.0f %12.0f %14.0f %14.0f %11.0f %11.0f %9llu\n", target,
+    printf("%-7s %9llu %6llu %12.0f %12.0f %14.0f %14.0f %13.0f %13.0f %11.0f %11.0f %9llu\n", target,
            (unsigned long long)t->programs, (unsigned long long)t->runs, t->bytes[0], t->bytes[1], t->blocks[0],
-           t->blocks[1], t->us[0], t->us[1], (unsigned long long)t->failures);
+           t->blocks[1], t->insns[0], t->insns[1], t->us[0], t->us[1], (unsigned long long)t->failures);
 }
 
-static int bench_invoke(uint32_t count, uint32_t size)
+static int bench_invoke(uint32_t count, uint32_t size, const char *passes)
 {
     const Target *targets[TARGET_MAX];
     unsigned ntargets = target_list(targets, TARGET_MAX);
     GenOptions gopt = {.size = size};
     size_t len = gen_bytes_for_size(size);
     uint8_t *bytes = malloc(len);
-    printf("%-7s %9s %6s %12s %12s %14s %14s %11s %11s %9s\n", "target", "programs", "runs", "bytes INVOKE",
-           "bytes CALL", "blocks INVOKE", "blocks CALL", "us INVOKE", "us CALL", "failures");
+    printf("%-7s %9s %6s %12s %12s %14s %14s %13s %13s %11s %11s %9s\n", "target", "programs", "runs",
+           "bytes INVOKE", "bytes CALL", "blocks INVOKE", "blocks CALL", "insns INVOKE", "insns CALL", "us INVOKE",
+           "us CALL", "failures");
     for (unsigned k = 0; k < ntargets; k++) {
-        Emu *ea = emu_new(targets[k]->isa), *eb = emu_new(targets[k]->isa);
+        InvokeEmus e = {.passes = passes};
+        for (int v = 0; v < 2; v++) {
+            e.timed[v] = emu_new(targets[k]->isa);
+            e.counted[v] = emu_new(targets[k]->isa);
+            if (!e.timed[v] || !e.counted[v] || !emu_set_count_insns(e.counted[v], true))
+                return 1;
+        }
         InvokeTotals tot = {0};
         for (uint32_t seed = 1; seed <= count; seed++) {
             gen_seed_bytes(seed, bytes, len);
             Module *m = generate(bytes, len, &gopt);
             gen_add_runlines(m, bytes, len, 3, NULL, NULL);
-            invoke_program(m, targets[k], ea, eb, &tot);
+            invoke_program(m, targets[k], &e, &tot);
             module_free(m);
         }
         invoke_report(targets[k]->name, &tot);
-        emu_free(ea);
-        emu_free(eb);
+        for (int v = 0; v < 2; v++) {
+            emu_free(e.timed[v]);
+            emu_free(e.counted[v]);
+        }
     }
     free(bytes);
     return 0;
@@ -413,6 +433,7 @@ int main(int argc, char **argv)
 {
     uint32_t count = 300, size = 200;
     bool invoke = false;
+    const char *passes = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--invoke"))
             invoke = true;
@@ -420,13 +441,15 @@ int main(int argc, char **argv)
             return bench_kernels(argv + i + 1, argc - i - 1, 0);
         else if (i + 2 < argc && !strcmp(argv[i], "--gp-regs") && !strcmp(argv[i + 2], "--kernels"))
             return bench_kernels(argv + i + 3, argc - i - 3, (uint8_t)strtoul(argv[i + 1], NULL, 0));
+        else if (i + 1 < argc && !strcmp(argv[i], "--passes"))
+            passes = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--count"))
             count = (uint32_t)strtoul(argv[++i], NULL, 0);
         else if (i + 1 < argc && !strcmp(argv[i], "--size"))
             size = (uint32_t)strtoul(argv[++i], NULL, 0);
     }
     if (invoke)
-        return bench_invoke(count, size);
+        return bench_invoke(count, size, passes);
     /* series k: target k / 2 of the registry, level 0 or 2 */
     const Target *targets[TARGET_MAX];
     unsigned ntargets = target_list(targets, TARGET_MAX), nseries = 2 * ntargets;

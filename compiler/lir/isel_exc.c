@@ -71,7 +71,7 @@ bool isel_invoke(Lower *l, const Block *b)
         lower_jump(l, success);
         return true;
     }
-    LirBlock *landing = lower_new_block(l, false);
+    LirBlock *landing = lower_new_block(l, true); /* cold: the path that does not throw falls through */
     Arg flag;
     Arg bits = test_flag(l, g, landing->index, success, &flag);
     l->cur = landing;

@@ -239,26 +239,55 @@ static bool lower_block(Lower *l, const Block *b)
 }
 
 /* the layout group of LIR block i: its scheduled block, or after all of them if cold */
-static uint32_t layout_group(const Lower *l, uint32_t i)
+/* per scheduled block: 1 if it runs only after an INVOKE caught a throw (an
+ * IF_EXCEPTION's block dominates it) */
+static uint8_t *handler_blocks(const Schedule *s, Arena *arena)
 {
-    return l->group[i] < l->sched->nblocks ? l->group[i] : l->sched->nblocks;
+    uint8_t *h = arena_alloc(arena, s->nblocks + 1); /* 0 unknown, 1 no, 2 yes */
+    BlockId *path = arena_alloc(arena, (s->nblocks + 1) * sizeof *path);
+    for (BlockId b = 0; b < s->nblocks; b++) {
+        uint32_t n = 0;
+        BlockId x = b;
+        while (x != NO_BLOCK && !h[x] && circ_gate(s->func->circ, s->blocks[x].head)->op != OP_IF_EXCEPTION) {
+            path[n++] = x;
+            x = s->blocks[x].idom;
+        }
+        uint8_t v = x == NO_BLOCK ? 1 : h[x] ? h[x] : 2;
+        if (x != NO_BLOCK)
+            h[x] = v;
+        while (n)
+            h[path[--n]] = v;
+    }
+    for (BlockId b = 0; b < s->nblocks; b++)
+        h[b] = h[b] == 2;
+    return h;
 }
 
-/* lay the blocks out by group (schedule order), cold blocks last */
+/* groups: the scheduled blocks in schedule order, then those of exception handlers
+ * (handler_blocks), then the cold blocks */
+static uint32_t layout_group(const Lower *l, const uint8_t *handler, uint32_t i)
+{
+    uint32_t nb = l->sched->nblocks, g = l->group[i];
+    return g >= nb ? 2 * nb : handler[g] ? nb + g : g;
+}
+
+/* lay the blocks out by group, so exception handlers and cold blocks are out of line
+ * and the path that throws nothing falls through */
 static void layout_blocks(Lower *l)
 {
     Code *c = l->code;
     uint32_t n = c->nblocks;
     uint32_t *order = arena_alloc(l->arena, n * sizeof *order);
     uint32_t *where = arena_alloc(l->arena, n * sizeof *where);
-    uint32_t ngroups = l->sched->nblocks + 1; /* the last: cold blocks */
+    const uint8_t *handler = handler_blocks(l->sched, l->arena);
+    uint32_t ngroups = 2 * l->sched->nblocks + 1; /* the last: cold blocks */
     uint32_t *start = arena_alloc(l->arena, (ngroups + 1) * sizeof *start);
     for (uint32_t i = 0; i < n; i++)
-        start[layout_group(l, i) + 1]++;
+        start[layout_group(l, handler, i) + 1]++;
     for (uint32_t grp = 0; grp < ngroups; grp++)
         start[grp + 1] += start[grp];
     for (uint32_t i = 0; i < n; i++) /* a stable counting sort: creation order within a group */
-        order[start[layout_group(l, i)]++] = i;
+        order[start[layout_group(l, handler, i)]++] = i;
     LirBlock **blocks = arena_alloc(l->arena, n * sizeof *blocks);
     for (uint32_t i = 0; i < n; i++) {
         where[order[i]] = i;

@@ -7,8 +7,9 @@
  *   - one LIR block per scheduled block (created up front, so branches can name
  *     any block); the hooks may add blocks (division trap checks, loops of EXP,
  *     compare chains of SWITCH); at the end the blocks are laid out grouped by the
- *     scheduled block they were made for, in schedule order, with blocks marked
- *     cold (trap blocks) last;
+ *     scheduled block they were made for, in schedule order, then the groups of
+ *     exception handlers (blocks an IF_EXCEPTION's block dominates), then blocks
+ *     marked cold (trap blocks, INVOKE landing blocks) last;
  *   - one tmp per gate value (its bank from the type), shared by every copy of a
  *     gate placed in several blocks (MULTI_BLOCK): every copy writes the same tmp;
  *   - edges: the parallel copies of an edge into a join (VALUE_SELECTOR := value)
