@@ -30,6 +30,9 @@ typedef struct {
     Z3_ast exps[64][3];/* EXP encodings made (simplified base, exponent, result): source and
                           target share them */
     uint32_t nexps;
+    Z3_ast shared[256][2]; /* runtime results defined as constants (tv_rt.c): the term, its
+                             constant; source and target share them */
+    uint32_t nshared;
     bool hit_bound;    /* some path stopped at the loop bound */
     bool abstracted;   /* some gate is an uninterpreted function (FEXP) */
     char reason[200];  /* why encoding failed (unsupported construct, path limit) */

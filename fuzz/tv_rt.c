@@ -9,6 +9,26 @@
 #include "fuzz/tv_path.h"
 #include "oracle/runtime.h"
 
+/* value as a defined constant (tv_define), the same one for the same term, so that
+ * equal operands still give source and target the same outcome term: Z3's rewriter
+ * would otherwise expand the products by rt_mix64's constants into their users, and
+ * rt_scramble's fold (acc * 31 + byte, 63 times) into a sum of products by dense
+ * constants (31^i), which the solver then bit-blasts for seconds */
+static Z3_ast define_shared(TvCtx *t, Z3_ast value)
+{
+    if (Z3_is_numeral_ast(t->z, value))
+        return value;
+    for (uint32_t i = 0; i < t->nshared; i++)
+        if (Z3_is_eq_ast(t->z, t->shared[i][0], value))
+            return t->shared[i][1];
+    Z3_ast c = tv_define(t, value);
+    if (t->nshared < sizeof t->shared / sizeof t->shared[0]) {
+        t->shared[t->nshared][0] = value;
+        t->shared[t->nshared++][1] = c;
+    }
+    return c;
+}
+
 /* z ^ (z >> k) */
 static Z3_ast xor_shr(TvCtx *t, Z3_ast v, unsigned k)
 {
@@ -22,7 +42,7 @@ static Z3_ast mix64(TvCtx *t, Z3_ast x)
     Z3_ast v = Z3_mk_bvadd(z, x, tv_bv(t, 0x9e3779b97f4a7c15ull, 64));
     v = Z3_mk_bvmul(z, xor_shr(t, v, 30), tv_bv(t, 0xbf58476d1ce4e5b9ull, 64));
     v = Z3_mk_bvmul(z, xor_shr(t, v, 27), tv_bv(t, 0x94d049bb133111ebull, 64));
-    return tv_simplify(t, xor_shr(t, v, 31));
+    return define_shared(t, tv_simplify(t, xor_shr(t, v, 31)));
 }
 
 /* operand i (after the callee) of call G */
@@ -53,7 +73,7 @@ static void scramble_byte(Path *p, Z3_ast *mem, Z3_ast old, Z3_ast addr, Z3_ast 
     Z3_ast a = Z3_mk_bvadd(z, addr, tv_bv(t, i, 64)), b = Z3_mk_select(z, old, a);
     Z3_ast folded = Z3_mk_bvadd(z, Z3_mk_bvmul(z, *acc, tv_bv(t, 31, 64)), Z3_mk_zero_ext(z, 56, b));
     Z3_ast nb = Z3_mk_bvxor(z, b, Z3_mk_extract(z, 7, 0, mix64(t, Z3_mk_bvadd(z, seed, tv_bv(t, i, 64)))));
-    *acc = on ? Z3_mk_ite(z, on, folded, *acc) : folded;
+    *acc = define_shared(t, on ? Z3_mk_ite(z, on, folded, *acc) : folded);
     *mem = Z3_mk_store(z, *mem, a, on ? Z3_mk_ite(z, on, nb, b) : nb);
 }
 
@@ -95,7 +115,7 @@ static bool scramble(Path *p, const Gate *G, Z3_ast *ret)
     Z3_ast *mem = o ? &o->bytes : &p->mem, old = *mem, acc = tv_bv(t, 0, 64);
     for (unsigned i = 0; i < kc; i++)
         scramble_byte(p, mem, old, addr, seed, i, known ? NULL : Z3_mk_bvult(z, tv_bv(t, i, 64), k), &acc);
-    *ret = tv_simplify(t, Z3_mk_bvadd(z, acc, k));
+    *ret = define_shared(t, Z3_mk_bvadd(z, acc, k));
     return true;
 }
 
