@@ -359,15 +359,15 @@ int cmd_fuzz(int argc, char **argv)
         o.check.tv_options.max_seconds = o.hang_seconds / 3;
     if (o.reduce)
         o.reducer = reduce_campaign_finding; /* fuzz/reduce.h: keeps the signature */
-    CampaignStats st;
-    int rc = campaign_run(&o, &st, stderr);
-    if (rc < 0)
-        return EXIT_USAGE;
-    char versions[512];
+    char versions[512]; /* first, so the summary stays the last line */
     check_c_versions(o.check.no_c ? "" : o.check.cc, versions, sizeof versions);
     if (*versions)
         fprintf(stderr, "C stages on one program in %u, compilers: %s\n", o.check.c_every ? o.check.c_every : 1,
                 versions);
+    CampaignStats st;
+    int rc = campaign_run(&o, &st, stderr);
+    if (rc < 0)
+        return EXIT_USAGE;
     if (st.unsaved) {
         fprintf(stderr, "circ fuzz: %llu finding%s NOT SAVED (see above)\n", (unsigned long long)st.unsaved,
                 st.unsaved == 1 ? "" : "s");
