@@ -491,6 +491,7 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
     else
         gen_default_weights(g->weight);
     apply_swarm(g, opt && opt->swarm);
+    g->no_joins_runtime = opt && opt->no_joins_runtime;
     g->m = module_new("<generated>");
     uint32_t most = g->size / 40 + 1; /* functions of at least ~40 gates */
     uint32_t nf = 1 + gen_rd_below(g, most < 4 ? most : 4);

@@ -65,6 +65,8 @@ typedef struct {
     uint8_t weight[GF_COUNT];
     GenExtreme extreme;        /* AUTO (0): from the bytes; else that one (NONE: none) */
     bool no_exceptions;        /* no chain of throwing functions, no INVOKE (gen_exc.c) */
+    bool no_joins_runtime;     /* no DEPEND_AND joins, no runtime calls, no callback
+                                  signatures (gen_rt.c) */
 } GenOptions;
 
 const char *gen_feature_name(GenFeature f);

@@ -108,6 +108,7 @@ typedef struct Gen {
     uint32_t exc_first, exc_n; /* the chain of throwing functions: indices, count (0: none) */
     uint64_t exc_seed;       /* what the chain's own bytes are made from */
     bool exc_entry_done;     /* the entry function has its INVOKE */
+    bool no_joins_runtime;   /* GenOptions.no_joins_runtime */
 } Gen;
 
 /* gen.c: bytes and choices */

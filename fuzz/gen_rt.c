@@ -130,6 +130,8 @@ bool gen_rt_stmt(Gen *g)
 {
     bool join = gen_feat(g, GF_LOAD) || gen_feat(g, GF_STORE), runtime = gen_feat(g, GF_CALL);
     uint32_t r = gen_rd_below(g, 100);
+    if (g->no_joins_runtime)
+        return false;
     if (r < GEN_RT_PERCENT && join)
         gen_stmt_join(g);
     else if (r >= GEN_RT_PERCENT && r < 2 * GEN_RT_PERCENT && runtime)
@@ -142,7 +144,7 @@ bool gen_rt_stmt(Gen *g)
 /* some callees take (i64) -> i64, so that rt_apply has a function to call back */
 bool gen_rt_signature(Gen *g, GenSig *s)
 {
-    if (!gen_rd_chance(g, 40))
+    if (!gen_rd_chance(g, 40) || g->no_joins_runtime)
         return false;
     memset(s, 0, sizeof *s);
     s->depth_param = -1;

@@ -3,7 +3,11 @@
  * given size, and where the time goes (generate, run lines, and the check's phases:
  * oracle, optimize, interp, schedule, compile, emulate).
  *
- *   bench_fuzz SIZE PROGRAMS [SEED]
+ *   bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native]]
+ *
+ * --plain: the generator without exceptions, dependency joins and runtime calls
+ * (GenOptions.no_exceptions, no_joins_runtime), for an A/B of their cost;
+ * --no-native: without the stages on the host's CPU and under qemu.
  *
  * Prints programs/s and execs/s per core in wall-clock time of the worker (run it on
  * an otherwise idle core) and its CPU time.  An exec is one call of a program in
@@ -12,6 +16,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -38,11 +43,17 @@ int main(int argc, char **argv)
     o.gen.size = argc > 1 ? (uint32_t)atoi(argv[1]) : 100;
     o.max_programs = argc > 2 ? strtoull(argv[2], NULL, 0) : 2000;
     o.seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
+    for (int i = 4; i < argc; i++) {
+        if (!strcmp(argv[i], "--plain")) /* the generator without exceptions, joins, runtime calls */
+            o.gen.no_exceptions = o.gen.no_joins_runtime = true;
+        else if (!strcmp(argv[i], "--no-native")) /* no stage on the host's CPU or under qemu */
+            o.check.no_native = true;
+    }
     o.jobs = 1;
     o.seconds = 0;
     o.status_mode = STATUS_NONE;
     if (o.gen.size == 0 || o.max_programs == 0) {
-        fprintf(stderr, "usage: bench_fuzz SIZE PROGRAMS [SEED]\n");
+        fprintf(stderr, "usage: bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native]]\n");
         return 2;
     }
     CampaignStats st;
