@@ -112,6 +112,8 @@ void campaign_options_default(CampaignOptions *o)
     o->hang_seconds = 60;
     o->status_interval = 5;
     check_options_default(&o->check);
+    o->check.qemu_every = QEMU_EVERY_DEFAULT;
+    o->check.c_every = C_EVERY_DEFAULT;
 }
 
 static uint64_t mix64(uint64_t x)

@@ -246,13 +246,6 @@ int cmd_check(int argc, char **argv)
 }
 
 /* ---- circ fuzz ------------------------------------------------------------------- */
-/* a qemu-aarch64 process costs about 30-60 ms per program where a campaign spends
- * about 7 ms per program on everything else (docs/objects.md) */
-enum { QEMU_EVERY_DEFAULT = 128 };
-/* the C stages cost about 0.7 s per program (four compiler runs) where a default
- * campaign spends about 8 ms: one program in this many keeps the loss under 10%
- * (docs/cbackend.md) */
-enum { C_EVERY_DEFAULT = 1024 };
 static const char fuzz_usage[] =
     "usage: circ fuzz [--seconds S] [--seed N] [--jobs J] [--out DIR] [--targets LIST]\n"
     "                 [--size S] [--swarm] [--reduce] [--isa LIST] [-O0|-O1|-O2]\n"
@@ -420,8 +413,6 @@ static int fuzz_command(int argc, char **argv, circ_pass_registry **plugins)
         return EXIT_OK;
     CampaignOptions o;
     campaign_options_default(&o);
-    o.check.qemu_every = QEMU_EVERY_DEFAULT;
-    o.check.c_every = C_EVERY_DEFAULT;
     for (int i = 1; i < argc; i++) {
         int r = plugin_option(argc, argv, &i, plugins, "fuzz");
         if (r == 0)

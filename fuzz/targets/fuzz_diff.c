@@ -29,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CheckOptions co;
     check_options_default(&co);
     co.engines = engines;
+    co.no_c = true; /* a compiler process per input does not fit libFuzzer's loop */
     CheckResult *res = malloc(sizeof *res);
     if (!res)
         abort();
