@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { MAX_DECISIONS = 4096, MAX_STEPS = 200000 };
 
@@ -828,9 +829,21 @@ static const char *unsupported(const Func *f)
     return NULL;
 }
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* the symbolic execution of one function may take ENCODE_TIMEOUTS query timeouts:
+ * hundreds of long paths, each run from the start, once took a minute */
+enum { ENCODE_TIMEOUTS = 4 };
+
 static bool run_paths(Path *p, TvOut *out)
 {
     TvCtx *t = p->t;
+    double deadline = now_seconds() + ENCODE_TIMEOUTS * 1e-3 * t->opt.timeout_ms;
     Z3_ast conds[4096];
     TvOut outs[4096];
     uint32_t npaths = 0, limit = t->opt.max_paths < 4096 ? t->opt.max_paths : 4096;
@@ -838,6 +851,12 @@ static bool run_paths(Path *p, TvOut *out)
         if (npaths == limit) {
             t->why = TVR_PATHS;
             snprintf(t->reason, sizeof t->reason, "more than %u paths in @%s", limit, p->fr->s->f->name);
+            return false;
+        }
+        if (npaths && now_seconds() > deadline) {
+            t->why = TVR_TIMEOUT;
+            snprintf(t->reason, sizeof t->reason, "the paths of @%s took more than %u ms to run", p->fr->s->f->name,
+                     ENCODE_TIMEOUTS * t->opt.timeout_ms);
             return false;
         }
         path_reset(p);
