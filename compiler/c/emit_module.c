@@ -146,7 +146,7 @@ static void emit_table(CEmit *e)
 /* rt_apply(f, x) = f(x) for a function (i64) -> i64 of the module */
 static void emit_apply(CEmit *e)
 {
-    c_out(e, "CIRC_C_FN CircCRet circ_c_rt_apply(cu64 f, cu64 x)\n{\n    CircCRet r = {0, 0};\n    ");
+    c_out(e, "CIRC_C_FN CircCRet circ_c_rt_apply(cu64 f, cu64 x)\n{\n    CircCRet r = {0, 0};\n    (void)f, (void)x;\n    ");
     for (uint32_t k = 0; k < e->m->nfuncs; k++) {
         const Func *f = e->m->funcs[k];
         if (f->nparams != 1 || f->params[0] != TY_I64 || f->ret != TY_I64)

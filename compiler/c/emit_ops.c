@@ -27,7 +27,9 @@ static bool emit_leaf(CEmit *e, const Gate *g, const Ops *o, GateId id)
 {
     switch (g->op) {
     case OP_CONSTANT:
-        if (ty_is_float(o->t))
+        if (ty_is_float(o->t) && g->lit == 1ull << (ty_bits(o->t) - 1))
+            c_out(e, "    %s = circ_c_negzero%d();\n", o->v, ty_bits(o->t));
+        else if (ty_is_float(o->t))
             c_out(e, "    %s = circ_c_f%d(0x%llxull);\n", o->v, ty_bits(o->t), (unsigned long long)g->lit);
         else
             c_out(e, "    %s = (%s)0x%llxull;\n", o->v, c_type(o->t), (unsigned long long)g->lit);
