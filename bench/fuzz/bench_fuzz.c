@@ -3,7 +3,7 @@
  * given size, and where the time goes (generate, run lines, and the check's phases:
  * oracle, optimize, interp, schedule, compile, emulate).
  *
- *   bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native]]
+ *   bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c]]
  *
  * --plain: the generator without exceptions, dependency joins and runtime calls
  * (GenOptions.no_exceptions, no_joins_runtime), for an A/B of their cost;
@@ -48,12 +48,14 @@ int main(int argc, char **argv)
             o.gen.no_exceptions = o.gen.no_joins_runtime = true;
         else if (!strcmp(argv[i], "--no-native")) /* no stage on the host's CPU or under qemu */
             o.check.no_native = true;
+        else if (!strcmp(argv[i], "--no-c")) /* no C stage (one program in 1024 costs seconds) */
+            o.check.no_c = true;
     }
     o.jobs = 1;
     o.seconds = 0;
     o.status_mode = STATUS_NONE;
     if (o.gen.size == 0 || o.max_programs == 0) {
-        fprintf(stderr, "usage: bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native]]\n");
+        fprintf(stderr, "usage: bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c]]\n");
         return 2;
     }
     CampaignStats st;
