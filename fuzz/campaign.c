@@ -738,6 +738,19 @@ static void run_loop(Parent *p)
     stop_workers(p);
 }
 
+/* what the C stages cost: their share of the workers' time per program, and the
+ * campaign's programs/s per job with and without them */
+static void print_c_cost(FILE *out, const CampaignStats *st, const CampaignOptions *o)
+{
+    double c = st->check_phases[PHASE_C], busy = st->elapsed * o->jobs;
+    if (o->check.no_c || c <= 0 || busy <= c || !st->programs)
+        return;
+    double n = (double)st->programs, every = o->check.c_every > 1 ? o->check.c_every : 1;
+    fprintf(out, "C stages: %.1f ms a program of the campaign (about %.0f ms a program they check, one in %.0f); "
+                 "programs/s per job %.1f with them, %.1f without\n",
+            1e3 * c / n, 1e3 * c * every / n, every, n / busy, n / (busy - c));
+}
+
 void campaign_print_phases(FILE *out, const double *phases)
 {
     double total = 0;
@@ -770,6 +783,7 @@ static void summary(Parent *p)
     campaign_print_phases(p->status, st->check_phases);
     if (p->o->check.tv)
         check_tv_print_tally(p->status, "", &st->tv);
+    print_c_cost(p->status, st, p->o);
     char stages[512];
     check_machine_stage_names(&p->o->check, stages, sizeof stages);
     fprintf(p->status, "machine-code stages: %s\n", stages[0] ? stages : "none");

@@ -589,7 +589,7 @@ static bool check_runs(CheckCtx *c, const CheckStage *s, StageRun *r, const Outc
 }
 
 const char *const check_phase_names[PHASE_COUNT] = {"oracle", "optimize", "interp", "schedule",
-                                                      "compile", "emulate", "tv", "native"};
+                                                      "compile", "emulate", "tv", "native", "c"};
 
 double check_now(void)
 {

@@ -72,6 +72,7 @@ typedef enum {
     PHASE_EMULATE,    /* machine stages: loading the code and the runs under Unicorn */
     PHASE_TV,         /* tv stages: the pass applications and their proofs */
     PHASE_NATIVE,     /* native stages: the runs on the host's CPU (a process each) */
+    PHASE_C,          /* C stages: the C compilers' runs and the runs of their code */
     PHASE_COUNT
 } CheckPhase;
 

@@ -416,4 +416,4 @@ void check_c_versions(const char *list, char *buf, size_t n)
     }
 }
 
-const StageOps check_c_stages = {add_c_stages, open_c, run_c, close_c, NULL, PHASE_COMPILE, PHASE_NATIVE};
+const StageOps check_c_stages = {add_c_stages, open_c, run_c, close_c, NULL, PHASE_C, PHASE_C};
