@@ -7,15 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef struct { uint64_t invoke, join, runtime; } Count;
+typedef struct { uint64_t invoke, join, runtime, gates, funcs; } Count;
 
 static void count(const Module *m, Count *k)
 {
     k->runtime += m->nexterns > 0;
     bool inv = false, join = false;
+    k->funcs += m->nfuncs;
     for (uint32_t f = 0; f < m->nfuncs; f++)
         for (GateId g = NUM_ROOTS; g < m->funcs[f]->circ->ngates; g++) {
             const Gate *gt = &m->funcs[f]->circ->gates[g];
+            k->gates += !gt->dead;
             inv |= !gt->dead && gt->op == OP_INVOKE;
             join |= !gt->dead && gt->op == OP_DEPEND_AND;
         }
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
            (unsigned long long)on.invoke, (unsigned long long)on.join, (unsigned long long)on.runtime, seeds);
     printf("plain:   INVOKE in %llu, DEPEND_AND in %llu, runtime in %llu\n", (unsigned long long)off.invoke,
            (unsigned long long)off.join, (unsigned long long)off.runtime);
+    printf("gates per program: default %.1f, plain %.1f; functions: default %.2f, plain %.2f\n",
+           (double)on.gates / seeds, (double)off.gates / seeds, (double)on.funcs / seeds, (double)off.funcs / seeds);
     bool ok = on.invoke && on.join && on.runtime && !off.invoke && !off.join && !off.runtime;
     puts(ok ? "plain generator ok" : "FAIL");
     return ok ? 0 : 1;
