@@ -1,7 +1,8 @@
 /* gen_plain.c — GenOptions.no_exceptions and no_joins_runtime (bench_fuzz --plain)
  * switch off what they name: over a fixed set of seeds no program has an INVOKE, a
  * THROW-catching chain, a DEPEND_AND or a runtime call, while the default options
- * give each of them in some program.  usage: test_gen_plain [SEEDS]   (default 300) */
+ * give each of them in some program, and programs with them are at most 10% larger
+ * (in gates) than programs without.  usage: test_gen_plain [SEEDS]   (default 300) */
 #include "fuzz/gen.h"
 
 #include <stdio.h>
@@ -51,7 +52,9 @@ int main(int argc, char **argv)
            (unsigned long long)off.join, (unsigned long long)off.runtime);
     printf("gates per program: default %.1f, plain %.1f; functions: default %.2f, plain %.2f\n",
            (double)on.gates / seeds, (double)off.gates / seeds, (double)on.funcs / seeds, (double)off.funcs / seeds);
-    bool ok = on.invoke && on.join && on.runtime && !off.invoke && !off.join && !off.runtime;
+    /* the features take their gates out of the size: at most 10% more than without */
+    bool sized = on.gates * 10 <= off.gates * 11;
+    bool ok = on.invoke && on.join && on.runtime && !off.invoke && !off.join && !off.runtime && sized;
     puts(ok ? "plain generator ok" : "FAIL");
     return ok ? 0 : 1;
 }
