@@ -460,6 +460,16 @@ static void gen_free_pools(Gen *g)
     free(g->xbytes);
 }
 
+/* the gates of the n functions from `first` on (the chain of throwing functions),
+ * at most `most` */
+static uint32_t chain_gates(const Gen *g, uint32_t first, uint32_t n, uint32_t most)
+{
+    uint32_t total = 0;
+    for (uint32_t k = first; k < first + n && k < g->m->nfuncs; k++)
+        total += g->m->funcs[k]->circ->ngates - NUM_ROOTS;
+    return total < most ? total : most;
+}
+
 enum { GEN_BYTES_PER_GATE = 24 }; /* region bytes per gate of a function's budget */
 
 /* The bytes of each function: after the header, one region per function, sized by its
@@ -507,10 +517,14 @@ Module *generate(const uint8_t *bytes, size_t len, const GenOptions *opt)
         gen_deep_function(g, 0);
     if (nexc)
         gen_exc_chain(g, first);
+    /* the chain's gates come out of the size asked for (at most an eighth of it, so
+     * that the module's own functions keep their loops): with the features on, a
+     * program is about as large as --size says (tests/gen_plain.c) */
+    uint32_t size = g->size - chain_gates(g, first, nexc, g->size / 8);
     first += nexc;
     /* the entry function gets a larger share: it is the one every run starts in */
-    uint32_t share = g->size / (nf + 1);
-    uint32_t entry_budget = g->size - share * (nf - 1);
+    uint32_t share = size / (nf + 1);
+    uint32_t entry_budget = size - share * (nf - 1);
     for (uint32_t i = 0; i < nf; i++) {
         bool entry = i + 1 == nf;
         uint32_t budget = entry ? entry_budget : share;

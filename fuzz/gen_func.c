@@ -161,7 +161,7 @@ static void stmt_in_record(Gen *g, uint32_t limit)
             gen_stmt_compare(g);
         break;
     case GF_LOAD: case GF_STORE:
-        if (left >= 24 && !g->nloops && gen_rd_chance(g, 6))
+        if (left >= 24 && !g->nloops && gen_rd_chance(g, 8))
             gen_stmt_pressure(g, left, false);
         else if (left >= 16 && g->nest < GEN_MAX_NEST && gen_rd_chance(g, 8))
             gen_stmt_dep_join(g);

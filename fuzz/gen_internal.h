@@ -214,7 +214,7 @@ void gen_stmt_join(Gen *g);                   /* chains over disjoint bytes, a D
 void gen_stmt_runtime(Gen *g);                /* a call of a runtime function */
 bool gen_rt_stmt(Gen *g);                     /* one of the two, GEN_RT_PERCENT % of the
                                                  time each (false: neither) */
-#define GEN_RT_PERCENT 24
+#define GEN_RT_PERCENT 34
 bool gen_rt_signature(Gen *g, GenSig *s);     /* maybe (i64) -> i64 for a callee */
 
 /* gen_exc.c: exceptions */

@@ -10,7 +10,7 @@ add_test(NAME gen_bytes COMMAND test_gen_bytes 100000 40)
 # print and parse, full coverage, medians, traps, and the decoding checksum
 add_executable(test_gen_seeds ${CMAKE_CURRENT_SOURCE_DIR}/gen_seeds.c)
 target_link_libraries(test_gen_seeds PRIVATE circ_fuzz)
-add_test(NAME gen_seeds COMMAND test_gen_seeds 300)
+add_test(NAME gen_seeds COMMAND test_gen_seeds 600)
 
 # one flipped input bit keeps most of the program
 add_executable(test_gen_locality ${CMAKE_CURRENT_SOURCE_DIR}/gen_locality.c)

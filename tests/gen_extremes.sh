@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "gen_extremes: $*" >&2; exit 1; }
 
 # the largest input count of a MERGE in a file
-widest_merge() { grep -o 'MERGE \[[^]]*\]' "$1" | awk -F, '{print NF}' | sort -n | tail -1; }
+widest_merge() { grep -o 'MERGE \[[^]]*\]' "$1" | awk -F, '{print NF}' | sort -n | tail -1 | grep . || echo 0; }
 # the most parameters of a function in a file
 most_params() { grep '^func ' "$1" | sed 's/).*//' | awk -F, '{print NF}' | sort -n | tail -1; }
 

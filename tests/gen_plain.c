@@ -1,21 +1,24 @@
 /* gen_plain.c — GenOptions.no_exceptions and no_joins_runtime (bench_fuzz --plain)
  * switch off what they name: over a fixed set of seeds no program has an INVOKE, a
  * THROW-catching chain, a DEPEND_AND or a runtime call, while the default options
- * give each of them in some program.  usage: test_gen_plain [SEEDS]   (default 300) */
+ * give each of them in some program, and programs with them are at most 10% larger
+ * (in gates) than programs without.  usage: test_gen_plain [SEEDS]   (default 300) */
 #include "fuzz/gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef struct { uint64_t invoke, join, runtime; } Count;
+typedef struct { uint64_t invoke, join, runtime, gates, funcs; } Count;
 
 static void count(const Module *m, Count *k)
 {
     k->runtime += m->nexterns > 0;
     bool inv = false, join = false;
+    k->funcs += m->nfuncs;
     for (uint32_t f = 0; f < m->nfuncs; f++)
         for (GateId g = NUM_ROOTS; g < m->funcs[f]->circ->ngates; g++) {
             const Gate *gt = &m->funcs[f]->circ->gates[g];
+            k->gates += !gt->dead;
             inv |= !gt->dead && gt->op == OP_INVOKE;
             join |= !gt->dead && gt->op == OP_DEPEND_AND;
         }
@@ -47,7 +50,11 @@ int main(int argc, char **argv)
            (unsigned long long)on.invoke, (unsigned long long)on.join, (unsigned long long)on.runtime, seeds);
     printf("plain:   INVOKE in %llu, DEPEND_AND in %llu, runtime in %llu\n", (unsigned long long)off.invoke,
            (unsigned long long)off.join, (unsigned long long)off.runtime);
-    bool ok = on.invoke && on.join && on.runtime && !off.invoke && !off.join && !off.runtime;
+    printf("gates per program: default %.1f, plain %.1f; functions: default %.2f, plain %.2f\n",
+           (double)on.gates / seeds, (double)off.gates / seeds, (double)on.funcs / seeds, (double)off.funcs / seeds);
+    /* the features take their gates out of the size: at most 10% more than without */
+    bool sized = on.gates * 10 <= off.gates * 11;
+    bool ok = on.invoke && on.join && on.runtime && !off.invoke && !off.join && !off.runtime && sized;
     puts(ok ? "plain generator ok" : "FAIL");
     return ok ? 0 : 1;
 }
