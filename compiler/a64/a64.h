@@ -92,16 +92,11 @@ uint64_t a64_caller_saved_regs(Bank b);  /* what a call clobbers among the alloc
  * false if the arg is not a condition */
 bool a64_cond_codes(const Arg *cond, A64Cond *first, A64Cond *second);
 
-/* machine code for every function of a module: funcs[i] is function index i; every
- * Tmp must be a register and every stack slot assigned.  Memory comes from arena.
- * false with a message in err on an instruction the target cannot encode. */
+/* Target.emit of ARM64 (lir.h): the module's code, literal words after each function */
 bool a64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
               char *err, size_t errlen);
 
-/* a Capstone listing of an ARM64 blob: function labels (func_names may be NULL),
- * offsets, words, instructions, literal words, trap sites, relocations and source
- * marks (named through gate_name when given; NULL from it: "gate N").  false if the
- * blob is not ARM64 or has words Capstone cannot decode. */
+/* Target.listing of ARM64 (lir.h), literal words shown as data */
 bool a64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
                  GateNameFn gate_name, void *ctx);
 /* the (bank, number) of a register Capstone names ("x3", "w3", "fp", "lr"; "sp",

@@ -57,16 +57,11 @@ extern const struct ObjFormat x64_obj_format;
 /* the condition-code nibble of a condition arg on x86-64 (-1 if it needs two tests) */
 int x64_cond_code(const Arg *cond);
 
-/* machine code for every function of a module: funcs[i] is function index i; every
- * Tmp must be a register and every stack slot assigned.  Memory comes from arena.
- * false with a message in err on an instruction the target cannot encode. */
+/* Target.emit of x86-64 (lir.h): funcs[i] is function index i, every Tmp a register */
 bool x64_emit(Arena *arena, Code *const *funcs, uint32_t nfuncs, CodeBlob *out,
               char *err, size_t errlen);
 
-/* a Capstone listing of an x86-64 blob: function labels (func_names may be NULL),
- * offsets, bytes, instructions, trap sites, relocations and source marks, naming a
- * mark's gate through gate_name when given (NULL from it: "gate N").  false if the
- * blob is not x86-64 or has bytes Capstone cannot decode. */
+/* Target.listing of x86-64 (lir.h); a mark's gate without a name is "gate N" */
 bool x64_listing(FILE *out, const CodeBlob *blob, const char *const *func_names,
                  GateNameFn gate_name, void *ctx);
 /* the (bank, number) of a register Capstone names ("rax", "r8d", "sil", "xmm3"),
