@@ -57,8 +57,8 @@ static void emit_division(CEmit *e, const Gate *g, const Ops *o)
         c_out(e, "    %s = (%s)(%s %s %s);\n", o->v, t, o->x, sym, o->y);
         return;
     }
-    c_out(e, "    if (%s == (%s)0x%llxull && %s == (%s)0x%llxull) CIRC_C_TRAP(2);\n", o->x, t,
-          (unsigned long long)(1ull << (o->w - 1)), o->y, t, (unsigned long long)ty_mask(o->t));
+    c_out(e, "    if (circ_c_sdiv_overflows(%s, %s, 0x%llxull, 0x%llxull)) CIRC_C_TRAP(2);\n", o->x, o->y,
+          (unsigned long long)(1ull << (o->w - 1)), (unsigned long long)ty_mask(o->t));
     c_out(e, "    %s = (%s)(cu64)((ci64)(ci%u)%s %s (ci64)(ci%u)%s);\n", o->v, t, o->w, o->x, sym, o->w, o->y);
 }
 

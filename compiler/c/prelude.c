@@ -88,6 +88,8 @@ const char c_prelude[] =
     "double circ_rt_fexp_f64(double, double);\n"
     "\n"
     "/* integer operations on zero-extended values of width w */\n"
+    "/* a signed division's overflow, MIN / -1 (a function: x and y may be one value) */\n"
+    "CIRC_C_FN int circ_c_sdiv_overflows(cu64 x, cu64 y, cu64 min, cu64 m1) { return x == min && y == m1; }\n"
     "CIRC_C_FN cu64 circ_c_mask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }\n"
     "CIRC_C_FN cu64 circ_c_exp(cu64 x, cu64 y)\n"
     "{\n  cu64 r = 1;\n  for (; y; y >>= 1) {\n    r = y & 1 ? r * x : r;\n    x *= x;\n  }\n  return r;\n}\n"
