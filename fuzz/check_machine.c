@@ -134,8 +134,10 @@ static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
         abort();
     r->machine = mr;
     mr->arena = arena_new();
-    if (!check_compile(c, s, mr->arena, &mr->blob, r))
+    const CodeBlob *blob = check_compile_shared(c, s, r);
+    if (!blob)
         return false;
+    mr->blob = *blob;
     /* the code goes to the emulator as an ELF object through the harness's loader,
      * so every check runs the object writer and the loader too */
     ElfImage img;
@@ -182,6 +184,7 @@ static void free_machine(CheckCtx *c)
     if (c->machine && c->machine != c->opt->engines)
         check_engines_free(c->machine);
     c->machine = NULL;
+    check_blobs_free(c);
 }
 
 const StageOps check_machine_stages = {add_machine_stages, open_machine, run_machine, close_machine, free_machine,

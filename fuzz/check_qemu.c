@@ -61,9 +61,10 @@ static bool open_qemu(CheckCtx *c, const CheckStage *s, StageRun *r)
     r->machine = q;
     q->arena = arena_new();
     q->skipped = !check_program_sampled(c->m, c->opt->qemu_every);
-    if (q->skipped || !check_compile(c, s, q->arena, &q->blob, r))
-        return q->skipped;
-    return true;
+    const CodeBlob *blob = q->skipped ? NULL : check_compile_shared(c, s, r);
+    if (blob)
+        q->blob = *blob;
+    return q->skipped || blob;
 }
 
 static double now_ms(void)
