@@ -13,10 +13,12 @@
  * (harness buffer filled per call; a trap or a throw siglongjmps back to the loop
  * over calls; the handlers run with SA_NODEFER on the alternate stack and the jump
  * saves no mask, so the signal mask and the alternate stack are as before for the
- * next call and the next job), report, wait again.  The server waits for the report
- * with poll() and a deadline of NATIVE_ALARM_S; on expiry it kills the runner (a
- * timeout); a runner that died (a system call under seccomp, a signal it cannot
- * handle) is reaped; either is replaced by a fresh runner for the next job.
+ * next call and the next job), report, wait again.  The server hands the runner's
+ * socket to the check (SCM_RIGHTS), which sends it jobs directly (two context
+ * switches a job) and waits for the report with poll() and a deadline of
+ * NATIVE_ALARM_S; on expiry (a timeout), or when the runner died (a system call
+ * under seccomp, a signal it cannot handle), the check asks the server to kill and
+ * reap it, and the next job gets a fresh runner.
  *
  * Isolation: a miscompiled program may scribble on the runner's memory (its stack,
  * its context page, the job), and the next program would run on what it left.  So a
@@ -325,7 +327,8 @@ static NativeEnd fork_job(NativeJob *job)
 }
 
 /* ---- the persistent runner --------------------------------------------------------- */
-/* set up once, then a job per byte read from sock, a byte written back after it */
+/* set up once, then a job per byte read from sock (the check's), a byte written back
+ * after it */
 static _Noreturn void runner_main(int sock, NativeJob *job)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives its server */
@@ -342,33 +345,27 @@ static _Noreturn void runner_main(int sock, NativeJob *job)
     _exit(0);
 }
 
-/* the server's runner */
-typedef struct {
-    pid_t pid;              /* 0: none */
-    int sock;
-    uint32_t jobs;          /* jobs it ran */
-} Runner;
-
-/* kill and reap the runner (if any); its wait status to *status */
-static void runner_end(Runner *r, int *status)
+/* ---- the fork server ------------------------------------------------------------- */
+/* kill and reap the server's runner (pid 0: none); its wait status */
+static int runner_end(pid_t *pid)
 {
     int st = 0;
-    if (r->pid > 0) {
-        kill(r->pid, SIGKILL);
-        while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR)
+    if (*pid > 0) {
+        kill(*pid, SIGKILL);
+        while (waitpid(*pid, &st, 0) < 0 && errno == EINTR)
             ;
-        close(r->sock);
     }
-    if (status)
-        *status = st;
-    *r = (Runner){0};
+    *pid = 0;
+    return st;
 }
 
-static bool runner_start(Runner *r, int server_sock, NativeJob *job)
+/* a runner on a new socket pair: its pid (-1 if none could be made), the check's end
+ * of the pair in *fd */
+static pid_t runner_start(int server_sock, NativeJob *job, int *fd)
 {
     int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-        return false;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+        return -1;
     pid_t pid = fork();
     if (pid == 0) {
         close(server_sock);
@@ -376,12 +373,153 @@ static bool runner_start(Runner *r, int server_sock, NativeJob *job)
         runner_main(sv[1], job);
     }
     close(sv[1]);
-    if (pid < 0) {
+    *fd = sv[0];
+    if (pid < 0)
         close(sv[0]);
-        return false;
+    return pid;
+}
+
+/* pid, and with it (pid > 0) the descriptor fd, to the check */
+static bool send_runner(int sock, pid_t pid, int fd)
+{
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } u;
+    struct iovec iov = {.iov_base = &pid, .iov_len = sizeof pid};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+    if (pid > 0) {
+        msg.msg_control = u.buf;
+        msg.msg_controllen = sizeof u.buf;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        *c = (struct cmsghdr){.cmsg_len = CMSG_LEN(sizeof(int)), .cmsg_level = SOL_SOCKET, .cmsg_type = SCM_RIGHTS};
+        memcpy(CMSG_DATA(c), &fd, sizeof fd);
     }
-    *r = (Runner){.pid = pid, .sock = sv[0]};
+    return sendmsg(sock, &msg, MSG_NOSIGNAL) == (ssize_t)sizeof pid;
+}
+
+enum { CMD_NEW = 'n', CMD_REAP = 'w' };
+
+/* the server: CMD_NEW replaces the runner by a fresh one (its pid and socket go to
+ * the check, which talks to it directly), CMD_REAP kills and reaps it (its wait
+ * status goes back); EOF ends the server and its runner */
+static _Noreturn void zygote_main(int sock, NativeJob *job)
+{
+    pid_t runner = 0;
+    char cmd;
+    while (recv(sock, &cmd, 1, 0) == 1) {
+        bool ok;
+        if (cmd == CMD_NEW) {
+            runner_end(&runner);
+            int fd = -1;
+            runner = runner_start(sock, job, &fd);
+            ok = send_runner(sock, runner, fd);
+            if (runner > 0)
+                close(fd);
+            else
+                runner = 0;
+        } else {
+            int status = runner_end(&runner);
+            ok = send(sock, &status, sizeof status, MSG_NOSIGNAL) == sizeof status;
+        }
+        if (!ok)
+            break;
+    }
+    runner_end(&runner);
+    _exit(0);
+}
+
+struct NativeZygote {
+    pid_t pid;
+    int sock;               /* to the server */
+    int runner;             /* to the runner, -1: none */
+    uint32_t jobs;          /* jobs the runner ran */
+    bool tainted;           /* the next job goes to a fresh runner */
+    NativeJob *job;         /* the region, shared with the server and its runners */
+};
+
+NativeZygote *native_zygote_new(void)
+{
+    NativeZygote *z = calloc(1, sizeof *z);
+    int sv[2];
+    if (!z || !(z->job = native_job_new()) || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+        native_zygote_free(z);
+        return NULL;
+    }
+    z->runner = -1;
+    z->pid = fork();
+    if (z->pid == 0) { /* nothing of the check's open files but the socket */
+        for (int fd = 3; fd < 1024; fd++)
+            if (fd != sv[1])
+                close(fd);
+        zygote_main(sv[1], z->job);
+    }
+    close(sv[1]);
+    z->sock = sv[0];
+    if (z->pid < 0) {
+        native_zygote_free(z);
+        return NULL;
+    }
+    return z;
+}
+
+void native_zygote_free(NativeZygote *z)
+{
+    if (!z)
+        return;
+    if (z->runner >= 0)
+        close(z->runner);
+    if (z->pid > 0) { /* EOF: the server kills and reaps its runner, then exits */
+        close(z->sock);
+        while (waitpid(z->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    native_job_free(z->job);
+    free(z);
+}
+
+NativeJob *native_zygote_job(NativeZygote *z) { return z->job; }
+
+void native_zygote_taint(NativeZygote *z)
+{
+    if (z)
+        z->tainted = true;
+}
+
+/* a fresh runner from the server, its socket in z->runner; false if the server is gone */
+static bool zygote_new_runner(NativeZygote *z)
+{
+    if (z->runner >= 0)
+        close(z->runner);
+    z->runner = -1;
+    z->jobs = 0;
+    char cmd = CMD_NEW;
+    pid_t pid = -1;
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } u;
+    struct iovec iov = {.iov_base = &pid, .iov_len = sizeof pid};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+    if (send(z->sock, &cmd, 1, MSG_NOSIGNAL) != 1 || recvmsg(z->sock, &msg, MSG_CMSG_CLOEXEC) != sizeof pid)
+        return false;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    if (pid <= 0 || !c || c->cmsg_type != SCM_RIGHTS)
+        return false;
+    memcpy(&z->runner, CMSG_DATA(c), sizeof z->runner);
     return true;
+}
+
+/* the runner killed and reaped by the server: its wait status, -1 if the server is gone */
+static int zygote_reap(NativeZygote *z)
+{
+    close(z->runner);
+    z->runner = -1;
+    char cmd = CMD_REAP;
+    int status;
+    if (send(z->sock, &cmd, 1, MSG_NOSIGNAL) != 1 || recv(z->sock, &status, sizeof status, MSG_WAITALL) != sizeof status)
+        return -1;
+    return status;
 }
 
 static double now_ms(void)
@@ -406,110 +544,37 @@ static int wait_readable(int fd, double deadline)
 }
 
 /* one job by the runner: its report before the deadline, or it is killed (a
- * timeout) or found dead, and reaped */
-static NativeEnd runner_job(Runner *r, bool fresh)
+ * timeout) or found dead, and reaped by the server */
+static void runner_job(NativeZygote *z, NativeEnd *e)
 {
-    NativeEnd e = {.fresh = fresh};
-    char go = 1, done;
-    int ready = send(r->sock, &go, 1, MSG_NOSIGNAL) == 1 ? wait_readable(r->sock, now_ms() + NATIVE_ALARM_S * 1e3) : -1;
-    if (ready > 0 && read(r->sock, &done, 1) == 1) {
-        r->jobs++;
-        return e;
-    }
-    runner_end(r, &e.status);
-    e.timed_out = ready == 0 || (WIFSIGNALED(e.status) && WTERMSIG(e.status) == SIGXCPU);
-    return e;
-}
-
-/* ---- the fork server ------------------------------------------------------------- */
-struct NativeZygote {
-    pid_t pid;
-    int sock;
-    bool tainted;           /* the next job goes to a fresh runner */
-    NativeJob *job;         /* the region, shared with the server and its runners */
-};
-
-enum { CMD_RUN = 'r', CMD_FRESH = 'f' };
-
-/* the server: a job per command byte received (CMD_FRESH: in a fresh runner), its
- * NativeEnd sent back; EOF ends it and its runner */
-static _Noreturn void zygote_main(int sock, NativeJob *job)
-{
-    Runner r = {0};
-    char cmd;
-    while (recv(sock, &cmd, 1, 0) == 1) {
-        if (cmd == CMD_FRESH || r.jobs >= NATIVE_RUNNER_JOBS)
-            runner_end(&r, NULL);
-        bool fresh = r.pid == 0;
-        NativeEnd e = {.status = -1};
-        if (r.pid || runner_start(&r, sock, job))
-            e = runner_job(&r, fresh);
-        if (send(sock, &e, sizeof e, MSG_NOSIGNAL) != sizeof e)
-            break;
-    }
-    runner_end(&r, NULL);
-    _exit(0);
-}
-
-NativeZygote *native_zygote_new(void)
-{
-    NativeZygote *z = calloc(1, sizeof *z);
-    int sv[2];
-    if (!z || !(z->job = native_job_new()) || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
-        native_zygote_free(z);
-        return NULL;
-    }
-    z->pid = fork();
-    if (z->pid == 0) { /* nothing of the check's open files but the socket */
-        for (int fd = 3; fd < 1024; fd++)
-            if (fd != sv[1])
-                close(fd);
-        zygote_main(sv[1], z->job);
-    }
-    close(sv[1]);
-    z->sock = sv[0];
-    if (z->pid < 0) {
-        native_zygote_free(z);
-        return NULL;
-    }
-    return z;
-}
-
-void native_zygote_free(NativeZygote *z)
-{
-    if (!z)
+    char go = 1;
+    int ready = send(z->runner, &go, 1, MSG_NOSIGNAL) == 1 ? wait_readable(z->runner, now_ms() + NATIVE_ALARM_S * 1e3) : -1;
+    if (ready > 0 && read(z->runner, &go, 1) == 1) {
+        z->jobs++;
         return;
-    if (z->pid > 0) { /* EOF: the server kills and reaps its runner, then exits */
-        close(z->sock);
-        while (waitpid(z->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
     }
-    native_job_free(z->job);
-    free(z);
+    e->status = zygote_reap(z);
+    e->timed_out = ready == 0 || (e->status > 0 && WIFSIGNALED(e->status) && WTERMSIG(e->status) == SIGXCPU);
 }
 
-NativeJob *native_zygote_job(NativeZygote *z) { return z->job; }
-
-void native_zygote_taint(NativeZygote *z)
+static void slots_clear(NativeJob *job)
 {
-    if (z)
-        z->tainted = true;
-}
-
-/* the job through the server; false if the server is gone */
-static bool zygote_run(NativeZygote *z, bool fresh, NativeEnd *e)
-{
-    char cmd = fresh ? CMD_FRESH : CMD_RUN;
-    return send(z->sock, &cmd, 1, MSG_NOSIGNAL) == 1 && recv(z->sock, e, sizeof *e, MSG_WAITALL) == sizeof *e;
+    for (uint32_t i = 0; i < job->ncalls; i++)
+        job->slots[i].started = job->slots[i].done = 0;
 }
 
 NativeEnd native_job_run(NativeZygote *z, NativeJob *job, bool fresh)
 {
-    NativeEnd e;
-    if (z && zygote_run(z, fresh || z->tainted, &e)) {
+    NativeEnd e = {0};
+    if (z) {
+        e.fresh = fresh || z->tainted || z->runner < 0 || z->jobs >= NATIVE_RUNNER_JOBS;
         z->tainted = false;
-        if (e.status != -1)
-            return e;
+        if (!e.fresh || zygote_new_runner(z)) {
+            runner_job(z, &e);
+            if (e.status != -1)
+                return e;
+        }
+        slots_clear(job); /* the server is gone: the whole job again, forked here */
     }
     return fork_job(job);
 }
