@@ -93,6 +93,7 @@ void native_job_free(NativeJob *job)
 typedef struct {
     NativeJob *job;
     uint32_t call;          /* the call being made */
+    bool in_call;           /* between its sigsetjmp and its outcome */
     sigjmp_buf next;        /* back to the loop over calls */
 } NativeChild;
 
@@ -102,6 +103,7 @@ static NativeChild *child_ctx(void) { return *(NativeChild *const *)(uintptr_t)C
 static _Noreturn void child_finish(NativeChild *k, uint8_t kind, uint8_t trap, uint64_t bits)
 {
     NativeSlot *r = &k->job->slots[k->call];
+    k->in_call = false;
     r->kind = kind;
     r->trap = kind == OUT_THROW ? 0 : trap;
     r->type = kind == OUT_THROW ? trap : 0;
@@ -115,6 +117,8 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
 {
     (void)info;
     NativeChild *k = child_ctx();
+    if (!k->in_call) /* the runner's own code (its memory scribbled on): it ends */
+        _exit(2);
     uint64_t off = (uint64_t)(uintptr_t)circ_rt_signal_pc(uc) - (uint64_t)(uintptr_t)native_job_code(k->job);
     const TrapSite *traps = native_job_traps(k->job);
     unsigned listed = 0;
@@ -282,6 +286,7 @@ static void child_call(NativeChild *k, uint32_t call)
     k->job->slots[call].started = 1;
     if (sigsetjmp(k->next, 0)) /* no mask saved: the handlers block nothing (SA_NODEFER) */
         return;
+    k->in_call = true;
     CircRtRegs regs = {.entry = c->entry, .nmem = NATIVE_STACK_ARGS};
     memcpy(regs.gp, a.gp, sizeof a.gp);
     memcpy(regs.fp, a.fp, sizeof a.fp);
