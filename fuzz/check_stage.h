@@ -117,6 +117,9 @@ typedef struct NativeZygote NativeZygote;
 NativeZygote *native_zygote_new(void);
 void native_zygote_free(NativeZygote *z);
 NativeZygote *check_engines_native(CheckEngines *e);
+/* probe()'s answer, asked once per CheckEngines (a file-system probe a stage list
+ * would otherwise repeat per program); e NULL: probe() every time */
+bool check_engines_memo(CheckEngines *e, bool (*probe)(void));
 
 /* ---- the kinds of stages ------------------------------------------------------ */
 typedef void (*StageRunFn)(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,
