@@ -267,7 +267,7 @@ void check_machine_stage_names(const CheckOptions *o, char *buf, size_t n)
 #ifdef NATIVE_ISA
     for (uint32_t i = 0; i < l.n && k < n; i++)
         if (l.v[i].kind == STAGE_NATIVE && !native_seccomp_probe())
-            k += (size_t)snprintf(buf + k, n - k, "; %s without seccomp (not available here): rlimits and alarm only",
+            k += (size_t)snprintf(buf + k, n - k, "; %s without seccomp (not available here): rlimits and a deadline only",
                                   l.v[i].name);
 #else
     if (k < n)
