@@ -51,7 +51,9 @@ static bool wanted(const CheckOptions *o, const char *name)
     while (*p) {
         const char *e = strchr(p, ',');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (n && !strncmp(name, p, n))
+        bool exact = n && p[n - 1] == '$'; /* NAME$: that stage alone */
+        size_t k = n - exact;
+        if (k && !strncmp(name, p, k) && (!exact || !name[k]))
             return true;
         p += n + (e != NULL);
     }
@@ -109,7 +111,7 @@ void check_build_stages(const CheckOptions *o, StageList *l)
     l->v = malloc(MAX_STAGES * sizeof *l->v); /* add_stage writes whole entries */
     if (!l->v)
         abort();
-    for (int k = 0; k < STAGE_KIND_COUNT; k++)
+    for (int k = 0; k < STAGE_KIND_COUNT && !o->no_stages; k++)
         check_stage_kinds[k]->add(l, o, lv);
 }
 
@@ -192,7 +194,7 @@ bool check_options_validate(const CheckOptions *o, char *err, size_t n)
     StageList l;
     check_build_stages(o, &l);
     free(l.v);
-    if (!l.n) {
+    if (!l.n && !o->no_stages) {
         snprintf(err, n, "--targets %s selects no stage at the -O levels and ISAs asked for",
                  o->targets ? o->targets : "(all)");
         return false;

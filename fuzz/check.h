@@ -35,7 +35,9 @@ enum { CHECK_O0 = 1 << 0, CHECK_O1 = 1 << 1, CHECK_O2 = 1 << 2, CHECK_ALL_LEVELS
 typedef struct {
     uint32_t levels;         /* CHECK_O* mask; 0: all */
     const char *targets;     /* comma-separated stage-name prefixes to check ("pass",
-                                "O2", "sched", "x86-64", "arm64-O0", ...); NULL: every stage */
+                                "O2", "sched", "x86-64", "arm64-O0", ...; "x86-64-O2$": that
+                                stage alone); NULL: every stage */
+    bool no_stages;          /* the oracle alone, no stage (benchmarks: what stages cost) */
     uint32_t isa_mask;       /* machine-code stages: bit per Isa (blob.h); 0: both */
     bool no_native;          /* no stage on the host's CPU (check_native.c) nor under
                                 qemu-aarch64 (check_qemu.c) */

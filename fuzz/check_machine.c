@@ -24,12 +24,14 @@
 enum { BUDGET_PER_STEP = 8 };
 #define EMU_WALL_US 10000000ull
 
-enum { LEVELS_MAX = 4 };
+enum { LEVELS_MAX = 4, MEMO_MAX = 4 };
 
 struct CheckEngines {
     Emu *emu[ISA_COUNT][LEVELS_MAX];
     bool failed[ISA_COUNT][LEVELS_MAX];
     NativeZygote *native;   /* the native stage's fork server (check_native.c) */
+    bool (*memo_probe[MEMO_MAX])(void); /* check_engines_memo: probes asked, */
+    bool memo_answer[MEMO_MAX];         /* their answers */
 };
 
 typedef struct {
@@ -48,6 +50,21 @@ CheckEngines *check_engines_new(void)
 }
 
 NativeZygote *check_engines_native(CheckEngines *e) { return e->native; }
+
+bool check_engines_memo(CheckEngines *e, bool (*probe)(void))
+{
+    for (int i = 0; e && i < MEMO_MAX && e->memo_probe[i]; i++)
+        if (e->memo_probe[i] == probe)
+            return e->memo_answer[i];
+    bool answer = probe();
+    for (int i = 0; e && i < MEMO_MAX; i++)
+        if (!e->memo_probe[i]) {
+            e->memo_probe[i] = probe;
+            e->memo_answer[i] = answer;
+            break;
+        }
+    return answer;
+}
 
 void check_engines_free(CheckEngines *e)
 {
@@ -134,8 +151,10 @@ static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
         abort();
     r->machine = mr;
     mr->arena = arena_new();
-    if (!check_compile(c, s, mr->arena, &mr->blob, r))
+    const CodeBlob *blob = check_compile_shared(c, s, r);
+    if (!blob)
         return false;
+    mr->blob = *blob;
     /* the code goes to the emulator as an ELF object through the harness's loader,
      * so every check runs the object writer and the loader too */
     ElfImage img;
@@ -182,6 +201,7 @@ static void free_machine(CheckCtx *c)
     if (c->machine && c->machine != c->opt->engines)
         check_engines_free(c->machine);
     c->machine = NULL;
+    check_blobs_free(c);
 }
 
 const StageOps check_machine_stages = {add_machine_stages, open_machine, run_machine, close_machine, free_machine,

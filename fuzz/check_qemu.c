@@ -42,11 +42,15 @@ typedef struct {
     bool emu_loaded;
 } QemuRun;
 
+/* the runner built and qemu-aarch64 on the PATH (a walk of the PATH: asked once per
+ * CheckEngines, check_engines_memo) */
+static bool qemu_here(void) { return !access(CIRC_QEMU_RUNNER, X_OK) && check_on_path("qemu-aarch64"); }
+
 static void add_qemu_stages(StageList *l, const CheckOptions *o, uint32_t levels)
 {
     const Target *t = target_for_isa(ISA_A64);
     if (o->no_native || !t || !t->obj || !(levels & CHECK_O2) || (o->isa_mask && !(o->isa_mask & (1u << ISA_A64))) ||
-        access(CIRC_QEMU_RUNNER, X_OK) || !check_on_path("qemu-aarch64"))
+        !check_engines_memo(o->engines, qemu_here))
         return;
     CheckStage s = {.kind = STAGE_QEMU, .level = 2, .target = t};
     snprintf(s.name, sizeof s.name, "%s-O2-qemu", t->name);
@@ -61,9 +65,10 @@ static bool open_qemu(CheckCtx *c, const CheckStage *s, StageRun *r)
     r->machine = q;
     q->arena = arena_new();
     q->skipped = !check_program_sampled(c->m, c->opt->qemu_every);
-    if (q->skipped || !check_compile(c, s, q->arena, &q->blob, r))
-        return q->skipped;
-    return true;
+    const CodeBlob *blob = q->skipped ? NULL : check_compile_shared(c, s, r);
+    if (blob)
+        q->blob = *blob;
+    return q->skipped || blob;
 }
 
 static double now_ms(void)

@@ -76,6 +76,7 @@ typedef struct {
     Mem *memory;          /* the oracle memory every interpreting stage borrows */
     bool own_memory;      /* made by the check (else CheckOptions.interp.memory) */
     void *machine;        /* check_machine.c: engines kept across stages */
+    void *blobs;          /* check_blobs.c: the modules compiled so far, per target and level */
     double *seconds;      /* CheckResult.seconds: where the time goes */
     void *tv;             /* check_tv.c: the validated pipeline, made on first use */
     CheckTvTally *tv_tally; /* CheckResult.tv */
@@ -95,6 +96,12 @@ void check_add_stage(StageList *l, const CheckOptions *o, const CheckStage *s);
  * into *blob (memory from arena); false with r->detail and r->fail_kind */
 bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blob, StageRun *r);
 PassManager *check_pass_manager(const CheckOptions *o);
+/* the same, compiled once per check for each target and level: a later stage of the
+ * same target and level (the native and qemu stages after x86-64-O2 and arm64-O2)
+ * gets the blob an earlier one compiled; it lives until check_blobs_free (called
+ * when the check ends); NULL with r->detail and r->fail_kind */
+const CodeBlob *check_compile_shared(CheckCtx *c, const CheckStage *s, StageRun *r);
+void check_blobs_free(CheckCtx *c);
 
 /* the compiled blob of m for t written as an ELF object and loaded back at base
  * (check_object.c; resolve gets ctx): *img the loaded image (the caller frees it), *loaded a blob over
@@ -110,6 +117,9 @@ typedef struct NativeZygote NativeZygote;
 NativeZygote *native_zygote_new(void);
 void native_zygote_free(NativeZygote *z);
 NativeZygote *check_engines_native(CheckEngines *e);
+/* probe()'s answer, asked once per CheckEngines (a file-system probe a stage list
+ * would otherwise repeat per program); e NULL: probe() every time */
+bool check_engines_memo(CheckEngines *e, bool (*probe)(void));
 
 /* ---- the kinds of stages ------------------------------------------------------ */
 typedef void (*StageRunFn)(CheckCtx *c, const CheckStage *s, StageRun *r, uint32_t func,

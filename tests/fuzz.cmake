@@ -18,5 +18,5 @@ set_tests_properties(fuzz_campaign fuzz_cli fuzz_corpus_replay PROPERTIES TIMEOU
 
 # bench/fuzz: differential throughput and where the time goes (not a test; see
 # bench/fuzz/README.md)
-add_executable(bench_fuzz ${CMAKE_SOURCE_DIR}/bench/fuzz/bench_fuzz.c)
+add_executable(bench_fuzz ${CMAKE_SOURCE_DIR}/bench/fuzz/bench_fuzz.c ${CMAKE_SOURCE_DIR}/bench/fuzz/stage_cost.c)
 target_link_libraries(bench_fuzz PRIVATE circ_fuzz)

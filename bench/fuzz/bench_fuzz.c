@@ -3,21 +3,24 @@
  * given size, and where the time goes (generate, run lines, and the check's phases:
  * oracle, optimize, interp, schedule, compile, emulate).
  *
- *   bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c]]
+ *   bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c] [--stage-cost [ROUNDS]]]
  *
  * --plain: the generator without exceptions, dependency joins and runtime calls
  * (GenOptions.no_exceptions, no_joins_runtime), for an A/B of their cost;
- * --no-native: without the stages on the host's CPU and under qemu.
+ * --no-native: without the stages on the host's CPU and under qemu;
+ * --no-c: without the C stages (their one program in 1024 costs about a second);
+ * --stage-cost: instead, the CPU cost per program of each machine-code stage
+ * (stage_cost.c), ROUNDS times in turn (default 1), medians.
  *
  * Prints programs/s and execs/s per core in wall-clock time of the worker (run it on
  * an otherwise idle core) and its CPU time.  An exec is one call of a program in
  * one stage, the oracle included. */
+#include "bench/fuzz/stage_cost.h"
 #include "fuzz/campaign.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 static double wall_now(void)
@@ -27,15 +30,6 @@ static double wall_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* CPU seconds of the waited-for workers */
-static double children_cpu(void)
-{
-    struct rusage r;
-    getrusage(RUSAGE_CHILDREN, &r);
-    return (double)r.ru_utime.tv_sec + r.ru_utime.tv_usec * 1e-6 + (double)r.ru_stime.tv_sec +
-           r.ru_stime.tv_usec * 1e-6;
-}
-
 int main(int argc, char **argv)
 {
     CampaignOptions o;
@@ -43,6 +37,7 @@ int main(int argc, char **argv)
     o.gen.size = argc > 1 ? (uint32_t)atoi(argv[1]) : 100;
     o.max_programs = argc > 2 ? strtoull(argv[2], NULL, 0) : 2000;
     o.seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
+    int stage_rounds = 0;
     for (int i = 4; i < argc; i++) {
         if (!strcmp(argv[i], "--plain")) /* the generator without exceptions, joins, runtime calls */
             o.gen.no_exceptions = o.gen.no_joins_runtime = true;
@@ -50,19 +45,23 @@ int main(int argc, char **argv)
             o.check.no_native = true;
         else if (!strcmp(argv[i], "--no-c")) /* no C stage (one program in 1024 costs seconds) */
             o.check.no_c = true;
+        else if (!strcmp(argv[i], "--stage-cost")) /* each machine-code stage's cost per program */
+            stage_rounds = i + 1 < argc && argv[i + 1][0] != '-' ? atoi(argv[++i]) : 1;
     }
     o.jobs = 1;
     o.seconds = 0;
     o.status_mode = STATUS_NONE;
     if (o.gen.size == 0 || o.max_programs == 0) {
-        fprintf(stderr, "usage: bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c]]\n");
+        fprintf(stderr, "usage: bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c] [--stage-cost [ROUNDS]]]\n");
         return 2;
     }
+    if (stage_rounds)
+        return stage_cost_run(&o, (uint32_t)stage_rounds);
     CampaignStats st;
-    double cpu0 = children_cpu(), t0 = wall_now();
+    double cpu0 = bench_children_cpu(), t0 = wall_now();
     if (campaign_run(&o, &st, NULL) != 0)
         return 1;
-    double wall = wall_now() - t0, cpu = children_cpu() - cpu0;
+    double wall = wall_now() - t0, cpu = bench_children_cpu() - cpu0;
     printf("size %u, %llu programs, %llu mismatches\n", o.gen.size, (unsigned long long)st.programs,
            (unsigned long long)st.mismatches);
     printf("one core: %.0f programs/s, %.0f execs/s (wall); %.0f programs/s, %.0f execs/s (CPU)\n",
