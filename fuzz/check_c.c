@@ -26,15 +26,24 @@ extern char **environ;
 
 enum { CC_TIMEOUT_MS = 20000, C_BUDGET_PER_STEP = 16 };
 
-/* the compilers: argv before the flags, per ISA */
+/* is the compiler on the PATH?  (a walk of the PATH: asked once per CheckEngines,
+ * check_engines_memo) */
+static bool gcc_here(void) { return check_on_path("gcc"); }
+static bool gcc_a64_here(void) { return check_on_path("aarch64-linux-gnu-gcc"); }
+static bool clang_here(void) { return check_on_path("clang"); }
+
+/* the compilers: argv before the flags, per ISA, and whether it is installed */
 typedef struct {
     const char *name;
     const char *argv[ISA_COUNT][3];
+    bool (*here[ISA_COUNT])(void);
 } CcKind;
 static const CcKind cc_kinds[] = {
-    {"gcc", {[ISA_X64] = {"gcc", NULL}, [ISA_A64] = {"aarch64-linux-gnu-gcc", NULL}}},
+    {"gcc", {[ISA_X64] = {"gcc", NULL}, [ISA_A64] = {"aarch64-linux-gnu-gcc", NULL}},
+     {[ISA_X64] = gcc_here, [ISA_A64] = gcc_a64_here}},
     {"clang", {[ISA_X64] = {"clang", "--target=x86_64-linux-gnu", NULL},
-               [ISA_A64] = {"clang", "--target=aarch64-linux-gnu", NULL}}},
+               [ISA_A64] = {"clang", "--target=aarch64-linux-gnu", NULL}},
+     {[ISA_X64] = clang_here, [ISA_A64] = clang_here}},
 };
 enum { NCC = sizeof cc_kinds / sizeof cc_kinds[0] };
 
@@ -121,7 +130,7 @@ static void add_c_stages(StageList *l, const CheckOptions *o, uint32_t levels)
             const Target *target = target_at(t);
             Isa isa = target->isa;
             if ((o->isa_mask && !(o->isa_mask & (1u << isa))) || !cc_wanted(o->cc, cc_kinds[k].name) ||
-                !check_on_path(cc_kinds[k].argv[isa][0]))
+                !check_engines_memo(o->engines, cc_kinds[k].here[isa]))
                 continue;
             CheckStage s = {.kind = STAGE_C, .level = 2, .target = target, .cc = (uint8_t)k};
             snprintf(s.name, sizeof s.name, "c-%s-O2-%s", cc_kinds[k].name, target->name);

@@ -24,7 +24,7 @@
 enum { BUDGET_PER_STEP = 8 };
 #define EMU_WALL_US 10000000ull
 
-enum { LEVELS_MAX = 4, MEMO_MAX = 4 };
+enum { LEVELS_MAX = 4, MEMO_MAX = 8 };
 
 struct CheckEngines {
     Emu *emu[ISA_COUNT][LEVELS_MAX];
