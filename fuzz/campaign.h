@@ -81,9 +81,10 @@ typedef struct {
     bool report_unsaved;     /* the report's final files could not be written */
 } CampaignStats;
 
-/* a qemu-aarch64 process costs about 30-60 ms per program where a campaign spends
- * about 7 ms per program on everything else (docs/objects.md) */
-enum { QEMU_EVERY_DEFAULT = 128 };
+/* a qemu-aarch64 process costs about 15 ms of CPU per program where a campaign
+ * spends about 2 ms per program on everything else: one program in this many keeps
+ * the native and qemu stages together within 15% (bench/fuzz/README.md) */
+enum { QEMU_EVERY_DEFAULT = 512 };
 /* the C stages cost about 0.7 s per program (four compiler runs) where a default
  * campaign spends about 8 ms: one program in this many keeps the loss under 10%
  * (docs/cbackend.md) */

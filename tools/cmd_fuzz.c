@@ -275,7 +275,7 @@ static const char fuzz_usage[] =
     "  --no-native        no stage on the host's CPU or under qemu-aarch64 (the summary\n"
     "                     names the machine-code stages run)\n"
     "  --qemu-every N     the arm64-O2-qemu stage (qemu-aarch64 installed) checks one\n"
-    "                     program in N, default 128 (a process per program)\n"
+    "                     program in N, default 512 (a process per program)\n"
     "  --cc LIST          the C stages' compilers (gcc,clang; default: those installed)\n"
     "  --no-c             no C stages\n"
     "  --c-every N        the C stages check one program in N, default 1024 (1: every one)\n"
