@@ -9,6 +9,7 @@
 #include "compiler/compile.h"
 #include "compiler/lir/objwrite.h"
 #include "compiler/target.h"
+#include "oracle/blob_reloc.h"
 #include "oracle/elf_load.h"
 #include "oracle/emu.h"
 #include "oracle/interp.h"
@@ -36,17 +37,15 @@ static bool make_object(const Module *m, const Target *t, Arena *arena, CodeBlob
     return ok;
 }
 
-/* the code bytes with the blob's absolute words filled as the emulator fills them */
+/* the code bytes with the blob's relocations filled as the emulator fills them */
 static uint8_t *expected_bytes(const CodeBlob *b)
 {
     uint8_t *code = malloc(b->size + 1);
     memcpy(code, b->code, b->size);
     for (uint32_t i = 0; i < b->nrelocs; i++) {
         const Reloc *r = &b->relocs[i];
-        uint64_t v = (r->target == TARGET_FUNC ? EMU_CODE_ADDR + b->entry[r->index] : emu_helper_addr((Helper)r->index)) +
-                     (uint64_t)r->addend;
-        for (int k = 0; k < 8; k++)
-            code[r->offset + k] = (uint8_t)(v >> (8 * k));
+        uint64_t target = r->target == TARGET_FUNC ? EMU_CODE_ADDR + b->entry[r->index] : emu_helper_addr((Helper)r->index);
+        CHECK(blob_reloc_apply(b->isa, code, EMU_CODE_ADDR, r, target), "relocation %u applies", i);
     }
     return code;
 }
