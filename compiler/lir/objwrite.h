@@ -3,7 +3,8 @@
  * obj.c).  The object holds .text (the code), one global function symbol per
  * module function, undefined symbols for the runtime helpers it calls
  * (runtime/circ_abi.h), relocations for the blob's symbol addresses (PC-relative:
- * the code is position-independent), helper calls and calls between functions, the trap table (section circ_traps, runtime/circ_abi.h) and an
+ * the code is position-independent), helper calls and calls between functions,
+ * the trap table (section circ_traps, runtime/circ_abi.h) and an
  * empty .note.GNU-stack; runtime/ (libcirc_rt) links it into a program. */
 #ifndef CIRC_LIR_OBJWRITE_H
 #define CIRC_LIR_OBJWRITE_H

@@ -3,7 +3,8 @@
  * prefixes, chosen by the instruction's form (forms.def).  Jumps and calls leave
  * rel32 fixups, a symbol's address is lea [rip + disp32] (RELOC_PC32) and a call of a
  * helper call rel32 (RELOC_BRANCH), so the code is position-independent; trapping
- * instructions leave trap sites.  Needs every Tmp to be a register and every stack slot assigned. */
+ * instructions leave trap sites.  Needs every Tmp to be a register and every stack
+ * slot assigned. */
 #include "x64.h"
 
 #include <stdlib.h>
