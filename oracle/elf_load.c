@@ -438,6 +438,8 @@ static bool collect_funcs(Loader *l)
         if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF)
             continue;
         uint64_t addr;
+        if (s->st_shndx == SHN_ABS) /* an absolute address is no code of the image */
+            return fail(l, "function symbol %u is absolute (in no section)", i);
         if (!sym_name(l, s) || !symbol_addr(l, i, &addr))
             return fail(l, "function symbol %u: bad name or section", i);
         l->out->funcs[l->out->nfuncs++] = (ElfFunc){l->out->strings + s->st_name, addr};
