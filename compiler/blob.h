@@ -27,6 +27,17 @@ typedef enum {
     RELOC_ABS64,  /* 8 bytes at offset := absolute address of the target */
     RELOC_CALL,   /* a direct call's PC-relative field (x86-64 rel32, AArch64 BL imm26),
                      already resolved to a function of the module (CodeBlob.calls) */
+    /* PC-relative forms of a target's address (position-independent code) */
+    RELOC_PC32,   /* x86-64: the 4 bytes at offset (the last field of the instruction,
+                     lea's disp32) := target + addend - (offset + 4), as an address */
+    RELOC_BRANCH, /* a direct call of a helper: x86-64 the rel32 at offset := target +
+                     addend - (offset + 4); AArch64 the BL word at offset, imm26 :=
+                     (target + addend - offset) / 4 */
+    RELOC_PAGE21, /* AArch64: the ADRP word at offset := the 4 KiB page of target + addend
+                     minus offset's page, in pages (21 bits) */
+    RELOC_LO12,   /* AArch64: the ADD (immediate) word at offset, imm12 := the low 12 bits
+                     of target + addend */
+    RELOC_KIND_COUNT
 } RelocKind;
 
 typedef enum { TARGET_FUNC, TARGET_HELPER } RelocTarget;

@@ -2,6 +2,7 @@
  * header and section table checked against the file's size, the allocated sections
  * laid out, symbols resolved, each relocation applied with its range checked. */
 #include "oracle/elf_load.h"
+#include "oracle/blob_reloc.h"
 #include "oracle/emu.h"
 #include "runtime/circ_abi.h"
 
@@ -30,6 +31,8 @@ typedef struct {
     uint32_t shstrndx;       /* the section names' string table */
     uint64_t *sym_addr;      /* resolved addresses (sym_done marks which) */
     uint8_t *sym_done;
+    uint32_t *veneer;        /* per symbol: 0, or 1 + the index of its veneer */
+    uint64_t veneer_at;      /* image offset of the first veneer */
     size_t strsize;
     ElfResolveFn resolve;
     void *ctx;
@@ -136,7 +139,8 @@ static bool read_symbols(Loader *l)
     l->syms = malloc((l->nsyms + 1) * sizeof *l->syms);
     l->sym_addr = calloc(l->nsyms + 1, sizeof *l->sym_addr);
     l->sym_done = calloc(l->nsyms + 1, 1);
-    if (!l->syms || !l->sym_addr || !l->sym_done)
+    l->veneer = calloc(l->nsyms + 1, sizeof *l->veneer);
+    if (!l->syms || !l->sym_addr || !l->sym_done || !l->veneer)
         return fail(l, "out of memory");
     memcpy(l->syms, l->data + s->sh_offset, l->nsyms * sizeof *l->syms);
     return true;
@@ -160,10 +164,86 @@ static bool place(Loader *l, bool exec, uint64_t *at)
     return true;
 }
 
+static const char *sym_name(const Loader *l, const Elf64_Sym *s)
+{
+    return string_at(l, l->sh[l->symtab].sh_link, s->st_name);
+}
+
+/* ---- veneers: PC-relative references to symbols out of their reach ------------ */
+enum { VENEER_SIZE = 16 };
+
+/* is addr too far for a PC-relative field of the machine (x86-64 rel32 +-2 GiB,
+ * AArch64 bl +-128 MiB) from some byte of an image at base (at most MAX_IMAGE)? */
+static bool far_from_image(const Loader *l, uint64_t addr)
+{
+    uint64_t reach = l->machine == EM_X86_64 ? 1ull << 31 : 1ull << 27;
+    uint64_t base = l->out->base, d = addr >= base ? addr - base : base - addr;
+    return d >= reach - MAX_IMAGE;
+}
+
+/* a veneer per undefined symbol the resolver puts far from the image, from *at on
+ * (after the executable sections, so the veneers are code) */
+static bool reserve_veneers(Loader *l, uint64_t *at)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 1; i < l->nsyms; i++) {
+        const char *name = sym_name(l, &l->syms[i]);
+        uint64_t addr;
+        if (l->syms[i].st_shndx == SHN_UNDEF && name && name[0] && l->resolve && l->resolve(l->ctx, name, &addr) &&
+            far_from_image(l, addr))
+            l->veneer[i] = ++n;
+    }
+    if (!n)
+        return true;
+    *at = (*at + VENEER_SIZE - 1) / VENEER_SIZE * VENEER_SIZE;
+    if (*at + (uint64_t)n * VENEER_SIZE > MAX_IMAGE)
+        return fail(l, "the sections and %u veneers need more than %u bytes", n, MAX_IMAGE);
+    l->veneer_at = *at;
+    *at += (uint64_t)n * VENEER_SIZE;
+    l->out->nveneers = n;
+    return true;
+}
+
+static bool symbol_addr(Loader *l, uint32_t i, uint64_t *addr);
+
+/* each veneer jumps to its symbol: x86-64 jmp [rip + 0] and the address; AArch64
+ * ldr x16, 8; br x16 and the address */
+static void write_veneers(Loader *l)
+{
+    for (uint32_t i = 1; i < l->nsyms; i++) {
+        uint64_t addr;
+        if (!l->veneer[i] || !symbol_addr(l, i, &addr))
+            continue;
+        uint8_t *v = l->out->image + l->veneer_at + (uint64_t)(l->veneer[i] - 1) * VENEER_SIZE;
+        if (l->machine == EM_X86_64) {
+            static const uint8_t jmp[6] = {0xff, 0x25, 0, 0, 0, 0};
+            memcpy(v, jmp, sizeof jmp);
+            reloc_put_le(v + 6, 8, addr);
+            v[14] = v[15] = 0xcc;
+        } else {
+            reloc_put_le(v, 4, 0x58000050u); /* ldr x16, #8 */
+            reloc_put_le(v + 4, 4, 0xd61f0200u); /* br x16 */
+            reloc_put_le(v + 8, 8, addr);
+        }
+    }
+}
+
+/* the address a relocation of type refers to for symbol sym at s: its veneer when it
+ * has one, unless the relocation is absolute */
+static uint64_t veneer_or_symbol(const Loader *l, uint32_t sym, uint32_t type, uint64_t s)
+{
+    bool absolute = l->machine == EM_X86_64
+                        ? type == R_X86_64_64 || type == R_X86_64_32 || type == R_X86_64_32S
+                        : type == R_AARCH64_ABS64 || type == R_AARCH64_ABS32;
+    if (sym >= l->nsyms || !l->veneer[sym] || absolute)
+        return s;
+    return l->out->base + l->veneer_at + (uint64_t)(l->veneer[sym] - 1) * VENEER_SIZE;
+}
+
 static bool lay_out(Loader *l)
 {
     uint64_t at = 0;
-    if (!place(l, true, &at))
+    if (!place(l, true, &at) || !reserve_veneers(l, &at))
         return false;
     l->out->exec_size = at;
     uint64_t exec_end = at;
@@ -179,12 +259,8 @@ static bool lay_out(Loader *l)
     for (uint32_t i = 1; i < l->nsec; i++)
         if (l->loaded[i] && l->sh[i].sh_type != SHT_NOBITS)
             memcpy(l->out->image + (l->sec_addr[i] - l->out->base), l->data + l->sh[i].sh_offset, l->sh[i].sh_size);
+    write_veneers(l);
     return true;
-}
-
-static const char *sym_name(const Loader *l, const Elf64_Sym *s)
-{
-    return string_at(l, l->sh[l->symtab].sh_link, s->st_name);
 }
 
 /* the address of symbol i */
@@ -213,22 +289,6 @@ static bool symbol_addr(Loader *l, uint32_t i, uint64_t *addr)
     return true;
 }
 
-static uint64_t get_le(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static void put_le(uint8_t *p, unsigned n, uint64_t v)
-{
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static bool fits_signed(int64_t v, unsigned bits) { return v >= -(INT64_C(1) << (bits - 1)) && v < (INT64_C(1) << (bits - 1)); }
-
 /* one relocation's field: where it is, how wide, the values it combines */
 typedef struct {
     uint8_t *at;
@@ -236,14 +296,6 @@ typedef struct {
     int64_t a;
     uint32_t type;
 } Fix;
-
-/* a field of `bits` bits at bit `shift` of the 32-bit instruction word */
-static void put_insn_field(uint8_t *at, unsigned shift, unsigned bits, uint64_t v)
-{
-    uint32_t mask = (uint32_t)(((1ull << bits) - 1) << shift);
-    uint32_t w = (uint32_t)get_le(at, 4);
-    put_le(at, 4, (w & ~mask) | (((uint32_t)v << shift) & mask));
-}
 
 /* the size of a relocation's field, 0 for a type the loader does not know */
 static unsigned field_size(uint16_t machine, uint32_t type)
@@ -269,21 +321,21 @@ static bool apply_x64(Loader *l, const Fix *f)
 {
     uint64_t v = f->s + (uint64_t)f->a;
     switch (f->type) {
-    case R_X86_64_64: put_le(f->at, 8, v); return true;
-    case R_X86_64_PC64: put_le(f->at, 8, v - f->p); return true;
+    case R_X86_64_64: reloc_put_le(f->at, 8, v); return true;
+    case R_X86_64_PC64: reloc_put_le(f->at, 8, v - f->p); return true;
     case R_X86_64_32:
         if (v > UINT32_MAX)
             return fail(l, "R_X86_64_32 value 0x%llx out of range", (unsigned long long)v);
-        put_le(f->at, 4, v);
+        reloc_put_le(f->at, 4, v);
         return true;
     case R_X86_64_32S:
         break;
     default:
         v -= f->p; /* PC32, PLT32 */
     }
-    if (!fits_signed((int64_t)v, 32))
+    if (!reloc_fits_signed((int64_t)v, 32))
         return fail(l, "relocation type %u: value 0x%llx out of range", f->type, (unsigned long long)v);
-    put_le(f->at, 4, v);
+    reloc_put_le(f->at, 4, v);
     return true;
 }
 
@@ -291,48 +343,41 @@ static bool apply_x64(Loader *l, const Fix *f)
 static bool a64_branch(Loader *l, const Fix *f, unsigned shift, unsigned bits)
 {
     int64_t v = (int64_t)(f->s + (uint64_t)f->a - f->p);
-    if ((v & 3) || !fits_signed(v >> 2, bits))
-        return fail(l, "AArch64 branch relocation %u: offset %lld out of range", f->type, (long long)v);
-    put_insn_field(f->at, shift, bits, (uint64_t)(v >> 2));
-    return true;
+    return reloc_a64_branch(f->at, v, shift, bits) ||
+           fail(l, "AArch64 branch relocation %u: offset %lld out of range", f->type, (long long)v);
 }
 
-/* ADR/ADRP's 21-bit immediate: immlo at bits 29-30, immhi at 5-23 */
-static bool a64_adr(Loader *l, const Fix *f, int64_t v)
+static bool a64_range(Loader *l, const Fix *f, bool ok)
 {
-    if (!fits_signed(v, 21))
-        return fail(l, "AArch64 relocation %u: 0x%llx out of range", f->type, (unsigned long long)v);
-    put_insn_field(f->at, 29, 2, (uint64_t)v & 3);
-    put_insn_field(f->at, 5, 19, (uint64_t)v >> 2);
-    return true;
+    return ok || fail(l, "AArch64 relocation %u: 0x%llx out of range", f->type, (unsigned long long)(f->s + (uint64_t)f->a));
 }
 
 static bool apply_a64(Loader *l, const Fix *f)
 {
     uint64_t v = f->s + (uint64_t)f->a;
     switch (f->type) {
-    case R_AARCH64_ABS64: put_le(f->at, 8, v); return true;
-    case R_AARCH64_PREL64: put_le(f->at, 8, v - f->p); return true;
+    case R_AARCH64_ABS64: reloc_put_le(f->at, 8, v); return true;
+    case R_AARCH64_PREL64: reloc_put_le(f->at, 8, v - f->p); return true;
     case R_AARCH64_ABS32:
-        if (v > UINT32_MAX && !fits_signed((int64_t)v, 32))
+        if (v > UINT32_MAX && !reloc_fits_signed((int64_t)v, 32))
             return fail(l, "R_AARCH64_ABS32 value 0x%llx out of range", (unsigned long long)v);
-        put_le(f->at, 4, v);
+        reloc_put_le(f->at, 4, v);
         return true;
     case R_AARCH64_PREL32:
-        if (!fits_signed((int64_t)(v - f->p), 32))
+        if (!reloc_fits_signed((int64_t)(v - f->p), 32))
             return fail(l, "R_AARCH64_PREL32 value out of range");
-        put_le(f->at, 4, v - f->p);
+        reloc_put_le(f->at, 4, v - f->p);
         return true;
     case R_AARCH64_CALL26: case R_AARCH64_JUMP26: return a64_branch(l, f, 0, 26);
     case R_AARCH64_CONDBR19: return a64_branch(l, f, 5, 19);
     case R_AARCH64_TSTBR14: return a64_branch(l, f, 5, 14);
-    case R_AARCH64_ADR_PREL_LO21: return a64_adr(l, f, (int64_t)(v - f->p));
-    case R_AARCH64_ADR_PREL_PG_HI21: return a64_adr(l, f, ((int64_t)(v & ~0xfffull) - (int64_t)(f->p & ~0xfffull)) >> 12);
-    case R_AARCH64_ADD_ABS_LO12_NC: case R_AARCH64_LDST8_ABS_LO12_NC: put_insn_field(f->at, 10, 12, v & 0xfff); return true;
-    case R_AARCH64_LDST16_ABS_LO12_NC: put_insn_field(f->at, 10, 12, (v & 0xfff) >> 1); return true;
-    case R_AARCH64_LDST32_ABS_LO12_NC: put_insn_field(f->at, 10, 12, (v & 0xfff) >> 2); return true;
-    case R_AARCH64_LDST64_ABS_LO12_NC: put_insn_field(f->at, 10, 12, (v & 0xfff) >> 3); return true;
-    default: put_insn_field(f->at, 10, 12, (v & 0xfff) >> 4); return true; /* LDST128 */
+    case R_AARCH64_ADR_PREL_LO21: return a64_range(l, f, reloc_a64_adr(f->at, (int64_t)(v - f->p)));
+    case R_AARCH64_ADR_PREL_PG_HI21: return a64_range(l, f, reloc_a64_page(f->at, v, f->p));
+    case R_AARCH64_ADD_ABS_LO12_NC: case R_AARCH64_LDST8_ABS_LO12_NC: reloc_insn_field(f->at, 10, 12, v & 0xfff); return true;
+    case R_AARCH64_LDST16_ABS_LO12_NC: reloc_insn_field(f->at, 10, 12, (v & 0xfff) >> 1); return true;
+    case R_AARCH64_LDST32_ABS_LO12_NC: reloc_insn_field(f->at, 10, 12, (v & 0xfff) >> 2); return true;
+    case R_AARCH64_LDST64_ABS_LO12_NC: reloc_insn_field(f->at, 10, 12, (v & 0xfff) >> 3); return true;
+    default: reloc_insn_field(f->at, 10, 12, (v & 0xfff) >> 4); return true; /* LDST128 */
     }
 }
 
@@ -359,6 +404,7 @@ static bool apply_section(Loader *l, uint32_t r)
         f.at = l->out->image + (f.p - l->out->base);
         if (!symbol_addr(l, (uint32_t)ELF64_R_SYM(rel.r_info), &f.s))
             return false;
+        f.s = veneer_or_symbol(l, (uint32_t)ELF64_R_SYM(rel.r_info), type, f.s);
         if (!(l->machine == EM_X86_64 ? apply_x64(l, &f) : apply_a64(l, &f)))
             return false;
     }
@@ -392,6 +438,8 @@ static bool collect_funcs(Loader *l)
         if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF)
             continue;
         uint64_t addr;
+        if (s->st_shndx == SHN_ABS) /* an absolute address is no code of the image */
+            return fail(l, "function symbol %u is absolute (in no section)", i);
         if (!sym_name(l, s) || !symbol_addr(l, i, &addr))
             return fail(l, "function symbol %u: bad name or section", i);
         l->out->funcs[l->out->nfuncs++] = (ElfFunc){l->out->strings + s->st_name, addr};
@@ -421,7 +469,7 @@ static bool collect_traps(Loader *l)
         l->out->traps = t;
         for (uint32_t k = 0; k < n; k++) {
             uint64_t at = l->sec_addr[i] - l->out->base + k * sizeof(CircAbiTrap);
-            int32_t where = (int32_t)get_le(l->out->image + at, 4);
+            int32_t where = (int32_t)reloc_get_le(l->out->image + at, 4);
             uint64_t off = at + (uint64_t)(int64_t)where;
             if (off >= l->out->exec_size)
                 return fail(l, "trap table entry %u points outside the code", k);
@@ -462,6 +510,7 @@ bool elf_load(const uint8_t *data, size_t size, uint16_t machine, uint64_t base,
     free(l.syms);
     free(l.sym_addr);
     free(l.sym_done);
+    free(l.veneer);
     if (!ok)
         elf_image_free(out);
     return ok;

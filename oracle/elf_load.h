@@ -6,6 +6,12 @@
  * (section circ_traps, runtime/circ_abi.h) read back.  A bad object (truncated,
  * another machine or class, a relocation it does not know, a symbol it cannot
  * resolve, a value out of range) is an error with a message, never a crash.
+ * An undefined symbol the caller resolves far from base (beyond +-2 GiB less the
+ * largest image on x86-64, +-128 MiB less it on AArch64: a host function for an
+ * mmap'd image) gets a veneer after the executable sections (x86-64 jmp [rip+0]
+ * and the address; AArch64 ldr x16, 8; br x16 and the address), and every
+ * relocation of it but the absolute ones refers to the veneer: a call reaches it,
+ * an address (lea rip, adrp + add) is the veneer's, which jumps on.
  * Relocations known: x86-64 64, PC32, PLT32, 32, 32S, PC64; AArch64 ABS64, ABS32,
  * PREL64, PREL32, CALL26, JUMP26, CONDBR19, TSTBR14, ADR_PREL_LO21,
  * ADR_PREL_PG_HI21, ADD_ABS_LO12_NC and LDST8/16/32/64/128_ABS_LO12_NC. */
@@ -35,6 +41,9 @@ typedef struct {
     uint32_t nfuncs;
     TrapSite *traps;     /* offsets from base, sorted */
     uint32_t ntraps;
+    uint32_t nveneers;   /* veneers made after the executable sections (within
+                            exec_size): one per undefined symbol resolved out of a
+                            PC-relative field's reach of the image */
     char *strings;       /* a copy of the symbol string table */
     bool threw_flag;     /* it defines circ_abi.h's threw-flag symbol */
 } ElfImage;

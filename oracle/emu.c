@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oracle/blob_reloc.h"
 #include "oracle/emu_harness.h"
 #include "oracle/mem.h"
 #include "oracle/runtime.h"
@@ -868,9 +869,10 @@ static bool blob_check(Emu *e, const CodeBlob *b)
             return fail(e, "entry of function %u at 0x%x is outside the code", i, b->entry[i]);
     for (uint32_t i = 0; i < b->nrelocs; i++) {
         const Reloc *r = &b->relocs[i];
-        if (r->kind != RELOC_ABS64)
+        unsigned field = blob_reloc_size(b->isa, r->kind);
+        if (!field)
             return fail(e, "relocation %u: unknown kind %u", i, r->kind);
-        if (r->offset > b->size || b->size - r->offset < 8)
+        if (r->offset > b->size || b->size - r->offset < field)
             return fail(e, "relocation %u at 0x%x is outside the code", i, r->offset);
         if (r->target == TARGET_FUNC ? r->index >= b->nfuncs
             : r->target == TARGET_HELPER ? r->index >= HELPER_COUNT : true)
@@ -895,16 +897,18 @@ static bool grow_code(Emu *e, uint32_t size)
     return map_code(e, cap);
 }
 
-static void apply_relocs(const CodeBlob *b, uint8_t *image)
+/* the code at EMU_CODE_ADDR, the helpers at their stubs; false (with the engine's
+ * error) if a PC-relative field cannot reach its target */
+static bool apply_relocs(Emu *e, const CodeBlob *b, uint8_t *image)
 {
     for (uint32_t i = 0; i < b->nrelocs; i++) {
         const Reloc *r = &b->relocs[i];
         uint64_t target = r->target == TARGET_FUNC ? EMU_CODE_ADDR + b->entry[r->index]
                                                    : emu_helper_addr((Helper)r->index);
-        uint64_t v = target + (uint64_t)r->addend;
-        for (int k = 0; k < 8; k++)
-            image[r->offset + k] = (uint8_t)(v >> (8 * k));
+        if (!blob_reloc_apply(b->isa, image, EMU_CODE_ADDR, r, target))
+            return fail(e, "relocation %u at 0x%x: the target is out of its field's range", i, r->offset);
     }
+    return true;
 }
 
 static int trap_cmp(const void *a, const void *b)
@@ -954,7 +958,8 @@ bool emu_load(Emu *e, const CodeBlob *b)
     fill_code(e->isa, e->code, span);
     if (b->size)
         memcpy(e->code, b->code, b->size);
-    apply_relocs(b, e->code);
+    if (!apply_relocs(e, b, e->code))
+        return false;
     /* translated blocks of the old bytes at these addresses must go */
     uc_err err = uc_ctl_remove_cache(e->uc, EMU_CODE_ADDR, EMU_CODE_ADDR + span);
     if (err != UC_ERR_OK)

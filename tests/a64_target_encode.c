@@ -150,10 +150,9 @@ static void expect_mov(Expect *e, const Code *code, const LirForm *f, const Inst
         line(e, "mov %s, %s", gp(&nm, rn(d), sf), gp(&nm, rn(s), sf));
     } else if (s->kind == ARG_IMM || s->kind == ARG_BIGIMM) {
         e->prefix |= 1ull << rn(d);
-    } else if (s->kind == ARG_SYMBOL) {
-        line(e, "ldr %s, #8", gp(&nm, rn(d), 1));
-        line(e, "b #0x10");
-        line(e, ".quad");
+    } else if (s->kind == ARG_SYMBOL) { /* adrp + add, their fields 0 for the relocations */
+        line(e, "adrp %s, #0", gp(&nm, rn(d), 1));
+        line(e, "add %s, %s, #0", gp(&nm, rn(d), 1), gp(&nm, rn(d), 1));
     } else {
         expect_mem(e, code, sf ? &LD_X : &LD_W, rn(d), s);
     }
@@ -553,7 +552,7 @@ static bool decode(Checker *k, const uint8_t *code, uint32_t size, uint64_t addr
     for (uint32_t at = 0; at + 4 <= size && d->n < 64;) {
         bool lit = false;
         for (uint32_t r = 0; r < nrelocs; r++)
-            lit |= relocs[r].offset == at + addr;
+            lit |= relocs[r].offset == at + addr && relocs[r].kind == RELOC_ABS64;
         if (lit) {
             snprintf(d->text[d->n++], 80, ".quad");
             at += 8;
@@ -656,9 +655,11 @@ static bool check_straight(Checker *k, const LirForm *f, Inst *in)
         report(k, f, &e, &d, "undecodable word");
     ok = ok && matches(k, f, &e, &d, 0, d.n);
     if (ok && in->args[0].kind == ARG_SYMBOL && f->enc == A64E_MOV) {
-        ok = as.nrelocs == 1 && as.relocs[0].offset == 8 && as.relocs[0].kind == RELOC_ABS64 &&
-             as.relocs[0].index == in->args[0].slot && as.relocs[0].addend == in->args[0].value &&
-             as.relocs[0].target == in->args[0].sym_kind;
+        ok = as.nrelocs == 2;
+        for (uint32_t r = 0; ok && r < 2; r++)
+            ok = as.relocs[r].offset == 4 * r && as.relocs[r].kind == (r ? RELOC_LO12 : RELOC_PAGE21) &&
+                 as.relocs[r].index == in->args[0].slot && as.relocs[r].addend == in->args[0].value &&
+                 as.relocs[r].target == in->args[0].sym_kind;
         if (!ok)
             report(k, f, &e, &d, "relocation");
     }
@@ -777,10 +778,11 @@ static bool check_control(Checker *k, const LirForm *f, Inst *in)
         case A64E_CALL:
             if (in->args[0].kind == ARG_SYMBOL && in->args[0].sym_kind == TARGET_FUNC && !in->args[0].value)
                 line(&e, "bl %s", imm(ib, blob.entry[1]));
+            else if (in->args[0].kind == ARG_SYMBOL && in->args[0].sym_kind == TARGET_HELPER && !in->args[0].value)
+                line(&e, "bl %s", imm(ib, blob.nrelocs ? blob.relocs[0].offset : 0)); /* imm26 0 */
             else if (in->args[0].kind == ARG_SYMBOL) {
-                line(&e, "ldr x16, #8");
-                line(&e, "b #0x10");
-                line(&e, ".quad");
+                line(&e, "adrp x16, #0");
+                line(&e, "add x16, x16, #0");
                 line(&e, "blr x16");
             } else if (in->args[0].kind == ARG_TMP) {
                 line(&e, "blr x%d", rn(&in->args[0]));
@@ -805,8 +807,11 @@ static bool check_control(Checker *k, const LirForm *f, Inst *in)
                 return false;
             }
         }
-        if (f->enc == A64E_CALL && in->args[0].kind == ARG_SYMBOL && in->args[0].sym_kind == TARGET_HELPER &&
-            (blob.nrelocs != 1 || blob.relocs[0].offset % 8 != 0 || blob.relocs[0].index != in->args[0].slot)) {
+        bool helper_call = f->enc == A64E_CALL && in->args[0].kind == ARG_SYMBOL &&
+                           in->args[0].sym_kind == TARGET_HELPER;
+        bool bl = helper_call && !in->args[0].value;
+        if (helper_call && (blob.nrelocs != (bl ? 1u : 2u) || blob.relocs[0].index != in->args[0].slot ||
+                            blob.relocs[0].kind != (bl ? RELOC_BRANCH : RELOC_PAGE21))) {
             report(k, f, &e, &d, "helper relocation");
             return false;
         }

@@ -9,6 +9,7 @@
 #include "compiler/compile.h"
 #include "compiler/lir/objwrite.h"
 #include "compiler/target.h"
+#include "oracle/blob_reloc.h"
 #include "oracle/elf_load.h"
 #include "oracle/emu.h"
 #include "oracle/interp.h"
@@ -36,17 +37,15 @@ static bool make_object(const Module *m, const Target *t, Arena *arena, CodeBlob
     return ok;
 }
 
-/* the code bytes with the blob's absolute words filled as the emulator fills them */
+/* the code bytes with the blob's relocations filled as the emulator fills them */
 static uint8_t *expected_bytes(const CodeBlob *b)
 {
     uint8_t *code = malloc(b->size + 1);
     memcpy(code, b->code, b->size);
     for (uint32_t i = 0; i < b->nrelocs; i++) {
         const Reloc *r = &b->relocs[i];
-        uint64_t v = (r->target == TARGET_FUNC ? EMU_CODE_ADDR + b->entry[r->index] : emu_helper_addr((Helper)r->index)) +
-                     (uint64_t)r->addend;
-        for (int k = 0; k < 8; k++)
-            code[r->offset + k] = (uint8_t)(v >> (8 * k));
+        uint64_t target = r->target == TARGET_FUNC ? EMU_CODE_ADDR + b->entry[r->index] : emu_helper_addr((Helper)r->index);
+        CHECK(blob_reloc_apply(b->isa, code, EMU_CODE_ADDR, r, target), "relocation %u applies", i);
     }
     return code;
 }
@@ -136,18 +135,46 @@ static bool load_fails(const uint8_t *data, size_t n, uint16_t machine, const ch
     return !ok && err[0] && (!expect || strstr(err, expect));
 }
 
-/* the first relocation entry of the object (NULL if it has none) */
-static uint8_t *first_rela(uint8_t *data, size_t size)
+/* the contents of the object's first non-empty section of type (NULL if none), its
+ * size in *n */
+static uint8_t *first_section(uint8_t *data, size_t size, uint32_t type, uint64_t *n)
 {
     Elf64_Ehdr h;
     memcpy(&h, data, sizeof h);
     for (unsigned i = 1; i < h.e_shnum && h.e_shoff + (i + 1) * sizeof(Elf64_Shdr) <= size; i++) {
         Elf64_Shdr s;
         memcpy(&s, data + h.e_shoff + i * sizeof s, sizeof s);
-        if (s.sh_type == SHT_RELA && s.sh_size)
+        *n = s.sh_size;
+        if (s.sh_type == type && s.sh_size)
             return data + s.sh_offset;
     }
     return NULL;
+}
+
+/* the first relocation entry of the object (NULL if it has none) */
+static uint8_t *first_rela(uint8_t *data, size_t size)
+{
+    uint64_t n;
+    return first_section(data, size, SHT_RELA, &n);
+}
+
+/* the object's first STT_FUNC symbol made absolute (SHN_ABS, value 0); false if it
+ * has none */
+static bool make_func_absolute(uint8_t *data, size_t size)
+{
+    uint64_t n = 0;
+    uint8_t *syms = first_section(data, size, SHT_SYMTAB, &n);
+    for (uint64_t at = 0; syms && at + sizeof(Elf64_Sym) <= n; at += sizeof(Elf64_Sym)) {
+        Elf64_Sym s;
+        memcpy(&s, syms + at, sizeof s);
+        if (ELF64_ST_TYPE(s.st_info) == STT_FUNC) {
+            s.st_shndx = SHN_ABS;
+            s.st_value = 0;
+            memcpy(syms + at, &s, sizeof s);
+            return true;
+        }
+    }
+    return false;
 }
 
 static void set_rela_info(uint8_t *rela, uint64_t info) { memcpy(rela + 8, &info, sizeof info); }
@@ -170,6 +197,9 @@ static void check_bad_objects(const ObjImage *obj, uint16_t machine, uint16_t ot
         set_rela_info(rela, ELF64_R_INFO(0xffffffu, ELF64_R_TYPE(info)));
         CHECK(load_fails(copy, obj->size, machine, "symbol"), "a relocation of a missing symbol loads");
     }
+    memcpy(copy, obj->data, obj->size); /* a function at an absolute address, outside the image */
+    CHECK(make_func_absolute(copy, obj->size) && load_fails(copy, obj->size, machine, "is absolute"),
+          "an absolute function symbol loads");
     /* random corruption: 1-4 bytes replaced, never a crash (the sanitized build sees) */
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     unsigned refused = 0;

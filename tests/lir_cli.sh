@@ -23,7 +23,7 @@ expect 'jl 0x[0-9a-f]+$'                  # Branch32 slt: jl to BB#2, then jmp t
 expect 'jmp 0x[0-9a-f]+$'
 expect 'ud2  ; trap overflow'
 expect 'idiv ebx  ; trap div0'
-expect 'movabs r11, 0  ; abs64 helper.fmod_f64'
+expect 'lea r11, \[rip\]  ; pc32 helper.fmod_f64'
 expect 'mov dword ptr \[rbp - 8\], edi'   # stack0 at offset -8 from the frame base
 expect '; gate 9'
 expect 'call 0$'                          # function 0 is at offset 0

@@ -305,8 +305,10 @@ static void test_valid_forms(void)
     CHECK(!valid(LIR_Branch32, 3, (Arg[]){ arg_relcond((RelCond)REL_COUNT), arg_tmp(v), arg_imm(0) }),
           "condition out of range");
     CHECK(valid(LIR_Call, 1, (Arg[]){ arg_symbol(TARGET_FUNC, 3, 0) }), "call a function");
-    CHECK(!valid(LIR_Call, 1, (Arg[]){ arg_symbol(TARGET_HELPER, HELPER_THROW, 0) }),
-          "no rel32 call to a helper");
+    CHECK(valid(LIR_Call, 1, (Arg[]){ arg_symbol(TARGET_HELPER, HELPER_THROW, 0) }),
+          "a rel32 call to a helper (position-independent)");
+    CHECK(!valid(LIR_Call, 1, (Arg[]){ arg_symbol(TARGET_FUNC, 3, 8) }),
+          "no rel32 call to a function with an addend");
     CHECK(valid(LIR_Call, 1, (Arg[]){ arg_tmp(v) }), "call through a register");
     CHECK(valid(LIR_Lea64, 2, (Arg[]){ arg_stack(2, 0), arg_tmp(w) }), "Lea64 of a stack slot");
     CHECK(!valid(LIR_Lea64, 2, (Arg[]){ arg_tmp(v), arg_tmp(w) }), "Lea64 of a register");

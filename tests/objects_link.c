@@ -1,7 +1,8 @@
 /* objects_link.c — circ's objects in programs of the system toolchain: every module
  * given (corpus files, and NGEN programs of `circ gen`) is compiled at -O2 to an ELF
- * object, linked with runtime/main.c (docs/objects.md) and libcirc_rt, and run
- * natively (x86-64) or under qemu-aarch64 (arm64); each run line's outcome and
+ * object, linked with runtime/main.c (docs/objects.md) and libcirc_rt into a PIE (the
+ * toolchain's default link: no -no-pie, no -static) with nothing printed by the link,
+ * and run natively (x86-64) or under qemu-aarch64 (arm64); each run line's outcome and
  * harness-buffer bytes must be the interpreter's.  TARGET c-gcc or c-clang: the
  * module as C (circ compile --target c, docs/cbackend.md) built into main.c's program
  * by that compiler with -Wall -Wextra -Werror -fsanitize=undefined
@@ -15,6 +16,7 @@
 #include "test_check.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <stdarg.h>
 #include <sys/wait.h>
 #include <inttypes.h>
@@ -57,12 +59,12 @@ static bool pick_toolchain(Ctx *c)
         return x64_host && have(!strcmp(c->target, "c-clang") ? "clang" : "gcc");
     }
     if (!strcmp(c->target, "x86-64")) {
-        c->cc = "cc -no-pie";
+        c->cc = "cc"; /* the toolchain's default link: a PIE on Debian */
         c->run = "";
         return x64_host && have("cc");
     }
-    c->cc = "aarch64-linux-gnu-gcc -static";
-    c->run = x64_host ? "qemu-aarch64 " : "";
+    c->cc = "aarch64-linux-gnu-gcc"; /* a dynamically linked PIE, as docs/objects.md links it */
+    c->run = x64_host ? "qemu-aarch64 -L /usr/aarch64-linux-gnu " : "";
     return have("aarch64-linux-gnu-gcc") && (!x64_host || have("qemu-aarch64"));
 }
 
@@ -83,6 +85,28 @@ static bool build_runtime(Ctx *c)
     return true;
 }
 
+/* the program TMP/a.out is position-independent (ET_DYN), and the link that made it
+ * printed nothing (TMP/link.err empty: no text relocations or other warnings) */
+static bool pie_without_warning(const Ctx *c, const char *file)
+{
+    char path[128], msg[512] = "";
+    snprintf(path, sizeof path, "%s/link.err", c->tmp);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(msg, 1, sizeof msg - 1, f) : 0;
+    if (f)
+        fclose(f);
+    msg[n] = 0;
+    CHECK(f && n == 0, "%s (%s): the link printed: %s", file, c->target, msg);
+    snprintf(path, sizeof path, "%s/a.out", c->tmp);
+    unsigned char h[18] = {0};
+    f = fopen(path, "rb");
+    bool read = f && fread(h, 1, sizeof h, f) == sizeof h;
+    if (f)
+        fclose(f);
+    CHECK(read && h[16] == ET_DYN && h[17] == 0, "%s (%s): the program is not a PIE (e_type %u)", file, c->target, h[16]);
+    return f && n == 0 && read && h[16] == ET_DYN;
+}
+
 /* object, header and program of one module */
 static bool build_program(Ctx *c, const char *file)
 {
@@ -93,9 +117,10 @@ static bool build_program(Ctx *c, const char *file)
                   c->circ, file, c->tmp, c->tmp, c->cc, c->tmp, c->rt_src, c->rt_src, c->rt_objs, c->tmp) == 0;
     return sh("%s compile '%s' --target %s -O2 --prefix=circ_ -o %s/m.o && "
               "%s compile '%s' --emit=header --prefix=circ_ -o %s/circ_module.h && "
-              "%s -std=c11 -O1 -Wall -Wextra -Werror -I%s -I%s %s/main.c %s/m.o %s -lm -o %s/a.out",
+              "%s -std=c11 -O1 -Wall -Wextra -Werror -I%s -I%s %s/main.c %s/m.o %s -lm -o %s/a.out 2>%s/link.err",
               c->circ, file, c->target, c->tmp, c->circ, file, c->tmp, c->cc, c->tmp, c->rt_src, c->rt_src,
-              c->tmp, c->rt_objs, c->tmp) == 0;
+              c->tmp, c->rt_objs, c->tmp, c->tmp) == 0 &&
+           pie_without_warning(c, file);
 }
 
 static uint64_t mask(Type t, uint64_t bits)

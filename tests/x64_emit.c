@@ -6,6 +6,7 @@
 #include "compiler/x64/x64.h"
 
 #include <capstone/capstone.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unicorn/unicorn.h>
 
@@ -126,13 +127,17 @@ static bool run_setup(Run *r, const CodeBlob *blob)
         return false;
     uint32_t code_size = (blob->size + 0xfff) & ~0xfffu;
     uc_mem_map(r->uc, CODE_ADDR, code_size, UC_PROT_READ | UC_PROT_EXEC);
-    uc_mem_write(r->uc, CODE_ADDR, blob->code, blob->size);
+    uint8_t *code = malloc(blob->size + 1);
+    memcpy(code, blob->code, blob->size);
     for (uint32_t i = 0; i < blob->nrelocs; i++) {   /* functions: their address; helpers: unused */
-        const Reloc *rl = &blob->relocs[i];
-        uint64_t addr = rl->target == TARGET_FUNC ? CODE_ADDR + blob->entry[rl->index] + (uint64_t)rl->addend
-                                                  : 0xdead0000ull;
-        uc_mem_write(r->uc, CODE_ADDR + rl->offset, &addr, 8);
+        const Reloc *rl = &blob->relocs[i];          /* lea's disp32 (RELOC_PC32): from the field's end */
+        uint64_t addr = rl->target == TARGET_FUNC ? CODE_ADDR + blob->entry[rl->index] : 0xdead0000ull;
+        uint32_t disp = (uint32_t)(addr + (uint64_t)rl->addend - (CODE_ADDR + rl->offset + 4));
+        CHECK(rl->kind == RELOC_PC32, "relocation %u is lea's disp32", i);
+        memcpy(code + rl->offset, &disp, 4);
     }
+    uc_mem_write(r->uc, CODE_ADDR, code, blob->size);
+    free(code);
     uc_mem_map(r->uc, STACK_ADDR, STACK_SIZE, UC_PROT_READ | UC_PROT_WRITE);
     uc_mem_map(r->uc, SENTINEL, 0x1000, UC_PROT_READ | UC_PROT_EXEC);
     uc_hook h;
@@ -212,10 +217,10 @@ static void test_tables(const CodeBlob *blob)
     CHECK(blob->nrelocs == 3, "three relocations: %u", blob->nrelocs);
     if (blob->nrelocs == 3) {
         const Reloc *r = blob->relocs;
-        CHECK(r[0].offset == blob->entry[2] + 2 && r[0].target == TARGET_HELPER &&
-                  r[0].index == HELPER_FEXP_F64 && r[0].kind == RELOC_ABS64, "helper relocation");
-        CHECK(r[1].offset == blob->entry[2] + 12 && r[1].target == TARGET_FUNC && r[1].index == 1,
-              "function relocation");
+        CHECK(r[0].offset == blob->entry[2] + 3 && r[0].target == TARGET_HELPER &&
+                  r[0].index == HELPER_FEXP_F64 && r[0].kind == RELOC_PC32, "helper relocation (lea r11, [rip])");
+        CHECK(r[1].offset == blob->entry[2] + 10 && r[1].target == TARGET_FUNC && r[1].index == 1 &&
+                  r[1].kind == RELOC_PC32, "function relocation (lea rax, [rip])");
     }
 }
 

@@ -3,8 +3,8 @@
  * addressing mode, decoded by Capstone, and compared structurally (mnemonic, operand
  * registers, immediates, memory base/index/scale/disp, operand sizes) with what this
  * file expects the LIR instruction to mean.  Branches, jumps and calls go through
- * x64_emit so their targets are checked after layout; movabs of a symbol must leave
- * its relocation, divisions and ud2 their trap sites.  Stops at the first
+ * x64_emit so their targets are checked after layout; lea rip of a symbol and a
+ * helper's call rel32 must leave their relocations, divisions and ud2 their trap sites.  Stops at the first
  * disagreement with the form, operands, bytes and Capstone's text. */
 #include "compiler/x64/x64.h"
 
@@ -71,9 +71,15 @@ static ExpOp exp_arg(const Arg *a, unsigned width)
         e.type = X86_OP_REG;
         e.reg = cs_reg(a->base, width);
         break;
-    case ARG_IMM: case ARG_BIGIMM: case ARG_SYMBOL:
+    case ARG_SYMBOL: /* lea [rip + disp32], the disp32 left 0 for the relocation */
+        e.type = X86_OP_MEM;
+        e.size = (uint8_t)(width / 8);
+        e.mem.base = X86_REG_RIP;
+        e.mem.index = X86_REG_INVALID;
+        break;
+    case ARG_IMM: case ARG_BIGIMM:
         e.type = X86_OP_IMM;
-        e.imm = a->kind == ARG_SYMBOL ? 0 : a->value;
+        e.imm = a->value;
         e.imm_bits = width;
         e.size = (uint8_t)(width / 8);
         break;
@@ -241,8 +247,10 @@ static void expect_rv2(Expect *e, const OpExpect *oe, const Inst *in, const LirO
 {
     const Arg *src = &in->args[in->nargs == 3 ? 1 : 0], *dst = &in->args[in->nargs - 1];
     const char *mnem = oe->mnem;
-    if (in->op == LIR_Move && (src->kind == ARG_BIGIMM || src->kind == ARG_SYMBOL))
+    if (in->op == LIR_Move && src->kind == ARG_BIGIMM)
         mnem = "movabs";
+    if (in->op == LIR_Move && src->kind == ARG_SYMBOL)
+        mnem = "lea";
     if ((in->op == LIR_MoveFloat || in->op == LIR_MoveDouble) && src->kind == ARG_TMP &&
         dst->kind == ARG_TMP)
         mnem = "movaps";
@@ -344,7 +352,9 @@ static bool build_expect(const Inst *in, const LirOverload *o, bool taken_is_nex
         break;
     case SH_CALL:
         x = push_insn(e, "call");
-        if (in->args[0].kind == ARG_SYMBOL) {
+        if (in->args[0].kind == ARG_SYMBOL && in->args[0].sym_kind == TARGET_HELPER) {
+            push_op(x, (ExpOp){ .type = X86_OP_IMM, .imm = 5 }); /* rel32 0, decoded at 0 */
+        } else if (in->args[0].kind == ARG_SYMBOL) {
             x->target_is_block2 = true;    /* the entry of function 1 */
             push_op(x, (ExpOp){ .type = X86_OP_IMM });
         } else {
@@ -481,9 +491,10 @@ static bool check_traps_relocs(Checker *k, const LirForm *f, const Inst *in)
         snprintf(k->why, sizeof k->why, "trap site for a non-trapping instruction");
         goto bad;
     }
-    if (in->nargs && in->args[0].kind == ARG_SYMBOL) {
+    if (in->nargs && in->args[0].kind == ARG_SYMBOL) { /* lea's disp32 at 3, call's rel32 at 1 */
         const Reloc *r = as->relocs;
-        if (as->nrelocs != 1 || r->offset != 2 || r->kind != RELOC_ABS64 ||
+        bool call = in->op == LIR_Call;
+        if (as->nrelocs != 1 || r->offset != (call ? 1u : 3u) || r->kind != (call ? RELOC_BRANCH : RELOC_PC32) ||
             r->target != in->args[0].sym_kind || r->index != in->args[0].slot ||
             r->addend != in->args[0].value) {
             snprintf(k->why, sizeof k->why, "relocation missing or wrong (%u relocs)", as->nrelocs);
@@ -670,7 +681,7 @@ static bool check_combo(FormRun *r, const unsigned *pick)
         return false;
     }
     r->combos++;
-    bool symbol_call = in.op == LIR_Call && in.args[0].kind == ARG_SYMBOL;
+    bool symbol_call = in.op == LIR_Call && in.args[0].kind == ARG_SYMBOL && in.args[0].sym_kind == TARGET_FUNC;
     if (is_control((LirOp)in.op) && (in.op != LIR_Call || symbol_call))
         return check_control(r->k, r->f, &in, r->combos % 2 == 0);
     return check_straight(r->k, r->f, &in);

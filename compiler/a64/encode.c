@@ -1,8 +1,9 @@
 /* encode.c — ARM64 machine code for one LIR instruction, chosen by its form
  * (forms.def) and built from the instruction words of insn.h.  Large immediates go through
  * a64_mov_imm, memory offsets that fit neither the scaled nor the unscaled form
- * through x17, symbols through an inline literal word (ldr; b over it; the word,
- * 8-byte aligned) that a RELOC_ABS64 fills.  Branches to blocks and calls become
+ * through x17, a symbol's address through adrp + add (RELOC_PAGE21, RELOC_LO12: the
+ * code is position-independent), a helper's call through bl (RELOC_BRANCH).
+ * Branches to blocks and calls of the module's functions become
  * fixups (the module layout resolves them; a conditional branch marked long becomes an
  * inverted branch over a b).  Ud2 is brk with a trap-table entry.  Needs every Tmp
  * to be a register and every stack slot assigned. */
@@ -21,17 +22,14 @@ static bool word(LirAsm *as, uint32_t w)
     return !as->failed;
 }
 
-/* an 8-byte aligned literal word holding the symbol's address, loaded into rd */
+/* the symbol's address into rd, position-independent: adrp rd, sym (RELOC_PAGE21);
+ * add rd, rd, :lo12:sym (RELOC_LO12) */
 static bool load_symbol(LirAsm *as, int rd, const Arg *sym)
 {
-    if (as->size % 8 != 0)
-        word(as, a64_nop());
-    word(as, a64_ldr_literal(A64_LDR_X, rd, 8));
-    word(as, a64_b(12));
-    lir_asm_reloc(as, sym);
-    lir_asm_word(as, 0);
-    lir_asm_word(as, 0);
-    return !as->failed;
+    lir_asm_reloc(as, sym, RELOC_PAGE21);
+    word(as, a64_adrp(rd, 0));
+    lir_asm_reloc(as, sym, RELOC_LO12);
+    return word(as, a64_add_imm(1, rd, rd, 0, 0));
 }
 
 static bool mov_imm(LirAsm *as, int sf, int rd, uint64_t v)
@@ -550,6 +548,10 @@ static bool enc_call(const Ctx *c)
     const Arg *t = arg(c, 0);
     if (t->kind == ARG_SYMBOL && t->sym_kind == TARGET_FUNC && t->value == 0) {
         lir_asm_fixup(c->as, t->slot, LIR_FIX_CALL);
+        return word(c->as, a64_bl(0));
+    }
+    if (t->kind == ARG_SYMBOL && t->sym_kind == TARGET_HELPER && t->value == 0) {
+        lir_asm_reloc(c->as, t, RELOC_BRANCH); /* bl to the helper */
         return word(c->as, a64_bl(0));
     }
     if (t->kind == ARG_SYMBOL) {

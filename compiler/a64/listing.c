@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool reloc_at(const CodeBlob *blob, uint32_t at)
+/* is there an absolute word (a literal, RELOC_ABS64) at `at`? */
+static bool literal_at(const CodeBlob *blob, uint32_t at)
 {
     for (uint32_t r = 0; r < blob->nrelocs; r++)
-        if (blob->relocs[r].offset == at)
+        if (blob->relocs[r].offset == at && blob->relocs[r].kind == RELOC_ABS64)
             return true;
     return false;
 }
@@ -30,7 +31,7 @@ static uint32_t step(const LirListing *l, uint32_t at, uint32_t end)
     (void)end;
     const CodeBlob *blob = l->blob;
     lir_list_marks(l, at);
-    if (reloc_at(blob, at) && at + 8 <= blob->size) {
+    if (literal_at(blob, at) && at + 8 <= blob->size) {
         uint64_t v = (uint64_t)word_of(blob, at) | (uint64_t)word_of(blob, at + 4) << 32;
         fprintf(l->out, "  %06x: %08x %08x        .quad 0x%llx", at, word_of(blob, at),
                 word_of(blob, at + 4), (unsigned long long)v);
@@ -47,6 +48,7 @@ static uint32_t step(const LirListing *l, uint32_t at, uint32_t end)
     fprintf(l->out, "  %06x: %08x                 %s%s%s", at, word_of(blob, at), insn[0].mnemonic,
             insn[0].op_str[0] ? " " : "", insn[0].op_str);
     lir_list_traps(l, at);
+    lir_list_relocs(l, at, 4);
     fputc('\n', l->out);
     cs_free(insn, n);
     return 4;

@@ -1,6 +1,7 @@
 /* obj.c — AArch64 in ELF objects (compiler/lir/objwrite.h): EM_AARCH64, absolute
- * words (the literal words symbols are loaded from) R_AARCH64_ABS64, calls
- * R_AARCH64_CALL26 (BL's imm26), trap table entries R_AARCH64_PREL32. */
+ * words R_AARCH64_ABS64, calls of functions and helpers R_AARCH64_CALL26 (BL's
+ * imm26), a symbol's adrp R_AARCH64_ADR_PREL_PG_HI21 and add
+ * R_AARCH64_ADD_ABS_LO12_NC, trap table entries R_AARCH64_PREL32. */
 #include "a64.h"
 
 #include "compiler/lir/objwrite.h"
@@ -13,4 +14,7 @@ const ObjFormat a64_obj_format = {
     .call = R_AARCH64_CALL26,
     .call_addend = 0,
     .prel32 = R_AARCH64_PREL32,
+    .branch = R_AARCH64_CALL26,
+    .page21 = R_AARCH64_ADR_PREL_PG_HI21,
+    .lo12 = R_AARCH64_ADD_ABS_LO12_NC,
 };

@@ -57,10 +57,10 @@ void lir_asm_fixup(LirAsm *as, uint32_t target, LirFixupKind kind)
         as->fixups[as->nfixups++] = (LirFixup){ as->size, target, (uint8_t)kind };
 }
 
-void lir_asm_reloc(LirAsm *as, const Arg *sym)
+void lir_asm_reloc(LirAsm *as, const Arg *sym, RelocKind kind)
 {
     if (lir_asm_reserve(as, (void **)&as->relocs, &as->caprelocs, as->nrelocs + 1, sizeof *as->relocs))
-        as->relocs[as->nrelocs++] = (Reloc){ as->size, RELOC_ABS64, sym->sym_kind, sym->slot, sym->value };
+        as->relocs[as->nrelocs++] = (Reloc){ as->size, (uint8_t)kind, sym->sym_kind, sym->slot, sym->value };
 }
 
 void lir_asm_trap(LirAsm *as, uint32_t offset, uint8_t kind)

@@ -52,10 +52,10 @@ bool lir_asm_fail(LirAsm *as, const char *fmt, ...) __attribute__((format(printf
 bool lir_asm_reserve(LirAsm *as, void **p, uint32_t *cap, uint32_t need, size_t elem);
 void lir_asm_byte(LirAsm *as, unsigned byte);
 void lir_asm_word(LirAsm *as, uint32_t word);               /* 4 bytes, little-endian */
-/* a fixup, a relocation (RELOC_ABS64 of a Symbol arg), a trap site, at the current
- * offset (the trap at offset) */
+/* a fixup, a relocation of kind (RelocKind) to a Symbol arg, a trap site, at the
+ * current offset (the trap at offset) */
 void lir_asm_fixup(LirAsm *as, uint32_t target, LirFixupKind kind);
-void lir_asm_reloc(LirAsm *as, const Arg *sym);
+void lir_asm_reloc(LirAsm *as, const Arg *sym, RelocKind kind);
 void lir_asm_trap(LirAsm *as, uint32_t offset, uint8_t kind);
 /* is the next fixup of the function a branch marked for its long form? */
 bool lir_asm_next_is_long(const LirAsm *as);

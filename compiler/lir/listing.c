@@ -47,10 +47,15 @@ void lir_list_relocs(const LirListing *l, uint64_t at, uint32_t size)
         const Reloc *rl = &l->blob->relocs[r];
         if (rl->offset < at || rl->offset >= at + size)
             continue;
+        static const char *const kinds[RELOC_KIND_COUNT] = {
+            [RELOC_ABS64] = "abs64", [RELOC_CALL] = "call", [RELOC_PC32] = "pc32",
+            [RELOC_BRANCH] = "branch", [RELOC_PAGE21] = "page21", [RELOC_LO12] = "lo12",
+        };
+        const char *kind = rl->kind < RELOC_KIND_COUNT ? kinds[rl->kind] : "?";
         if (rl->target == TARGET_HELPER)
-            fprintf(l->out, "  ; abs64 helper.%s", lir_helper_name(rl->index));
+            fprintf(l->out, "  ; %s helper.%s", kind, lir_helper_name(rl->index));
         else
-            fprintf(l->out, "  ; abs64 func%u", rl->index);
+            fprintf(l->out, "  ; %s func%u", kind, rl->index);
         if (rl->addend)
             fprintf(l->out, "%+lld", (long long)rl->addend);
     }

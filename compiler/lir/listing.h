@@ -36,8 +36,8 @@ bool lir_listing(const LirListing *l, const char *const *func_names, LirListStep
 void lir_list_marks(const LirListing *l, uint64_t at);
 /* "  ; trap KIND" for each trap site at offset `at`, on the current line */
 void lir_list_traps(const LirListing *l, uint64_t at);
-/* "  ; abs64 helper.NAME" / "  ; abs64 funcN" (+addend) for each relocation in
- * [at, at + size), on the current line */
+/* "  ; KIND helper.NAME" / "  ; KIND funcN" (+addend) for each relocation in
+ * [at, at + size), on the current line; KIND is abs64, pc32, branch, page21 or lo12 */
 void lir_list_relocs(const LirListing *l, uint64_t at, uint32_t size);
 
 #endif

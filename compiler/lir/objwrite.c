@@ -131,16 +131,35 @@ static uint32_t reloc_symbol(const ObjBuild *o, const Reloc *r)
     return r->target == TARGET_HELPER ? o->helper_sym[r->index] : o->func_sym0 + r->index;
 }
 
-/* the text relocations in offset order: the blob's absolute words merged with its calls */
+/* the ELF type of a blob relocation's kind (0: none) and the addend it adds */
+static uint32_t reloc_type(const ObjFormat *f, unsigned kind)
+{
+    switch (kind) {
+    case RELOC_ABS64: return f->abs64;
+    case RELOC_PC32: return f->pc32;
+    case RELOC_BRANCH: return f->branch;
+    case RELOC_PAGE21: return f->page21;
+    case RELOC_LO12: return f->lo12;
+    default: return 0;
+    }
+}
+
+static int64_t reloc_bias(const ObjFormat *f, unsigned kind)
+{
+    return kind == RELOC_PC32 || kind == RELOC_BRANCH ? f->call_addend : 0;
+}
+
+/* the text relocations in offset order: the blob's relocations merged with its calls */
 static void add_text_relocs(ObjBuild *o)
 {
     const CodeBlob *b = o->blob;
     uint32_t i = 0, j = 0;
     while (i < b->nrelocs || j < b->ncalls) {
-        bool take_abs = j >= b->ncalls || (i < b->nrelocs && b->relocs[i].offset < b->calls[j].offset);
-        if (take_abs) {
+        bool take_reloc = j >= b->ncalls || (i < b->nrelocs && b->relocs[i].offset < b->calls[j].offset);
+        if (take_reloc) {
             const Reloc *r = &b->relocs[i++];
-            add_rela(&o->rela_text, r->offset, reloc_symbol(o, r), o->fmt->abs64, r->addend);
+            add_rela(&o->rela_text, r->offset, reloc_symbol(o, r), reloc_type(o->fmt, r->kind),
+                     r->addend + reloc_bias(o->fmt, r->kind));
         } else {
             const Reloc *r = &b->calls[j++];
             add_rela(&o->rela_text, r->offset, reloc_symbol(o, r), o->fmt->call, o->fmt->call_addend + r->addend);
@@ -178,7 +197,8 @@ static bool blob_ok(ObjBuild *o)
         if (b->entry[i] > b->size || (i && b->entry[i] < b->entry[i - 1]))
             return fail(o, "function %u's entry 0x%x is out of order or outside the code", i, b->entry[i]);
     for (uint32_t i = 0; i < b->nrelocs; i++)
-        if (b->relocs[i].kind != RELOC_ABS64 || !reloc_ok(b, &b->relocs[i], 8) ||
+        if (!reloc_type(o->fmt, b->relocs[i].kind) ||
+            !reloc_ok(b, &b->relocs[i], b->relocs[i].kind == RELOC_ABS64 ? 8 : 4) ||
             (i && b->relocs[i].offset < b->relocs[i - 1].offset))
             return fail(o, "relocation %u at 0x%x is not one an object can hold", i, b->relocs[i].offset);
     for (uint32_t i = 0; i < b->ncalls; i++)

@@ -2,8 +2,9 @@
  * describes its ELF machine and relocation types (an ObjFormat, in the target's
  * obj.c).  The object holds .text (the code), one global function symbol per
  * module function, undefined symbols for the runtime helpers it calls
- * (runtime/circ_abi.h), relocations for the blob's absolute words and for calls
- * between functions, the trap table (section circ_traps, runtime/circ_abi.h) and an
+ * (runtime/circ_abi.h), relocations for the blob's symbol addresses (PC-relative:
+ * the code is position-independent), helper calls and calls between functions,
+ * the trap table (section circ_traps, runtime/circ_abi.h) and an
  * empty .note.GNU-stack; runtime/ (libcirc_rt) links it into a program. */
 #ifndef CIRC_LIR_OBJWRITE_H
 #define CIRC_LIR_OBJWRITE_H
@@ -12,13 +13,18 @@
 
 #include <stddef.h>
 
-/* a target's ELF description: the machine and a relocation type per RelocKind */
+/* a target's ELF description: the machine and a relocation type per RelocKind
+ * (0, R_*_NONE: the target makes none of that kind) */
 typedef struct ObjFormat {
     uint16_t machine;        /* e_machine (EM_X86_64, EM_AARCH64) */
     uint32_t abs64;          /* type of RELOC_ABS64: 8 bytes := S + A */
     uint32_t call;           /* type of RELOC_CALL: the call field := S + A - P */
-    int64_t call_addend;     /* A of a call (x86-64: -4, the field ends 4 bytes on) */
+    int64_t call_addend;     /* A of a call, a RELOC_PC32 and a RELOC_BRANCH beyond the
+                                Reloc's own (x86-64: -4, the field ends 4 bytes on) */
     uint32_t prel32;         /* 32-bit S + A - P: the trap table's entries */
+    uint32_t pc32;           /* type of RELOC_PC32 (x86-64 lea's disp32) */
+    uint32_t branch;         /* type of RELOC_BRANCH (a helper's call) */
+    uint32_t page21, lo12;   /* types of RELOC_PAGE21 (adrp) and RELOC_LO12 (add) */
 } ObjFormat;
 
 typedef struct {

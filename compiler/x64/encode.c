@@ -1,8 +1,10 @@
 /* encode.c — x86-64 machine code for one LIR instruction: REX prefixes, ModRM/SIB,
  * disp8/disp32, imm8/16/32/64, the 0x66 operand-size prefix and the SSE mandatory
  * prefixes, chosen by the instruction's form (forms.def).  Jumps and calls leave
- * rel32 fixups, symbols leave RELOC_ABS64 relocations, trapping instructions leave
- * trap sites.  Needs every Tmp to be a register and every stack slot assigned. */
+ * rel32 fixups, a symbol's address is lea [rip + disp32] (RELOC_PC32) and a call of a
+ * helper call rel32 (RELOC_BRANCH), so the code is position-independent; trapping
+ * instructions leave trap sites.  Needs every Tmp to be a register and every stack
+ * slot assigned. */
 #include "x64.h"
 
 #include <stdlib.h>
@@ -202,17 +204,28 @@ static bool reg_arg(const Ctx *c, unsigned i, unsigned *reg)
     return reg_of(c->as, arg(c, i)->base, reg);
 }
 
+/* lea dst, [rip + disp32]: the symbol's address, position-independent (REX.W 8D
+ * with ModRM mod 00 r/m 101; the disp32 is the last field, a RELOC_PC32) */
+static void enc_lea_symbol(LirAsm *as, const Arg *sym, unsigned dst)
+{
+    put8(as, 0x48 | ((dst >> 3) & 1) << 2);
+    put8(as, 0x8d);
+    put8(as, (dst & 7) << 3 | 5);
+    lir_asm_reloc(as, sym, RELOC_PC32);
+    put32(as, 0);
+}
+
 static bool enc_mov_to_reg(const Ctx *c, unsigned w, const Arg *src, unsigned dst)
 {
     LirAsm *as = c->as;
     Rm rd = { .reg = dst };
-    if (src->kind == ARG_BIGIMM || src->kind == ARG_SYMBOL) {
+    if (src->kind == ARG_SYMBOL) {
+        enc_lea_symbol(as, src, dst);
+    } else if (src->kind == ARG_BIGIMM) {
         Op op = { .w = true, .opcode = 0xb8 + (dst & 7) };
         put_rex(as, &op, 0, &rd);
         put_opcode(as, op.opcode);
-        if (src->kind == ARG_SYMBOL)
-            lir_asm_reloc(as, src);
-        put64(as, src->kind == ARG_SYMBOL ? 0 : (uint64_t)src->value);
+        put64(as, (uint64_t)src->value);
     } else if (is_imm(src) && w == 32) {
         Op op = { .opcode = 0xb8 + (dst & 7) };
         put_rex(as, &op, 0, &rd);
@@ -494,6 +507,12 @@ static bool enc_jump(const Ctx *c)
 static bool enc_call(const Ctx *c)
 {
     const Arg *t = arg(c, 0);
+    if (t->kind == ARG_SYMBOL && t->sym_kind == TARGET_HELPER) {
+        put8(c->as, 0xe8);          /* call rel32 to the helper: a RELOC_BRANCH */
+        lir_asm_reloc(c->as, t, RELOC_BRANCH);
+        put32(c->as, 0);
+        return true;
+    }
     if (t->kind == ARG_SYMBOL) {
         put8(c->as, 0xe8);
         add_fixup(c->as, t->slot, true);

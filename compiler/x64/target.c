@@ -84,8 +84,8 @@ static bool x64_arg_ok(const LirForm *f, unsigned i, const Arg *a)
                !(tmp_is_reg(a->index) && tmp_reg_number(a->index) == X64_RSP);
     case ARG_RELCOND: case ARG_RESCOND: case ARG_DOUBLECOND:
         return x64_cond_code(a) >= 0;
-    case ARG_SYMBOL:
-        return f->enc != X64E_CALL || a->sym_kind == TARGET_FUNC;
+    case ARG_SYMBOL: /* a call of a module function with an addend goes through a register */
+        return f->enc != X64E_CALL || a->sym_kind == TARGET_HELPER || a->value == 0;
     case ARG_TMP:
         return reg_ok(a->base);
     default:

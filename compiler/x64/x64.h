@@ -15,7 +15,7 @@ enum {
 
 /* how a form is encoded (LirForm.enc); LirForm.param and .width refine it */
 typedef enum {
-    X64E_MOV,     /* mov/movabs: Tmp,Tmp  Imm,Tmp  BigImm,Tmp  Symbol,Tmp  Mem,Tmp  Tmp,Mem  Imm,Mem */
+    X64E_MOV,     /* mov/movabs (lea rip of a Symbol): Tmp,Tmp  Imm,Tmp  BigImm,Tmp  Symbol,Tmp  Mem,Tmp  Tmp,Mem  Imm,Mem */
     X64E_ALU,     /* param: group (0 add, 1 or, 4 and, 5 sub, 6 xor, 7 cmp) */
     X64E_EXT,     /* movzx/movsx/movsxd: param opcode (0x0fb6 ...), width: dest */
     X64E_LEA,
@@ -32,7 +32,7 @@ typedef enum {
     X64E_BRANCH,  /* compare, jcc (and jmp) */
     X64E_JUMP,
     X64E_RET,
-    X64E_CALL,    /* call rel32 (Symbol), call r/m64 */
+    X64E_CALL,    /* call rel32 (Symbol: a function fixup, a helper RELOC_BRANCH), call r/m64 */
     X64E_SSE,     /* param: opcode | prefix << 8 | X64_SSE_W | X64_SSE_STORE */
     X64E_FMOV,    /* movaps reg-reg, movss/movsd load/store: param prefix 0xf3/0xf2 */
     X64E_BITOP,   /* lzcnt tzcnt popcnt bsf bsr r, r/m: param opcode | prefix << 16 */
