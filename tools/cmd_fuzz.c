@@ -278,7 +278,7 @@ static const char fuzz_usage[] =
     "                     program in N, default 512 (a process per program)\n"
     "  --cc LIST          the C stages' compilers (gcc,clang; default: those installed)\n"
     "  --no-c             no C stages\n"
-    "  --c-every N        the C stages check one program in N, default 1024 (1: every one)\n"
+    "  --c-every N        the C stages check one program in N, default 2048 (1: every one)\n"
     "  --size S           target gate count of generated modules, default 100\n"
     "  --swarm            switch a random subset of generator features off per program\n"
     "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"
