@@ -66,7 +66,7 @@ static Code *compile_func(const Func *f, const Schedule *given, const Target *t,
     const Schedule *s = given ? given : own;
     if (!s)
         return NULL;
-    Code *code = lower_func(s, t, t->isel, NULL, arena, d);
+    Code *code = lower_func_counted(s, t, t->isel, NULL, opt->cov, arena, d);
     schedule_free(own);
     if (!code)
         return NULL;

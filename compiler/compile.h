@@ -23,6 +23,8 @@ typedef struct CompileOptions {
                                     is the scheduler's register budget too) */
     bool unbounded_hoisting;     /* global code motion hoists out of loops without a
                                     register budget (benchmarks compare the two) */
+    struct MachCov *cov;         /* machine-level coverage counted into (NULL: none;
+                                    compiler/lir/mcov.h) */
     FILE *dump_lir;              /* LIR after lowering, per function (NULL: none) */
     FILE *dump_alloc;            /* LIR after allocation and frame (NULL: none) */
 } CompileOptions;

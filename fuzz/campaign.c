@@ -15,6 +15,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/progress.h"
 #include "fuzz/atomic_write.h"
+#include "fuzz/mcov_table.h"
 #include "fuzz/reduce.h"
 #include "fuzz/report.h"
 #include "oracle/mem.h"
@@ -61,6 +62,7 @@ typedef struct {
     Msg tally;                      /* running totals of this worker slot (all its
                                        processes), updated after each program so a
                                        crash loses nothing */
+    MachCovTable mcov;              /* its machine-level coverage, likewise */
 } WorkerShared;
 
 typedef struct {
@@ -114,6 +116,7 @@ void campaign_options_default(CampaignOptions *o)
     check_options_default(&o->check);
     o->check.qemu_every = QEMU_EVERY_DEFAULT;
     o->check.c_every = C_EVERY_DEFAULT;
+    o->check.pressure_every = PRESSURE_EVERY_DEFAULT;
 }
 
 static uint64_t mix64(uint64_t x)
@@ -251,6 +254,7 @@ static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t star
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     Worker w = {.o = o, .check = o->check, .worker = worker, .fd = fd, .sh = sh, .coverage = coverage};
+    w.check.mcov = &sh->mcov;
     if (!w.check.engines) /* one engine per ISA for all the worker's programs */
         w.check.engines = check_engines_new();
     w.outs = calloc(o->runs ? o->runs : 3, sizeof *w.outs);
@@ -764,10 +768,36 @@ void campaign_print_phases(FILE *out, const double *phases)
     fputc('\n', out);
 }
 
+/* the workers' machine-level coverage: the never-hit count, the table in the
+ * findings folder */
+static void sum_mcov(Parent *p)
+{
+    MachCovTable *t = calloc(1, sizeof *t);
+    if (!t)
+        return;
+    for (uint32_t i = 0; i < p->o->jobs; i++)
+        mcov_table_add(t, &p->shared[i].mcov);
+    McovTotals n = mcov_table_unhit(t, NULL);
+    p->st->mcov_items = n.items;
+    p->st->mcov_unhit = n.items - n.hit;
+    p->st->mcov_written = t->nslots && mcov_table_write(t, p->o->out_dir);
+    free(t);
+}
+
+static void print_mcov(Parent *p)
+{
+    if (!p->st->mcov_items)
+        return;
+    fprintf(p->status, "machine coverage: %u of %u items never hit (forms, conditions, encoder paths, idioms)%s%s%s\n",
+            p->st->mcov_unhit, p->st->mcov_items, p->st->mcov_written ? "; table: " : "",
+            p->st->mcov_written ? p->o->out_dir : "", p->st->mcov_written ? "/machine-coverage.txt" : "");
+}
+
 static void summary(Parent *p)
 {
     CampaignStats *st = p->st;
     collect_tallies(p);
+    sum_mcov(p);
     st->elapsed = elapsed(p);
     st->execs_per_sec = st->elapsed > 0 ? (double)st->execs / st->elapsed : 0;
     if (!p->status)
@@ -787,6 +817,7 @@ static void summary(Parent *p)
     char stages[512];
     check_machine_stage_names(&p->o->check, stages, sizeof stages);
     fprintf(p->status, "machine-code stages: %s\n", stages[0] ? stages : "none");
+    print_mcov(p);
     double per_job = st->elapsed > 0 ? (double)st->programs / st->elapsed / p->o->jobs : 0;
     fprintf(p->status, "done: %.1f s, %u job%s, %llu programs (%.0f/s per job), %llu mismatches (%llu signatures, "
                        "%llu crashes, %llu hangs), %.0f execs/s per job, %.0f execs/s\n",

@@ -79,6 +79,10 @@ typedef struct {
     char first_signature[128];
     double first_finding_at; /* seconds into the campaign */
     bool report_unsaved;     /* the report's final files could not be written */
+    uint32_t mcov_items, mcov_unhit; /* machine-level coverage: items of the forms
+                                        tables, conditions, encoder paths and idioms of
+                                        the ISAs compiled for, and those never hit */
+    bool mcov_written;       /* its table is OUT/machine-coverage.txt */
 } CampaignStats;
 
 /* a qemu-aarch64 process costs about 15 ms of CPU per program where a campaign

@@ -31,6 +31,9 @@ void check_engines_free(CheckEngines *e);
 
 /* which O-levels of the pipelines to check (bit n = -On) */
 enum { CHECK_O0 = 1 << 0, CHECK_O1 = 1 << 1, CHECK_O2 = 1 << 2, CHECK_ALL_LEVELS = 7 };
+/* a campaign's register-pressure stages check one program in this many by default
+ * (bench/fuzz/README.md: their cost); `circ check` checks every one */
+enum { PRESSURE_EVERY_DEFAULT = 2 };
 
 typedef struct {
     uint32_t levels;         /* CHECK_O* mask; 0: all */
@@ -55,9 +58,15 @@ typedef struct {
                                 memory set here is the one they all borrow (else
                                 each check makes one) */
     RegallocOptions regalloc;/* register-allocator knobs of the machine-code stages */
+    struct MachCovTable *mcov; /* machine-level coverage of the machine-code stages'
+                                  compiles counted into (fuzz/mcov_table.h); NULL: none */
     CheckEngines *engines;   /* emulator engines reused across checks (check_engines_new);
                                 NULL: made and freed by each check_module call */
     bool no_c;               /* no C stages (check_c.c) */
+    bool no_pressure;        /* no register-pressure stages (x86-64-O2-regs, ...) */
+    uint32_t pressure_every; /* each ISA's pressure stage runs on one program in this
+                                many (0 or 1: every one; a campaign's default is
+                                PRESSURE_EVERY_DEFAULT) */
     const char *cc;          /* the C stages' compilers, "gcc,clang" (NULL: every one installed) */
     uint32_t c_every;        /* the C stages run on one program in this many; 0 or 1: every one */
     bool tv;                 /* translation validation: a tv-PASS stage per pass (fuzz/check_tv.c) */

@@ -75,17 +75,20 @@ bool check_on_path(const char *tool)
     return false;
 }
 
-bool check_program_sampled(const Module *m, uint32_t every)
+uint64_t check_program_hash(const Module *m)
 {
-    if (every <= 1)
-        return true;
     uint64_t h = 0xcbf29ce484222325ull;
     for (uint32_t i = 0; i < m->nfuncs; i++)
         h = (h ^ m->funcs[i]->circ->ngates) * 0x100000001b3ull;
     for (uint32_t i = 0; i < m->nruns; i++)
         for (uint32_t k = 0; k < m->runs[i].nargs; k++)
             h = (h ^ m->runs[i].args[k].bits) * 0x100000001b3ull;
-    return (h >> 17) % every == 0;
+    return h;
+}
+
+bool check_program_sampled(const Module *m, uint32_t every)
+{
+    return every <= 1 || (check_program_hash(m) >> 17) % every == 0;
 }
 
 /* is compiler k named in the list ("gcc,clang"; NULL: all) */

@@ -16,6 +16,7 @@
 #include "compiler/compile.h"
 #include "compiler/target.h"
 #include "fuzz/check_stage.h"
+#include "fuzz/mcov_table.h"
 #include "oracle/emu.h"
 
 #include <stdlib.h>
@@ -105,6 +106,11 @@ static void add_target_stages(StageList *l, const CheckOptions *o, const Target 
         else
             snprintf(s.name, sizeof s.name, "%s-O%d-%s", target->name, opt, target->cpu);
         check_add_stage(l, o, &s);
+        if (v > 0 || opt != 2 || o->no_pressure)
+            continue;
+        s.pressure = true; /* check_pressure.c */
+        snprintf(s.name, sizeof s.name, "%s-O%d-regs", target->name, opt);
+        check_add_stage(l, o, &s);
     }
 }
 
@@ -133,7 +139,8 @@ bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blo
     diag_init(&d, m->file, NULL);
     diag_keep_first(&d, first, sizeof first);
     CompileOptions co = {.opt_level = s->level, .prepared = true, .schedules = sched,
-                         .regalloc = c->opt->regalloc};
+                         .regalloc = s->pressure ? check_pressure_options(c->m) : c->opt->regalloc,
+                         .cov = mcov_table_slot(c->opt->mcov, s->target, s->level, s->pressure ? "regs" : NULL)};
     if (!compile_module(m, s->target, &co, arena, blob, NULL, &d)) {
         snprintf(r->detail, sizeof r->detail, "compile failed: %s", first);
         r->fail_kind = "compile";
@@ -151,7 +158,12 @@ static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
         abort();
     r->machine = mr;
     mr->arena = arena_new();
-    const CodeBlob *blob = check_compile_shared(c, s, r);
+    if (s->pressure && !check_pressure_sampled(c->m, c->opt, s->target->isa)) {
+        r->unchanged = true; /* not this program's turn: the oracle's outcomes stand */
+        return true;
+    }
+    const CodeBlob *blob = s->pressure ? (check_compile(c, s, mr->arena, &mr->blob, r) ? &mr->blob : NULL)
+                                       : check_compile_shared(c, s, r);
     if (!blob)
         return false;
     mr->blob = *blob;

@@ -35,6 +35,7 @@ typedef struct {
     const char *pass;   /* STAGE_PASS */
     char order_pass[32];/* STAGE_ORDER */
     uint8_t cc;         /* STAGE_C: the compiler (check_c.c) */
+    bool pressure;      /* STAGE_MACHINE: a register-pressure stage (check_pressure.c) */
 } CheckStage;
 
 typedef struct {
@@ -146,5 +147,14 @@ extern const StageOps check_pass_stages, check_order_stages, check_pipeline_stag
  * replays) */
 bool check_on_path(const char *tool);
 bool check_program_sampled(const Module *m, uint32_t every);
+/* the hash of m's functions and run lines that sampling and the pressure knobs use */
+uint64_t check_program_hash(const Module *m);
+
+/* check_pressure.c: the register-pressure stages.  Is it m's turn for the pressure
+ * stage of ISA isa (one program in CheckOptions.pressure_every, a different one per
+ * ISA), and the allocator knobs m gets there (drawn from its hash: a reduced
+ * register file and spill, coalescing, slot-sharing and folding choices) */
+bool check_pressure_sampled(const Module *m, const CheckOptions *o, Isa isa);
+RegallocOptions check_pressure_options(const Module *m);
 
 #endif

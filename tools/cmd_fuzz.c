@@ -90,6 +90,10 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
         co->no_c = true;
         return 1;
     }
+    if (!strcmp(a, "--no-pressure")) {
+        co->no_pressure = true;
+        return 1;
+    }
     if (!strcmp(a, "--cc") && has) {
         char err[128];
         co->cc = argv[++*i];
@@ -114,14 +118,17 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
 static const char check_usage[] =
     "usage: circ check FILE... [-O0|-O1|-O2] [--targets LIST] [--isa LIST]\n"
     "                  [--passes=a,b,c] [--tv] [--tv-timeout MS] [--no-native]\n"
-    "                  [--cc LIST] [--no-c] [--list-stages] [-q] [--status-interval S]\n"
+    "                  [--cc LIST] [--no-c] [--no-pressure] [--list-stages] [-q]\n"
+    "                  [--status-interval S]\n"
     "                  [--load-pass-plugin=PATH.so]...\n"
     "For every `; run:` line of each file, compare the reference interpreter's outcome\n"
     "(the oracle; it must also meet the line's expectation) with every stage of the\n"
     "compiler, in pipeline order: each pass alone (pass-NAME), -O1 and -O2 (O1, O2:\n"
     "the interpreter after the passes), the scheduled form with no motion (sched-O0)\n"
     "and after -O2 with global code motion (sched-O2), and machine code under the\n"
-    "emulator for each target ({TARGETS}: TARGET-O0 and TARGET-O2), then the -O2\n"
+    "emulator for each target ({TARGETS}: TARGET-O0 and TARGET-O2, and TARGET-O2-regs:\n"
+    "-O2 with a register file of 3-6 general and 2-4 float registers and allocator\n"
+    "knobs drawn from the program, on every other program; docs/fuzzing.md), then the -O2\n"
     "object on the host's CPU (x86-64-O2-native on an x86-64 host) and the ARM64\n"
     "object under qemu-aarch64 where installed (arm64-O2-qemu; docs/objects.md), and\n"
     "the C backend's output built by gcc and clang at -O2 for each target under the\n"
@@ -143,6 +150,7 @@ static const char check_usage[] =
     "  --cc LIST        the C stages' compilers, comma-separated (gcc,clang; default:\n"
     "                   those installed)\n"
     "  --no-c           no C stages\n"
+    "  --no-pressure    no register-pressure stages (TARGET-O2-regs)\n"
     "  --list-stages    print the stages that would be checked and exit\n"
     "  -q               print mismatches and the summary only (no progress)\n"
     "  --status-interval S  progress on stderr: a line redrawn in place on a terminal,\n"
@@ -253,7 +261,7 @@ static const char fuzz_usage[] =
     "                 [--max-programs N] [--hang-seconds H] [--status-interval S]\n"
     "                 [--tv] [--tv-timeout MS] [--no-native] [--qemu-every N]\n"
     "                 [--load-pass-plugin=PATH.so]... [--report DIR]\n"
-    "                 [--cc LIST] [--no-c] [--c-every N]\n"
+    "                 [--cc LIST] [--no-c] [--c-every N] [--no-pressure] [--pressure-every N]\n"
     "Differential fuzzing campaign: J worker processes generate programs from the\n"
     "deterministic seed stream (seed, worker, index), run their run lines through the\n"
     "oracle and every compiler stage (as `circ check`), and report to this process,\n"
@@ -279,6 +287,9 @@ static const char fuzz_usage[] =
     "  --cc LIST          the C stages' compilers (gcc,clang; default: those installed)\n"
     "  --no-c             no C stages\n"
     "  --c-every N        the C stages check one program in N, default 2048 (1: every one)\n"
+    "  --no-pressure      no register-pressure stages (TARGET-O2-regs)\n"
+    "  --pressure-every N each ISA's register-pressure stage checks one program in N,\n"
+    "                     default 2 (1: every one)\n"
     "  --size S           target gate count of generated modules, default 100\n"
     "  --swarm            switch a random subset of generator features off per program\n"
     "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"
@@ -313,6 +324,7 @@ static const FuzzValue fuzz_values[] = {
     {"--size", 1, 100000},           {"--max-programs", 0, UINT64_MAX},
     {"--hang-seconds", 1, 1u << 30}, {"--status-interval", 1, 1u << 30},
     {"--qemu-every", 1, 1u << 30},   {"--c-every", 1, 1u << 30},
+    {"--pressure-every", 1, 1u << 30},
 };
 
 static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
@@ -326,7 +338,8 @@ static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
     case 5: o->hang_seconds = (double)v; break;
     case 6: o->status_interval = (double)v; break;
     case 7: o->check.qemu_every = (uint32_t)v; break;
-    default: o->check.c_every = (uint32_t)v; break;
+    case 8: o->check.c_every = (uint32_t)v; break;
+    default: o->check.pressure_every = (uint32_t)v; break;
     }
 }
 

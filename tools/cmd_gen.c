@@ -3,6 +3,7 @@
 #include "driver.h"
 #include "fuzz/atomic_write.h"
 #include "fuzz/gen.h"
+#include "fuzz/mcov_table.h"
 #include "fuzz/progress.h"
 
 #include <errno.h>
@@ -13,7 +14,7 @@ static const char gen_usage[] =
     "usage: circ gen --seed N [--size S] [--swarm] [--funcs F] [--runs R] [-o FILE]\n"
     "       circ gen --from-bytes FILE [--size S] [--swarm] [--funcs F] [--runs R] [-o FILE]\n"
     "       circ gen --stats [--count K] [--seed N] [--size S] [--swarm] [--funcs F] [--runs R]\n"
-    "                    [--status-interval S]\n"
+    "                    [--machine] [--machine-table FILE] [--status-interval S]\n"
     "All forms also take --weights LIST and --extreme KIND.\n"
     "Generate a random valid Circuit IR module whose entry function (the last one) carries\n"
     "`; run:` lines with the interpreter's outcomes, so the file checks itself (circ test).\n"
@@ -35,7 +36,12 @@ static const char gen_usage[] =
     "  --stats         over K seeds (default 1000) from N: opcode/type/condition histogram,\n"
     "                  state gate shapes, programs per extreme, loops and memory effects per\n"
     "                  program, the outcome mix\n"
-    "                  and verifier failures; exit 1 if any program fails to verify or runs invalid\n"    "  --status-interval S  --stats' progress on stderr: a line redrawn in place on a\n"
+    "                  and verifier failures; exit 1 if any program fails to verify or runs invalid\n"
+    "  --machine       with --stats: also compile each program for every target and CPU\n"
+    "                  level at -O0 and -O2 and print the machine-level coverage: the\n"
+    "                  forms, conditions, encoder paths and selector idioms never hit\n"
+    "                  (exit 1 if a compile fails)\n"
+    "  --machine-table FILE  with --machine: the whole table (counts per item) into FILE\n"    "  --status-interval S  --stats' progress on stderr: a line redrawn in place on a\n"
     "                  terminal, else a line every S seconds (default 5)\n"
     "Exit: 0 success, 1 a generated program failed the check, 2 usage or I/O error.\n";
 
@@ -44,7 +50,8 @@ typedef struct {
     uint32_t runs;
     GenOptions opt;
     const char *from_bytes, *out;
-    bool stats;
+    bool stats, machine;
+    const char *machine_table;
     double interval; /* --status-interval: seconds between plain progress lines */
 } GenArgs;
 
@@ -77,6 +84,10 @@ static int parse_gen_args(int argc, char **argv, GenArgs *a)
             a->opt.swarm = true;
         else if (!strcmp(o, "--stats"))
             a->stats = true;
+        else if (!strcmp(o, "--machine"))
+            a->machine = true;
+        else if (!strcmp(o, "--machine-table") && has_value)
+            a->machine_table = argv[++i];
         else if (!strcmp(o, "--from-bytes") && has_value)
             a->from_bytes = argv[++i];
         else if (!strcmp(o, "-o") && has_value)
@@ -235,8 +246,32 @@ static int write_one(const GenArgs *a)
     return status;
 }
 
+/* --machine: the never-hit items, the whole table into --machine-table's file */
+static int print_machine(const GenArgs *a, const MachCovTable *tab, bool compiled)
+{
+    McovTotals n = mcov_table_unhit(tab, NULL);
+    printf("machine coverage: %u of %u items never hit (forms, conditions, encoder paths, idioms)\n",
+           n.items - n.hit, n.items);
+    mcov_table_unhit(tab, stdout);
+    if (!compiled)
+        printf("machine coverage: a program failed to compile\n");
+    FILE *f = a->machine_table ? fopen(a->machine_table, "w") : NULL;
+    if (a->machine_table && !f) {
+        fprintf(stderr, "circ gen: cannot write %s: %s\n", a->machine_table, strerror(errno));
+        return EXIT_USAGE;
+    }
+    if (f) {
+        mcov_table_print(f, tab);
+        if (fclose(f) != 0)
+            return EXIT_USAGE;
+    }
+    return compiled ? EXIT_OK : EXIT_FAIL;
+}
+
 static int print_stats(const GenArgs *a)
 {
+    MachCovTable *tab = a->machine ? calloc(1, sizeof *tab) : NULL;
+    bool compiled = true;
     GenStats s;
     gen_stats_init(&s);
     Outcome *outs = calloc(a->runs ? a->runs : 1, sizeof *outs);
@@ -251,6 +286,8 @@ static int print_stats(const GenArgs *a)
         uint8_t *bytes = seed_bytes(a->seed + k, a->opt.size, &len);
         Module *m = generate(bytes, len, &a->opt);
         gen_stats_add(&s, m);
+        if (tab)
+            compiled &= mcov_table_count_module(tab, m);
         gen_stats_extreme(&s, gen_extreme_of(bytes, len, &a->opt));
         uint32_t n = gen_add_runlines(m, bytes, len, a->runs, NULL, outs);
         for (uint32_t r = 0; r < n; r++)
@@ -261,6 +298,11 @@ static int print_stats(const GenArgs *a)
     progress_done(&prog);
     gen_stats_print(stdout, &s);
     int status = s.verify_failures || s.outcomes[OUT_INVALID] ? EXIT_FAIL : EXIT_OK;
+    if (tab) {
+        int ms = print_machine(a, tab, compiled);
+        status = status != EXIT_OK ? status : ms;
+    }
+    free(tab);
     free(outs);
     gen_stats_free(&s);
     return status;

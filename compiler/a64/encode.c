@@ -8,6 +8,7 @@
  * inverted branch over a b).  Ud2 is brk with a trap-table entry.  Needs every Tmp
  * to be a register and every stack slot assigned. */
 #include "a64.h"
+#include "cov.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ static bool word(LirAsm *as, uint32_t w)
  * add rd, rd, :lo12:sym (RELOC_LO12) */
 static bool load_symbol(LirAsm *as, int rd, const Arg *sym)
 {
+    mcov_item(as->cov, A64COV_ADRP_ADD);
     lir_asm_reloc(as, sym, RELOC_PAGE21);
     word(as, a64_adrp(rd, 0));
     lir_asm_reloc(as, sym, RELOC_LO12);
@@ -38,6 +40,10 @@ static bool mov_imm(LirAsm *as, int sf, int rd, uint64_t v)
     int n = a64_mov_imm(sf, rd, v, w);
     if (n == 0)
         return lir_asm_fail(as, "cannot build a constant in register %d", rd);
+    if (as->cov)
+        mcov_item(as->cov, n > 1 ? A64COV_MOV_2 + (unsigned)(n - 2)
+                           : (w[0] & 0x7f800000u) == 0x52800000u ? A64COV_MOVZ
+                           : (w[0] & 0x7f800000u) == 0x12800000u ? A64COV_MOVN : A64COV_MOV_ORR);
     for (int i = 0; i < n; i++)
         word(as, w[i]);
     return !as->failed;
@@ -102,6 +108,8 @@ static bool mem_of(const Ctx *c, const Arg *a, Mem *m)
 static bool add_shifted(LirAsm *as, int rd, int rn, int rm, unsigned shift)
 {
     if (rn == A64_SP || rd == A64_SP)
+        mcov_item(as->cov, A64COV_ADDSUB_EXT_SP);
+    if (rn == A64_SP || rd == A64_SP)
         return word(as, a64_add_ext(1, rd, rn, rm, A64_UXTX, (int)shift));
     return word(as, a64_add_reg(1, rd, rn, rm, A64_LSL, (int)shift));
 }
@@ -109,12 +117,16 @@ static bool add_shifted(LirAsm *as, int rd, int rn, int rm, unsigned shift)
 /* rd := base + offset (large offsets through x17) */
 static bool add_offset(LirAsm *as, int rd, int base, int64_t off)
 {
-    if (a64_addsub_imm_ok((uint64_t)off))
+    if (a64_addsub_imm_ok((uint64_t)off)) {
+        mcov_item(as->cov, off >= 4096 ? A64COV_ADDSUB_IMM12_LSL12 : A64COV_ADDSUB_IMM12);
         return word(as, a64_add_imm(1, rd, base, (uint32_t)(off >= 4096 ? off >> 12 : off), off >= 4096));
+    }
     if (off < 0 && a64_addsub_imm_ok(-(uint64_t)off)) {
         uint64_t n = -(uint64_t)off;
+        mcov_item(as->cov, A64COV_ADDSUB_NEGATED);
         return word(as, a64_sub_imm(1, rd, base, (uint32_t)(n >= 4096 ? n >> 12 : n), n >= 4096));
     }
+    mcov_item(as->cov, A64COV_ADD_OFFSET_X17);
     return mov_imm(as, 1, A64_SCRATCH1, (uint64_t)off) && add_shifted(as, rd, base, A64_SCRATCH1, 0);
 }
 
@@ -135,13 +147,20 @@ static bool ldst(LirAsm *as, A64LdSt kind, int rt, const Mem *m)
 {
     int size = a64_ldst_size(kind);
     if (m->index < 0) {
-        if (a64_ldst_offset_ok(kind, m->offset))
+        bool scaled = m->offset >= 0 && m->offset % size == 0 && m->offset / size < 4096;
+        if (a64_ldst_offset_ok(kind, m->offset)) {
+            mcov_item(as->cov, scaled ? A64COV_LDST_SCALED : A64COV_LDST_UNSCALED);
             return word(as, a64_ldst_offset(kind, rt, m->base, m->offset));
+        }
+        mcov_item(as->cov, A64COV_LDST_X17_OFFSET);
         return mov_imm(as, 1, A64_SCRATCH1, (uint64_t)m->offset) &&
                word(as, a64_ldst_reg(kind, rt, m->base, A64_SCRATCH1, A64_UXTX, 0));
     }
-    if (m->offset == 0 && (m->shift == 0 || (1 << m->shift) == size))
+    if (m->offset == 0 && (m->shift == 0 || (1 << m->shift) == size)) {
+        mcov_item(as->cov, m->shift ? A64COV_LDST_REG_SCALED : A64COV_LDST_REG);
         return word(as, a64_ldst_reg(kind, rt, m->base, m->index, A64_UXTX, m->shift != 0));
+    }
+    mcov_item(as->cov, A64COV_LDST_ADDR_X17);
     return address(as, A64_SCRATCH1, m) && word(as, a64_ldst_uimm(kind, rt, A64_SCRATCH1, 0));
 }
 
@@ -164,6 +183,8 @@ static bool enc_mov(const Ctx *c)
     uint64_t mask = c->form->width == 64 ? ~0ull : (1ull << c->form->width) - 1;
     if (arg_is_memory(dst)) {
         int rt = A64_ZR;
+        if (src->kind != ARG_TMP && ((uint64_t)src->value & mask) == 0)
+            mcov_item(c->as->cov, A64COV_STORE_ZR);
         if (src->kind == ARG_TMP)
             rt = reg(c, 0);
         else if (((uint64_t)src->value & mask) != 0) {
@@ -270,6 +291,7 @@ static bool enc_pair(const Ctx *c)
     A64Pair kind = (A64Pair)c->form->param;
     if (m.index < 0) {
         uint32_t w = a64_ldstp(kind, A64_PAIR_OFFSET, rt[0], rt[1], m.base, m.offset);
+        mcov_item(c->as->cov, w != A64_BAD ? A64COV_PAIR_OFFSET : A64COV_PAIR_ADDR_X17);
         if (w != A64_BAD)
             return word(c->as, w);
     }
@@ -319,12 +341,24 @@ static uint32_t alu_imm(A64AluOp op, int sf, int rd, int rn, int64_t value)
     }
 }
 
+/* the coverage item of an add/sub/cmp immediate: plain imm12, imm12 lsl 12, or the
+ * negated value with the opposite operation */
+static unsigned addsub_item(int sf, int64_t value, unsigned plain, unsigned lsl12, unsigned negated)
+{
+    uint64_t v = imm_bits(sf, value);
+    return !a64_addsub_imm_ok(v) ? negated : v >= 4096 ? lsl12 : plain;
+}
+
 /* two-operand (src, srcdst): dst op= src; three-operand (left, right, dst) */
 static bool enc_alu(const Ctx *c)
 {
     unsigned li = c->inst->nargs == 3 ? 0 : 1, ri = c->inst->nargs == 3 ? 1 : 0;
     int sf = sf_of(c), rd = reg(c, c->inst->nargs - 1u), rn = reg(c, li);
     A64AluOp op = (A64AluOp)c->form->param;
+    if (arg(c, ri)->kind == ARG_IMM && c->as->cov)
+        mcov_item(c->as->cov, op != A64_ALU_ADD && op != A64_ALU_SUB ? A64COV_LOGICAL_IMM
+                              : addsub_item(sf, arg(c, ri)->value, A64COV_ADDSUB_IMM12,
+                                            A64COV_ADDSUB_IMM12_LSL12, A64COV_ADDSUB_NEGATED));
     if (arg(c, ri)->kind == ARG_IMM)
         return word(c->as, alu_imm(op, sf, rd, rn, arg(c, ri)->value));
     return word(c->as, alu_reg(op, sf, rd, rn, reg(c, ri)));
@@ -345,6 +379,7 @@ static bool enc_shift(const Ctx *c)
     int sf = sf_of(c), rd = reg(c, c->inst->nargs - 1u);
     int rn = reg(c, c->inst->nargs == 3 ? 0 : 1);
     A64Shift sh = (A64Shift)c->form->param;
+    mcov_item(c->as->cov, arg(c, ai)->kind == ARG_IMM ? A64COV_SHIFT_IMM : A64COV_SHIFT_REG);
     if (arg(c, ai)->kind == ARG_IMM) {
         int amount = (int)(arg(c, ai)->value & (sf ? 63 : 31));
         if (sh == A64_ROR)
@@ -416,11 +451,18 @@ static bool emit_compare(const Ctx *c)
         return word(c->as, a64_fcmp(sf, rn, reg(c, 2)));
     case A64_TEST:
         if (r->kind == ARG_IMM)
+            mcov_item(c->as->cov, A64COV_TST_IMM);
+        if (r->kind == ARG_IMM)
             return word(c->as, a64_tst_imm(sf, rn, imm_bits(sf, r->value)));
         return word(c->as, a64_tst_reg(sf, rn, reg(c, 2), A64_LSL, 0));
     default:
         if (c->form->width < 32)
+            mcov_item(c->as->cov, A64COV_CMP_NARROW);
+        if (c->form->width < 32)
             return compare_narrow(c, rn, reg(c, 2));
+        if (r->kind == ARG_IMM)
+            mcov_item(c->as->cov, addsub_item(sf, r->value, A64COV_CMP_IMM12, A64COV_CMP_IMM12_LSL12,
+                                              A64COV_CMN_IMM));
         if (r->kind == ARG_IMM)
             return word(c->as, cmp_imm(sf, rn, r->value));
         return word(c->as, a64_cmp_reg(sf, rn, reg(c, 2), A64_LSL, 0));
@@ -457,6 +499,7 @@ static bool enc_csel(const Ctx *c)
 static bool cond_branch(LirAsm *as, uint32_t w, uint32_t inverted, uint32_t target)
 {
     if (lir_asm_next_is_long(as)) {
+        mcov_item(as->cov, A64COV_B_COND_LONG);
         if (!word(as, inverted))
             return false;
         lir_asm_fixup(as, target, LIR_FIX_JUMP);
@@ -468,6 +511,7 @@ static bool cond_branch(LirAsm *as, uint32_t w, uint32_t inverted, uint32_t targ
 
 static bool jump(LirAsm *as, uint32_t target)
 {
+    mcov_item(as->cov, A64COV_B);
     lir_asm_fixup(as, target, LIR_FIX_JUMP);
     return word(as, a64_b(0));
 }
@@ -492,12 +536,14 @@ static bool short_form(const Ctx *c, A64Cond cc, uint32_t target, bool *done)
         return true;
     if (c->form->param == A64_CMP && r->kind == ARG_IMM && imm_bits(sf, r->value) == 0) {
         *done = true;
+        mcov_item(c->as->cov, z ? A64COV_CBZ : A64COV_CBNZ);
         return cond_branch(c->as, z ? a64_cbz(sf, rt, 0) : a64_cbnz(sf, rt, 0),
                            z ? a64_cbnz(sf, rt, 8) : a64_cbz(sf, rt, 8), target);
     }
     if (c->form->param == A64_TEST && r->kind == ARG_IMM && single_bit(sf, r->value) >= 0) {
         int bit = single_bit(sf, r->value);
         *done = true;
+        mcov_item(c->as->cov, z ? A64COV_TBZ : A64COV_TBNZ);
         return cond_branch(c->as, z ? a64_tbz(rt, bit, 0) : a64_tbnz(rt, bit, 0),
                            z ? a64_tbnz(rt, bit, 8) : a64_tbz(rt, bit, 8), target);
     }
@@ -513,6 +559,7 @@ static bool branch_to(const Ctx *c, A64Cond c1, A64Cond c2, uint32_t target)
         return true;
     if (!emit_compare(c))
         return false;
+    mcov_item(c->as->cov, c2 == A64_AL ? A64COV_B_COND : A64COV_B_COND_TWO);
     if (!cond_branch(c->as, a64_b_cond(c1, 0), a64_b_cond(a64_invert_cond(c1), 8), target))
         return false;
     return c2 == A64_AL ||
@@ -529,7 +576,11 @@ static bool enc_branch(const Ctx *c)
         return false;
     uint32_t next = b->index + 1, taken = b->succs[0], not_taken = b->succs[1];
     if (taken == next && c2 == A64_AL)
+        mcov_item(c->as->cov, A64COV_BRANCH_INVERTED);
+    if (taken == next && c2 == A64_AL)
         return branch_to(c, a64_invert_cond(c1), A64_AL, not_taken);
+    if (not_taken != next)
+        mcov_item(c->as->cov, A64COV_BRANCH_THEN_B);
     if (!branch_to(c, c1, c2, taken))
         return false;
     return not_taken == next || jump(c->as, not_taken);
@@ -540,12 +591,18 @@ static bool enc_jump(const Ctx *c)
     const LirBlock *b = c->block;
     if (!b || b->nsuccs != 1)
         return lir_asm_fail(c->as, "a jump needs a block with one successor");
+    if (b->succs[0] == b->index + 1)
+        mcov_item(c->as->cov, A64COV_JUMP_ELIDED);
     return b->succs[0] == b->index + 1 || jump(c->as, b->succs[0]);
 }
 
 static bool enc_call(const Ctx *c)
 {
     const Arg *t = arg(c, 0);
+    bool direct = t->kind == ARG_SYMBOL && t->value == 0 &&
+                  (t->sym_kind == TARGET_FUNC || t->sym_kind == TARGET_HELPER);
+    mcov_item(c->as->cov, !direct ? A64COV_BLR : t->sym_kind == TARGET_FUNC ? A64COV_BL_FUNCTION
+                                                                             : A64COV_BL_HELPER);
     if (t->kind == ARG_SYMBOL && t->sym_kind == TARGET_FUNC && t->value == 0) {
         lir_asm_fixup(c->as, t->slot, LIR_FIX_CALL);
         return word(c->as, a64_bl(0));
@@ -744,6 +801,8 @@ bool a64_encode_inst(LirAsm *as, const Code *code, const LirBlock *block, const 
         return lir_asm_fail(as, "%s with these arguments has no ARM64 form", lir_op_name((LirOp)inst->op));
     uint32_t size = as->size, nfixups = as->nfixups, nrelocs = as->nrelocs, ntraps = as->ntraps;
     as->failed = false;
+    if (as->cov)
+        mcov_inst(as->cov, code->target && code->target->isa == ISA_A64 ? code->target : a64_target(), form, inst);
     Ctx c = { as, code, block, inst, form };
     if (!dispatch(&c) || as->failed) {
         as->size = size;

@@ -4,6 +4,7 @@
  * encode.c then emits an inverted branch over a b), and a64_emit, which lays the
  * module out with them and the encoder of encode.c. */
 #include "a64.h"
+#include "cov.h"
 
 #include <string.h>
 
@@ -13,6 +14,10 @@ static uint32_t *word_at(LirAsm *as, uint32_t at) { return (uint32_t *)(void *)(
 static bool patch(LirAsm *as, uint32_t at, uint32_t to)
 {
     uint32_t w;
+    if (to < at)
+        mcov_item(as->cov, A64COV_BRANCH_BACKWARD);
+    else if (to - at >= 4096)
+        mcov_item(as->cov, A64COV_BRANCH_FORWARD_FAR);
     memcpy(&w, word_at(as, at), 4);
     if (!a64_patch_offset(&w, (int64_t)to - (int64_t)at))
         return false;

@@ -5,6 +5,7 @@
  * that ties selection, frame, emit and listing together. */
 #include "a64.h"
 #include "a64_internal.h"
+#include "cov.h"
 
 #include "compiler/lir/form_table.h"
 
@@ -192,6 +193,13 @@ static const uint8_t fp_order[] = {
     7, 6, 5, 4, 3, 2, 1, 0, 8, 9, 10, 11, 12, 13, 14, 15,
 };
 
+static const char *const cov_names[A64COV_COUNT] = {
+#define X(id, name) name,
+#include "cov.def"
+#undef X
+};
+_Static_assert(sizeof a64_forms / sizeof a64_forms[0] <= MCOV_MAX_FORMS, "forms exceed MCOV_MAX_FORMS");
+
 static const Target a64;
 static const Target *const a64_levels[] = { &a64 };
 
@@ -219,6 +227,8 @@ static const Target a64 = {
     .listing = a64_listing,
     .disasm = { CS_ARCH_ARM64, CS_MODE_ARM, a64_cs_reg },
     .obj = &a64_obj_format,
+    .cov_names = cov_names,
+    .ncov = A64COV_COUNT,
 };
 
 const Target *a64_target(void) { return &a64; }

@@ -31,6 +31,8 @@ Arg isel_fp_const(Lower *l, Type t, uint64_t bits)
 
 void isel_zero_above(Lower *l, Arg t, int w)
 {
+    if (w == 8 || w == 16)
+        mcov_idiom(l->code->cov, MCOV_NARROW_WRAP);
     switch (w) {
     case 1: lower_emit2(l, LIR_And32, arg_imm(1), t); break;
     case 8: lower_emit2(l, LIR_ZeroExtend8To32, t, t); break;
@@ -131,6 +133,8 @@ static bool sel_mul(Lower *l, GateId g)
         int64_t v = w == 64 ? imm.value : (int64_t)(int32_t)(uint32_t)imm.value;
         Arg args[3] = {arg_imm(v), isel_t(l, a), dst};
         if (isel_valid(l, op, 3, args)) {
+            uint64_t u = (uint64_t)v;
+            mcov_idiom(l->code->cov, u && !(u & (u - 1)) ? MCOV_MUL_POW2 : MCOV_MUL_IMM);
             lower_emit(l, op, 3, args);
             if (w < 32)
                 isel_zero_above(l, dst, w);

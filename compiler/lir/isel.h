@@ -27,6 +27,7 @@
 #define CIRC_LIR_ISEL_H
 
 #include "compiler/lir/lower.h"
+#include "compiler/lir/mcov.h"
 
 /* a calling convention: where arguments and results go and what a call clobbers */
 typedef struct AbiDesc {

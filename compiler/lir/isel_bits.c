@@ -106,6 +106,7 @@ static bool sel_select(Lower *l, GateId g)
     Type ty = isel_type(l, g);
     Arg c = isel_t(l, isel_in(l, g, 0)), a = isel_t(l, isel_in(l, g, 1)), b = isel_t(l, isel_in(l, g, 2));
     Arg dst = isel_t(l, g);
+    mcov_idiom(l->code->cov, MCOV_SELECT_CMOV);
     if (ty_is_int(ty)) {
         move64(l, b, dst);
         Arg args[5] = {arg_rescond(RES_nonzero), c, arg_imm(1), a, dst};
@@ -130,6 +131,7 @@ static bool sel_min_max(Lower *l, GateId g, int op)
     Arg a = isel_t(l, isel_in(l, g, 0)), b = isel_t(l, isel_in(l, g, 1)), dst = isel_t(l, g);
     Arg ca = is_signed ? sext32(l, a, w) : a, cb = is_signed ? sext32(l, b, w) : b;
     RelCond take_b = is_signed ? (is_min ? REL_sgt : REL_slt) : (is_min ? REL_ugt : REL_ult);
+    mcov_idiom(l->code->cov, MCOV_MIN_MAX_CMOV);
     move64(l, ca, dst); /* picked sign-extended, zero-extended after: three registers */
     cmov(l, w == 64 ? 64 : 32, take_b, ca, cb, cb, dst);
     if (is_signed && w < 32)
@@ -171,7 +173,9 @@ static bool rotate_native(Lower *l, GateId g, int op, int w)
 static bool sel_rotate(Lower *l, GateId g, int op)
 {
     int w = ty_bits(isel_type(l, g));
-    if (w >= 32 && rotate_native(l, g, op, w))
+    bool native = w >= 32 && rotate_native(l, g, op, w);
+    mcov_idiom(l->code->cov, native ? MCOV_ROTATE_NATIVE : MCOV_ROTATE_SHIFTS);
+    if (native)
         return true;
     LirOp shl = w == 64 ? LIR_Lshift64 : LIR_Lshift32, shr = w == 64 ? LIR_Urshift64 : LIR_Urshift32;
     Arg x = isel_t(l, isel_in(l, g, 0)), dst = isel_t(l, g);
@@ -332,6 +336,8 @@ static bool sel_unary(Lower *l, GateId g, int op)
     int w = ty_bits(isel_type(l, g));
     Arg x = isel_t(l, isel_in(l, g, 0)), r;
     bool native = unary_native(l, op, x, w, &r); /* results within w bits */
+    if (op != OP_ABS)
+        mcov_idiom(l->code->cov, native ? MCOV_BITCOUNT_NATIVE : MCOV_BITCOUNT_EXPANDED);
     if (!native) {
         switch (op) {
         case OP_POPCNT: r = popcount64(l, x); break;
@@ -408,8 +414,10 @@ static bool mul_high_native(Lower *l, bool is_signed, Arg a, Arg b, Arg *r)
 static Arg mul_high(Lower *l, bool is_signed, Arg a, Arg b, int w)
 {
     Arg r;
-    if (w == 64 && mul_high_native(l, is_signed, a, b, &r))
+    if (w == 64 && mul_high_native(l, is_signed, a, b, &r)) {
+        mcov_idiom(l->code->cov, MCOV_MULH_NATIVE);
         return r;
+    }
     if (w == 64)
         return is_signed ? smulhi64(l, a, b) : umulhi64(l, a, b);
     Arg p = alu(l, LIR_Mul64, is_signed ? sext64(l, a, w) : a, is_signed ? sext64(l, b, w) : b);
@@ -472,8 +480,10 @@ static bool sel_checked(Lower *l, GateId g, int op)
 {
     int w = ty_bits(isel_type(l, g));
     Arg a = isel_t(l, isel_in(l, g, 0)), b = isel_t(l, isel_in(l, g, 1)), r;
-    if (checked_native(l, op, w, a, b, isel_t(l, g)))
+    if (checked_native(l, op, w, a, b, isel_t(l, g))) {
+        mcov_idiom(l->code->cov, MCOV_CHECKED_NATIVE);
         return true;
+    }
     if (w == 64) {
         r = checked64(l, op, a, b);
     } else { /* exact at 64 bits: compare with its own sign extension from w bits */

@@ -183,6 +183,8 @@ static bool and_test_branch(Lower *l, GateId c)
     Type t = isel_type(l, a);
     int w = ty_bits(t) == 64 ? 64 : 32;
     bool zero = isel_g(l, c)->cond == ICMP_eq;
+    uint64_t mask = isel_is_const(l, m) ? isel_g(l, m)->lit & ty_mask(t) : 0;
+    mcov_idiom(l->code->cov, mask && !(mask & (mask - 1)) ? MCOV_BIT_TEST_BRANCH : MCOV_MASK_TEST_BRANCH);
     Arg args[3] = {arg_rescond(zero ? RES_zero : RES_nonzero), isel_t(l, x),
                    isel_is_const(l, m) ? arg_imm((int64_t)(isel_g(l, m)->lit & ty_mask(t))) : isel_t(l, m)};
     GateId saved = l->origin;
@@ -202,6 +204,10 @@ static void fused_branch(Lower *l, GateId c)
         Arg args[3];
         GateId right;
         icmp_args(l, c, &w, args, &right);
+        bool k = right != NO_GATE && isel_is_const(l, right);
+        mcov_idiom(l->code->cov, !k ? MCOV_CMP_BRANCH
+                                 : (isel_g(l, right)->lit & ty_mask(isel_type(l, right))) == 0 ? MCOV_CMP_ZERO_BRANCH
+                                                                                          : MCOV_CMP_IMM_BRANCH);
         GateId saved = l->origin;
         l->origin = c;
         isel_emit_imm(l, isel_branch_op(w), 3, args, 2, right);
@@ -209,6 +215,7 @@ static void fused_branch(Lower *l, GateId c)
         return;
     }
     bool d = isel_type(l, isel_in(l, c, 0)) == TY_F64;
+    mcov_idiom(l->code->cov, MCOV_FCMP_BRANCH);
     DoubleCond dc = DBL_ord;
     bool swap = false;
     fcmp_single(l, isel_g(l, c)->cond, d, &dc, &swap);
@@ -223,6 +230,8 @@ bool isel_if(Lower *l, const Block *b)
     if (l->fused[c])
         fused_branch(l, c);
     else
+        mcov_idiom(l->code->cov, MCOV_VALUE_BRANCH);
+    if (!l->fused[c])
         isel_branch_nonzero(l, 32, isel_t(l, c));
     lir_add_succ(l->code, l->cur, yes);
     lir_add_succ(l->code, l->cur, no);

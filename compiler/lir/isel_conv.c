@@ -176,8 +176,10 @@ bool isel_float(Lower *l, GateId g)
 static Arg address(Lower *l, GateId a)
 {
     const Gate *gate = isel_g(l, a);
-    if (gate->op == OP_ALLOCA && l->alloca_slot[a] != UINT32_MAX)
+    if (gate->op == OP_ALLOCA && l->alloca_slot[a] != UINT32_MAX) {
+        mcov_idiom(l->code->cov, MCOV_ADDR_SLOT);
         return arg_stack(l->alloca_slot[a], 0);
+    }
     if (gate->op == OP_ADD && gate->type == TY_I64) {
         for (uint32_t i = 0; i < 2; i++) {
             GateId base = gate_data(gate, i), off = gate_data(gate, 1 - i);
@@ -186,7 +188,11 @@ static Arg address(Lower *l, GateId a)
             int64_t v = (int64_t)isel_g(l, off)->lit;
             if (v < INT32_MIN / 2 || v > INT32_MAX / 2)
                 continue;
-            if (isel_g(l, base)->op == OP_ALLOCA && l->alloca_slot[base] != UINT32_MAX)
+            if (v >= 4096 || v <= -4096)
+                mcov_idiom(l->code->cov, MCOV_ADDR_LARGE_OFFSET);
+            bool slot = isel_g(l, base)->op == OP_ALLOCA && l->alloca_slot[base] != UINT32_MAX;
+            mcov_idiom(l->code->cov, slot ? MCOV_ADDR_SLOT_OFFSET : MCOV_ADDR_BASE_OFFSET);
+            if (slot)
                 return arg_stack(l->alloca_slot[base], v);
             return arg_addr(lower_tmp(l, base), v);
         }
@@ -219,6 +225,10 @@ bool isel_memory(Lower *l, GateId g)
         return false;
     }
     Arg mem = address(l, isel_in(l, g, store ? 1 : 0));
+    if (ty == TY_I8 || ty == TY_I16)
+        mcov_idiom(l->code->cov, store ? MCOV_STORE_NARROW : MCOV_LOAD_EXTEND);
+    if (store && ty_is_int(ty) && isel_is_const(l, v))
+        mcov_idiom(l->code->cov, MCOV_STORE_IMM);
     if (!store) {
         lower_emit2(l, op, mem, isel_t(l, g));
         return true;

@@ -90,6 +90,7 @@ static bool emit_func(LirAsm *as, const LirLayout *layout, const Code *code, uin
     uint32_t size = as->size, nrelocs = as->nrelocs, ntraps = as->ntraps, nmarks = as->nmarks;
     as->func_fixups = as->nfixups;
     as->nlong = 0;
+    as->cov = code->cov;
     bool ok, relayout = true;
     do {
         as->size = size;

@@ -259,6 +259,8 @@ typedef struct Code {
     LirFrame frame;          /* filled by the stack allocator */
     const Target *indexed; /* the target form_first was built for (lir_code_new) */
     uint16_t *form_first;    /* [op]: its first row in indexed's forms, [op + 1]: the end */
+    struct MachCov *cov;     /* machine-level coverage counted by selection and
+                                encoding (compiler/lir/mcov.h); NULL: none */
 } Code;
 
 /* a Code using arena (owned by the caller) */
@@ -353,6 +355,10 @@ struct Target {
     uint8_t nalloc_order[BANK_COUNT];
     Tmp frame_base;          /* the register Stack args are relative to */
     Tmp stack_pointer;       /* the register CallArg args are relative to */
+    /* the encoder paths the target's encoder counts (compiler/lir/mcov.h): their
+     * names, cov_names[0..ncov) (its cov.def) */
+    const char *const *cov_names;
+    uint16_t ncov;
     /* values the kinds cannot say: immediate ranges, conditions, scales, symbols */
     bool (*arg_ok)(const LirForm *form, unsigned i, const Arg *arg);
     /* ---- instruction selection and calls (compiler/lir/isel*.c, abi.c): the

@@ -325,12 +325,19 @@ static double block_frequency(const Block *b)
 Code *lower_func(const Schedule *s, const Target *target, const IselHooks *isel,
                  void *target_ctx, Arena *arena, Diag *d)
 {
+    return lower_func_counted(s, target, isel, target_ctx, NULL, arena, d);
+}
+
+Code *lower_func_counted(const Schedule *s, const Target *target, const IselHooks *isel,
+                         void *target_ctx, struct MachCov *cov, Arena *arena, Diag *d)
+{
     const Func *f = s->func;
     Lower *l = arena_alloc(arena, sizeof *l);
     *l = (Lower){.arena = arena, .sched = s, .func = f, .circ = f->circ, .isel = isel,
                  .diag = d, .origin = NO_GATE, .target_ctx = target_ctx};
     uint32_t ng = f->circ->ngates;
     l->code = lir_code_new(arena, target, f->name, f->index);
+    l->code->cov = cov;
     l->gate_tmp = arena_alloc(arena, (ng + 1) * sizeof *l->gate_tmp);
     l->fused = arena_alloc(arena, (ng + 1) * sizeof *l->fused);
     l->alloca_slot = arena_alloc(arena, (ng + 1) * sizeof *l->alloca_slot);

@@ -62,6 +62,11 @@ struct Lower {
  * slots, no prologue or epilogue); NULL after reporting through d */
 Code *lower_func(const Schedule *s, const Target *target, const IselHooks *isel,
                  void *target_ctx, Arena *arena, Diag *d);
+/* the same, the Code counting its machine-level coverage into cov (Code.cov:
+ * the selector's idioms now, the encoders' paths when it is laid out) */
+struct MachCov;
+Code *lower_func_counted(const Schedule *s, const Target *target, const IselHooks *isel,
+                         void *target_ctx, struct MachCov *cov, Arena *arena, Diag *d);
 
 /* exceptions (isel_exc.c): may m throw (a THROW in a function, or a runtime function
  * that throws declared)?  Then every return of its

@@ -6,6 +6,7 @@
  * instructions leave trap sites.  Needs every Tmp to be a register and every stack
  * slot assigned. */
 #include "x64.h"
+#include "cov.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,16 @@ static void put_opcode(LirAsm *as, uint32_t opcode)
     put8(as, opcode & 0xff);
 }
 
+static void count_rex(MachCov *cov, unsigned rex, bool force)
+{
+    static const uint8_t bits[4] = { X64COV_REX_B, X64COV_REX_X, X64COV_REX_R, X64COV_REX_W };
+    for (unsigned i = 0; i < 4; i++)
+        if (rex & 1u << i)
+            mcov_item(cov, bits[i]);
+    if (!rex && force)
+        mcov_item(cov, X64COV_REX_BYTE_REG);
+}
+
 static void put_rex(LirAsm *as, const Op *op, unsigned reg, const Rm *rm)
 {
     unsigned rex = (op->w ? 8 : 0) | ((reg >> 3) & 1) << 2;
@@ -128,19 +139,36 @@ static void put_rex(LirAsm *as, const Op *op, unsigned reg, const Rm *rm)
         rex |= (rm->reg >> 3) & 1;
     bool force = (op->byte_reg && reg >= 4 && reg < 8) ||
                  (op->byte_rm && !rm->mem && rm->reg >= 4 && rm->reg < 8);
+    if (as->cov)
+        count_rex(as->cov, rex, force);
     if (rex || force)
         put8(as, 0x40 | rex);
+}
+
+static void count_modrm(MachCov *cov, const Rm *rm, unsigned mod)
+{
+    static const uint8_t mods[3] = { X64COV_MODRM_BASE, X64COV_MODRM_DISP8, X64COV_MODRM_DISP32 };
+    mcov_item(cov, mods[mod]);
+    if (mod == 1 && rm->disp == 0)
+        mcov_item(cov, X64COV_MODRM_RBP_R13_DISP0);
+    if (rm->has_index)
+        mcov_item(cov, X64COV_SIB_INDEX_S1 + rm->scale_log);
+    else if ((rm->base & 7) == 4)
+        mcov_item(cov, X64COV_SIB_RSP_R12_BASE);
 }
 
 static void put_modrm(LirAsm *as, unsigned reg, const Rm *rm)
 {
     if (!rm->mem) {
+        mcov_item(as->cov, X64COV_MODRM_REG);
         put8(as, 0xc0 | (reg & 7) << 3 | (rm->reg & 7));
         return;
     }
     unsigned base = rm->base & 7;
     unsigned mod = (rm->disp == 0 && base != 5) ? 0 : (rm->disp >= -128 && rm->disp <= 127) ? 1 : 2;
     bool sib = rm->has_index || base == 4;
+    if (as->cov)
+        count_modrm(as->cov, rm, mod);
     put8(as, mod << 6 | (reg & 7) << 3 | (sib ? 4 : base));
     if (sib)
         put8(as, rm->scale_log << 6 | (rm->has_index ? rm->index & 7 : 4) << 3 | base);
@@ -155,9 +183,18 @@ static void emit_rm(LirAsm *as, Op op, unsigned reg, const Rm *rm)
 {
     if (op.prefix)
         put8(as, op.prefix);
+    if (op.prefix == 0x66)
+        mcov_item(as->cov, X64COV_PREFIX_66);
     put_rex(as, &op, reg, rm);
     put_opcode(as, op.opcode);
     put_modrm(as, reg, rm);
+}
+
+/* the immediate class of an operation of width with an immediate of `bytes` */
+static void count_imm(LirAsm *as, unsigned width, unsigned bytes)
+{
+    mcov_item(as->cov, width == 8 ? X64COV_IMM8_OP8 : bytes == 1 ? X64COV_IMM8_SEXT
+                       : bytes == 2 ? X64COV_IMM16 : X64COV_IMM32);
 }
 
 static void put_imm(LirAsm *as, unsigned bytes, int64_t v)
@@ -179,12 +216,15 @@ static void emit_rm_imm(LirAsm *as, unsigned width, uint32_t op8, uint32_t opful
 {
     if (width == 8) {
         emit_rm(as, op_sized(8, op8), digit, rm);
+        count_imm(as, 8, 1);
         put_imm(as, 1, imm);
     } else if (opimm8 && fits8(imm)) {
         emit_rm(as, op_sized(width, opimm8), digit, rm);
+        count_imm(as, width, 1);
         put_imm(as, 1, imm);
     } else {
         emit_rm(as, op_sized(width, opfull), digit, rm);
+        count_imm(as, width, width == 16 ? 2 : 4);
         put_imm(as, width == 16 ? 2 : 4, imm);
     }
 }
@@ -220,18 +260,22 @@ static bool enc_mov_to_reg(const Ctx *c, unsigned w, const Arg *src, unsigned ds
     LirAsm *as = c->as;
     Rm rd = { .reg = dst };
     if (src->kind == ARG_SYMBOL) {
+        mcov_item(as->cov, X64COV_LEA_RIP_SYMBOL);
         enc_lea_symbol(as, src, dst);
     } else if (src->kind == ARG_BIGIMM) {
+        mcov_item(as->cov, X64COV_MOVABS);
         Op op = { .w = true, .opcode = 0xb8 + (dst & 7) };
         put_rex(as, &op, 0, &rd);
         put_opcode(as, op.opcode);
         put64(as, (uint64_t)src->value);
     } else if (is_imm(src) && w == 32) {
+        mcov_item(as->cov, X64COV_MOV_R32_IMM32);
         Op op = { .opcode = 0xb8 + (dst & 7) };
         put_rex(as, &op, 0, &rd);
         put_opcode(as, op.opcode);
         put32(as, (uint64_t)src->value);
     } else if (is_imm(src)) {
+        mcov_item(as->cov, X64COV_MOV_R64_SIMM32);
         emit_rm(as, op_sized(w, 0xc7), 0, &rd);
         put32(as, (uint64_t)src->value);
     } else {
@@ -254,6 +298,7 @@ static bool enc_mov(const Ctx *c)
         return false;
     if (is_imm(src)) {
         emit_rm(c->as, op_sized(w, w == 8 ? 0xc6 : 0xc7), 0, &rm);
+        count_imm(c->as, w, w == 8 ? 1 : w == 16 ? 2 : 4);
         put_imm(c->as, w == 8 ? 1 : w == 16 ? 2 : 4, src->value);
         return true;
     }
@@ -358,6 +403,7 @@ static bool enc_imul(const Ctx *c)
     }
     int64_t imm = arg(c, 0)->value;
     emit_rm(c->as, op_sized(w, fits8(imm) ? 0x6b : 0x69), dst, &rm);
+    count_imm(c->as, w, fits8(imm) ? 1 : w == 16 ? 2 : 4);
     put_imm(c->as, fits8(imm) ? 1 : w == 16 ? 2 : 4, imm);
     return true;
 }
@@ -368,6 +414,7 @@ static bool enc_shift(const Ctx *c)
     unsigned w = c->form->width;
     if (!rm_of(c->as, c->code, arg(c, 1), &rm))
         return false;
+    mcov_item(c->as->cov, is_imm(arg(c, 0)) ? X64COV_SHIFT_IMM : X64COV_SHIFT_CL);
     if (is_imm(arg(c, 0))) {
         emit_rm(c->as, op_sized(w, w == 8 ? 0xc0 : 0xc1), c->form->param, &rm);
         put8(c->as, (uint64_t)arg(c, 0)->value & 0xff);
@@ -471,6 +518,7 @@ static void emit_jcc(LirAsm *as, unsigned cc, uint32_t block)
 
 static void emit_jmp(LirAsm *as, uint32_t block)
 {
+    mcov_item(as->cov, X64COV_JMP);
     put8(as, 0xe9);
     add_fixup(as, block, false);
 }
@@ -485,10 +533,12 @@ static bool enc_branch(const Ctx *c)
         return false;
     uint32_t next = b->index + 1, taken = b->succs[0], not_taken = b->succs[1];
     if (taken == next) {
+        mcov_item(c->as->cov, X64COV_JCC_INVERTED);
         emit_jcc(c->as, (unsigned)cc ^ 1, not_taken);
         return true;
     }
     emit_jcc(c->as, (unsigned)cc, taken);
+    mcov_item(c->as->cov, not_taken == next ? X64COV_JCC_FALLTHROUGH : X64COV_JCC_JMP);
     if (not_taken != next)
         emit_jmp(c->as, not_taken);
     return true;
@@ -501,12 +551,16 @@ static bool enc_jump(const Ctx *c)
         return lir_asm_fail(c->as, "a jump needs a block with one successor");
     if (b->succs[0] != b->index + 1)
         emit_jmp(c->as, b->succs[0]);
+    else
+        mcov_item(c->as->cov, X64COV_JUMP_ELIDED);
     return true;
 }
 
 static bool enc_call(const Ctx *c)
 {
     const Arg *t = arg(c, 0);
+    mcov_item(c->as->cov, t->kind != ARG_SYMBOL ? X64COV_CALL_INDIRECT
+                          : t->sym_kind == TARGET_HELPER ? X64COV_CALL_HELPER : X64COV_CALL_FUNCTION);
     if (t->kind == ARG_SYMBOL && t->sym_kind == TARGET_HELPER) {
         put8(c->as, 0xe8);          /* call rel32 to the helper: a RELOC_BRANCH */
         lir_asm_reloc(c->as, t, RELOC_BRANCH);
@@ -686,6 +740,8 @@ bool x64_encode_inst(LirAsm *as, const Code *code, const LirBlock *block, const 
                     lir_op_name((LirOp)inst->op));
     Ctx c = { as, code, block, inst, form };
     uint32_t size = as->size, nfixups = as->nfixups, nrelocs = as->nrelocs, ntraps = as->ntraps;
+    if (as->cov)
+        mcov_inst(as->cov, code && code->target ? code->target : x64_target(), form, inst);
     if (!dispatch(&c) || as->failed) {   /* leave nothing of a refused instruction */
         as->size = size;
         as->nfixups = nfixups;

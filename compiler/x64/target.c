@@ -3,6 +3,7 @@
  * descriptor that ties selection, frame, emit, encoder and listing together. */
 #include "x64.h"
 #include "x64_internal.h"
+#include "cov.h"
 
 #include "compiler/lir/form_table.h"
 
@@ -103,6 +104,13 @@ static const uint8_t gp_order[] = {
 static const uint8_t fp_order[] = { 8, 9, 10, 11, 12, 13, 14, 15, 7, 6, 5, 4, 3, 2, 1, 0 };
 #define BIT(r) (1ull << (r))
 
+static const char *const cov_names[X64COV_COUNT] = {
+#define X(id, name) name,
+#include "cov.def"
+#undef X
+};
+_Static_assert(sizeof x64_forms / sizeof x64_forms[0] <= MCOV_MAX_FORMS, "forms exceed MCOV_MAX_FORMS");
+
 /* every field the CPU levels share */
 #define X64_TARGET_COMMON \
     .name = "x86-64", \
@@ -125,7 +133,9 @@ static const uint8_t fp_order[] = { 8, 9, 10, 11, 12, 13, 14, 15, 7, 6, 5, 4, 3,
     .encode_inst = x64_encode_inst, \
     .listing = x64_listing, \
     .disasm = { CS_ARCH_X86, CS_MODE_64, x64_cs_reg }, \
-    .obj = &x64_obj_format,
+    .obj = &x64_obj_format, \
+    .cov_names = cov_names, \
+    .ncov = X64COV_COUNT,
 
 static const Target x64, x64_v3;
 static const Target *const x64_levels[] = { &x64, &x64_v3 };

@@ -1,0 +1,170 @@
+/* mcov.c — machine-level coverage (compiler/lir/mcov.h, fuzz/mcov_table.h): a
+ * bit-test branch and a compare with 4096 count the idiom and the ARM64 tbz/tbnz
+ * and shifted-imm12 paths, x86-64's imm32 (test has no imm8 form); counting changes no
+ * byte of the code; the forms counted add up to the instructions encoded; a table
+ * over generated programs hits most items and sums by key; the register-pressure
+ * knobs are a function of the program, within their ranges, and vary. */
+#include "compiler/compile.h"
+#include "compiler/target.h"
+#include "fuzz/check_stage.h"
+#include "fuzz/gen.h"
+#include "fuzz/mcov_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char src[] =
+    "func @f(i64, i64) -> i64 {\n"
+    "  %x   = ARG i64 0\n"
+    "  %y   = ARG i64 1\n"
+    "  %k8  = CONSTANT i64 8\n"
+    "  %z   = CONSTANT i64 0\n"
+    "  %big = CONSTANT i64 4096\n"
+    "  %a   = AND i64 (%x, %k8)\n"
+    "  %t   = ICMP ne (%a, %z)\n"
+    "  %br  = IF_BRANCH [entry] (%t)\n"
+    "  %yes = IF_TRUE [%br]\n"
+    "  %no  = IF_FALSE [%br]\n"
+    "  %c   = ICMP ult (%y, %big)\n"
+    "  %br2 = IF_BRANCH [%no] (%c)\n"
+    "  %y2  = IF_TRUE [%br2]\n"
+    "  %n2  = IF_FALSE [%br2]\n"
+    "  %m   = MERGE [%yes, %y2, %n2]\n"
+    "  %r   = VALUE_SELECTOR i64 [%m] (%x, %y, %z)\n"
+    "  RETURN [%m] {entry} (%r)\n"
+    "}\n";
+
+static int failures;
+#define EXPECT(c, ...) do { if (!(c)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+                                        printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+static bool compile_counted(const Module *m, const Target *t, MachCov *cov, CodeBlob *blob, Arena *arena)
+{
+    Diag d;
+    diag_init(&d, "mcov", stderr);
+    CompileOptions co = {.opt_level = 2, .cov = cov};
+    return compile_module(m, t, &co, arena, blob, NULL, &d);
+}
+
+static uint32_t sum(const uint32_t *v, unsigned n)
+{
+    uint32_t s = 0;
+    for (unsigned i = 0; i < n; i++)
+        s += v[i];
+    return s;
+}
+
+static uint32_t path(const Target *t, const MachCov *c, const char *name)
+{
+    for (unsigned i = 0; i < t->ncov; i++)
+        if (!strcmp(t->cov_names[i], name))
+            return c->items[i];
+    printf("no path named '%s' on %s\n", name, t->name);
+    failures++;
+    return 0;
+}
+
+/* the counts of one target; the code the same as without counting */
+static void check_target(const Module *m, const Target *t)
+{
+    MachCov *cov = calloc(1, sizeof *cov);
+    Arena *arena = arena_new();
+    CodeBlob plain, counted;
+    EXPECT(cov && compile_counted(m, t, NULL, &plain, arena) && compile_counted(m, t, cov, &counted, arena),
+           "%s: compiles", t->name);
+    EXPECT(plain.size == counted.size && !memcmp(plain.code, counted.code, plain.size),
+           "%s: counting changes no byte", t->name);
+    EXPECT(cov->idioms[MCOV_BIT_TEST_BRANCH] == 1, "%s: one bit-test branch, got %u", t->name,
+           cov->idioms[MCOV_BIT_TEST_BRANCH]);
+    EXPECT(cov->idioms[MCOV_CMP_IMM_BRANCH] == 1, "%s: one compare-immediate branch", t->name);
+    EXPECT(sum(cov->forms, MCOV_MAX_FORMS) >= 5, "%s: forms counted (%u)", t->name,
+           sum(cov->forms, MCOV_MAX_FORMS));
+    if (t->isa == ISA_A64) {
+        EXPECT(path(t, cov, "tbz") + path(t, cov, "tbnz") == 1, "arm64: tbz or tbnz once");
+        EXPECT(path(t, cov, "cmp imm12, lsl #12") == 1, "arm64: cmp #1, lsl #12 once");
+    } else {
+        EXPECT(path(t, cov, "imm32") >= 2, "x86-64: test with 8 and cmp with 4096 take imm32");
+        EXPECT(path(t, cov, "imm8 sign-extended (83, 6b, c1)") == 0, "x86-64: no imm8");
+    }
+    arena_free(arena);
+    free(cov);
+}
+
+/* the generated program of seed (with run lines if runs) */
+static Module *generated(uint64_t seed, uint32_t size, bool runs)
+{
+    size_t len = gen_bytes_for_size(size);
+    uint8_t *bytes = malloc(len);
+    if (!bytes)
+        abort();
+    gen_seed_bytes(seed, bytes, len);
+    Module *m = generate(bytes, len, NULL);
+    if (runs)
+        gen_add_runlines(m, bytes, len, 3, NULL, NULL);
+    free(bytes);
+    return m;
+}
+
+/* 40 generated programs at -O0 and -O2 on every target: most items hit; the sum of
+ * two tables is twice one */
+static void check_table(void)
+{
+    MachCovTable *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    if (!a || !b)
+        abort();
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        Module *m = generated(seed, 100, false);
+        EXPECT(mcov_table_count_module(a, m), "seed %llu compiles", (unsigned long long)seed);
+        module_free(m);
+    }
+    McovTotals n = mcov_table_unhit(a, NULL);
+    printf("40 programs: %u of %u items hit, %u slots\n", n.hit, n.items, a->nslots);
+    EXPECT(n.items > 1000 && n.hit * 4 > n.items, "a quarter of the items hit");
+    EXPECT(a->nslots == 6, "x86-64 baseline and v3, arm64, each at -O0 and -O2: %u slots", a->nslots);
+    mcov_table_add(b, a);
+    mcov_table_add(b, a);
+    EXPECT(b->nslots == a->nslots && b->slot[0].cov.forms[0] == 2 * a->slot[0].cov.forms[0],
+           "tables add up by key");
+    EXPECT(mcov_table_slot(b, target_at(0), 2, "regs") == &b->slot[6].cov, "a variant has its own slot");
+    free(a);
+    free(b);
+}
+
+/* the pressure knobs: deterministic, in range, varied */
+static void check_pressure(void)
+{
+    bool seen_gp[8] = {0};
+    for (uint64_t seed = 0; seed < 60; seed++) {
+        Module *m = generated(seed, 60, true);
+        RegallocOptions r1 = check_pressure_options(m), r2 = check_pressure_options(m);
+        EXPECT(!memcmp(&r1, &r2, sizeof r1), "the knobs are a function of the program");
+        EXPECT(r1.max_regs[BANK_GP] >= 3 && r1.max_regs[BANK_GP] <= 6 && r1.max_regs[BANK_FP] >= 2 &&
+                   r1.max_regs[BANK_FP] <= 4 && r1.spill < RA_SPILL_COUNT,
+               "knobs in range");
+        seen_gp[r1.max_regs[BANK_GP]] = true;
+        CheckOptions o = {.pressure_every = 2};
+        EXPECT(check_pressure_sampled(m, &o, ISA_X64) != check_pressure_sampled(m, &o, ISA_A64),
+               "every other program, a different half per ISA");
+        module_free(m);
+    }
+    EXPECT(seen_gp[3] && seen_gp[6], "the register counts vary over programs");
+}
+
+int main(void)
+{
+    Diag d;
+    diag_init(&d, "mcov", stderr);
+    Module *m = parse_module("mcov", src, strlen(src), &d);
+    if (!m)
+        return 1;
+    for (unsigned i = 0; i < target_count(); i++)
+        check_target(m, target_at(i));
+    module_free(m);
+    check_table();
+    check_pressure();
+    if (failures)
+        printf("%d failures\n", failures);
+    else
+        printf("ok\n");
+    return failures != 0;
+}
