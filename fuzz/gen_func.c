@@ -297,6 +297,7 @@ void gen_function(Gen *g, uint32_t idx, uint32_t budget)
     if (idx == g->wide_fn)
         gen_extreme_signature(g, s);
     bool small = !entry && idx != g->wide_fn && gen_rd_chance(g, 40);
+    s->small = small;
     gen_end_record(g, saved);
     char name[16];
     snprintf(name, sizeof name, entry ? "main" : "f%u", idx);

@@ -168,12 +168,13 @@ GateId gen_ptr_arg(Gen *g, uint32_t need)
     if (!p)
         return NO_GATE;
     g->last_ptr_arg = *p;
+    g->last_ptr_need = need;
     uint32_t slack = p->size - need;
     if (!slack || !gen_rd_chance(g, 50))
-        return p->base;
+        return g->last_ptr_addr = p->base;
     GateId off = arg_offset(g, slack);
-    return gen_rd_chance(g, 50) ? gen_bin(g, OP_ADD, TY_I64, p->base, off)
-                                : gen_bin(g, OP_ADD, TY_I64, off, p->base);
+    return g->last_ptr_addr = gen_rd_chance(g, 50) ? gen_bin(g, OP_ADD, TY_I64, p->base, off)
+                                                   : gen_bin(g, OP_ADD, TY_I64, off, p->base);
 }
 
 /* the earlier functions whose estimated cost fits here; with_ptr: only those taking a
@@ -211,22 +212,36 @@ static void store_into(Gen *g, GenPtr *p)
     g->dep = gen_add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &g->dep, 1, in, 2);
 }
 
+/* the address and type of the load after a call handed a pointer: anywhere in the
+ * object, or (half the time) the first bytes the callee was handed, which its own
+ * stores through the pointer most likely hit */
+static GateId load_after_call(Gen *g, GenPtr *p, Type *t)
+{
+    *t = gen_rand_mem_type(g);
+    if (gen_rd_chance(g, 50) && g->last_ptr_addr != NO_GATE && g->last_ptr_need >= 1) {
+        *t = g->last_ptr_need >= 8 ? TY_I64 : g->last_ptr_need >= 4 ? TY_I32 : TY_I8;
+        return g->last_ptr_addr;
+    }
+    if ((uint32_t)ty_bits(*t) / 8 > p->size)
+        *t = TY_I8;
+    return gen_address(g, p, *t);
+}
+
 /* STORE into obj, CALL fn, handed an address in obj, (usually) LOAD from obj: the load
  * must not be forwarded the stored value past the call */
 static void call_via(Gen *g, uint32_t fn, GenPtr p)
 {
     store_into(g, &p);
     g->last_ptr_arg.base = NO_GATE;
+    g->last_ptr_addr = NO_GATE;
     g->want_ptr = p;
     GateId call = gen_call(g, fn);
     g->want_ptr.base = NO_GATE;
     if (call == NO_GATE || g->last_ptr_arg.base == NO_GATE || !gen_rd_chance(g, 75))
         return;
     p = g->last_ptr_arg;
-    Type t = gen_rand_mem_type(g);
-    if ((uint32_t)ty_bits(t) / 8 > p.size)
-        t = TY_I8;
-    GateId a = gen_address(g, &p, t);
+    Type t;
+    GateId a = load_after_call(g, &p, &t);
     GateId ld = gen_add_gate(g, OP_LOAD, t, 0, 0, NULL, 0, &g->dep, 1, &a, 1);
     g->dep = ld;
     gen_pool_add(g, ld);
@@ -253,9 +268,22 @@ void gen_stmt_call_via_stack(Gen *g)
     call_via_obj(g, NULL);
 }
 
-/* the effect in the true arm: a call of an earlier function, else a load */
+/* a call of a small earlier function (one the inliner takes), if there is one */
+static GateId call_small(Gen *g)
+{
+    uint32_t cand[GEN_MAX_FUNCS], n = callees(g, cand, false), k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (g->sigs[cand[i]].small)
+            cand[k++] = cand[i];
+    return k ? gen_call(g, cand[gen_rd_below(g, k)]) : NO_GATE;
+}
+
+/* the effect in the true arm: a call of an earlier function (a small one half the
+ * time: inlined, its dependency output reaches the join), else a load */
 static void arm_effect(Gen *g)
 {
+    if (gen_rd_chance(g, 50) && call_small(g) != NO_GATE)
+        return;
     if (gen_rd_chance(g, 85) && gen_call_some(g) != NO_GATE)
         return;
     gen_stmt_load(g);

@@ -46,6 +46,7 @@ typedef struct {
     int depth_param;                   /* index of the recursion depth (i32), -1 if none */
     Type ret;
     uint64_t cost;                     /* estimated gate evaluations per call */
+    bool small;                        /* a few gates: what the inliner takes */
 } GenSig;
 
 typedef struct {
@@ -97,6 +98,8 @@ typedef struct Gen {
     uint32_t limit;          /* gate count at which the function body stops growing */
     bool big_alloca;         /* this function has its one ALLOCA of more than 4 KiB */
     GenPtr last_ptr_arg;     /* where the latest call's last pointer argument points */
+    GateId last_ptr_addr;    /* that argument itself (base, or base plus an offset) */
+    uint32_t last_ptr_need;  /* the bytes the callee may use from it */
     GenPtr want_ptr;         /* the object pointer arguments are taken from, if base set */
     /* the structural extreme (gen_extreme.c) */
     GenExtreme extreme;      /* NONE for most modules */
