@@ -57,7 +57,7 @@ GateId gen_emit_call(Gen *g, uint32_t fn, const GateId *args)
 static void stmt_call(Gen *g, uint32_t left)
 {
     uint32_t form = gen_rd_below(g, 10);
-    if (form < 3)
+    if (form < 4)
         gen_stmt_call_via_stack(g);
     else if (form < 7 && left >= 16 && g->nest < GEN_MAX_NEST)
         gen_stmt_dep_join(g);
@@ -304,6 +304,11 @@ void gen_function(Gen *g, uint32_t idx, uint32_t budget)
     gen_begin_function(g, idx, name);
     make_args(g, s);
     gen_scope_push(g);
+    if (!entry) {
+        GenRecord head = gen_begin_record(g, GEN_RECORD);
+        gen_ptr_param_head(g);
+        gen_end_record(g, head);
+    }
     if (small) { /* a few gates: what the inliner takes */
         GenRecord head = gen_begin_record(g, GEN_RECORD);
         gen_small_callee_head(g);

@@ -140,10 +140,11 @@ void gen_stmt_pressure(Gen *g, uint32_t left, bool with_call)
 
 /* ---- effects around calls ----------------------------------------------------------- */
 
-/* an offset in [0, slack]: a constant, a masked value or a loop counter */
-static GateId arg_offset(Gen *g, uint32_t slack)
+/* an offset in [0, slack]: a constant (mostly, when constant: the offsets passes
+ * can follow), a masked value or a loop counter */
+static GateId arg_offset(Gen *g, uint32_t slack, bool constant)
 {
-    uint32_t form = gen_rd_below(g, 3);
+    uint32_t form = constant && gen_rd_chance(g, 60) ? 0 : gen_rd_below(g, 3);
     if (g->nloops && gen_rd_chance(g, 50))
         form = 2;
     if (form == 0)
@@ -170,9 +171,10 @@ GateId gen_ptr_arg(Gen *g, uint32_t need)
     g->last_ptr_arg = *p;
     g->last_ptr_need = need;
     uint32_t slack = p->size - need;
-    if (!slack || !gen_rd_chance(g, 50))
+    bool via = want.base != NO_GATE; /* call_via: a store before, a load after */
+    if (!slack || !gen_rd_chance(g, via ? 75 : 50))
         return g->last_ptr_addr = p->base;
-    GateId off = arg_offset(g, slack);
+    GateId off = arg_offset(g, slack, via);
     return g->last_ptr_addr = gen_rd_chance(g, 50) ? gen_bin(g, OP_ADD, TY_I64, p->base, off)
                                                    : gen_bin(g, OP_ADD, TY_I64, off, p->base);
 }
@@ -213,12 +215,12 @@ static void store_into(Gen *g, GenPtr *p)
 }
 
 /* the address and type of the load after a call handed a pointer: anywhere in the
- * object, or (half the time) the first bytes the callee was handed, which its own
+ * object, or (two times in three) the first bytes the callee was handed, which its own
  * stores through the pointer most likely hit */
 static GateId load_after_call(Gen *g, GenPtr *p, Type *t)
 {
     *t = gen_rand_mem_type(g);
-    if (gen_rd_chance(g, 50) && g->last_ptr_addr != NO_GATE && g->last_ptr_need >= 1) {
+    if (gen_rd_chance(g, 65) && g->last_ptr_addr != NO_GATE && g->last_ptr_need >= 1) {
         *t = g->last_ptr_need >= 8 ? TY_I64 : g->last_ptr_need >= 4 ? TY_I32 : TY_I8;
         return g->last_ptr_addr;
     }
@@ -237,7 +239,7 @@ static void call_via(Gen *g, uint32_t fn, GenPtr p)
     g->want_ptr = p;
     GateId call = gen_call(g, fn);
     g->want_ptr.base = NO_GATE;
-    if (call == NO_GATE || g->last_ptr_arg.base == NO_GATE || !gen_rd_chance(g, 75))
+    if (call == NO_GATE || g->last_ptr_arg.base == NO_GATE || !gen_rd_chance(g, 85))
         return;
     p = g->last_ptr_arg;
     Type t;
@@ -354,6 +356,18 @@ static void rare_throw(Gen *g)
     gen_end_path(g, true);
     g->state = f_end;
     g->dep = gen_relay(g, f_end, dep0);
+}
+
+/* a store of the first bytes of the function's first pointer parameter (where a
+ * caller's load after the call reads: call_via), one function in three */
+void gen_ptr_param_head(Gen *g)
+{
+    if (!g->nptrs || !gen_rd_chance(g, 33))
+        return;
+    GenPtr *p = &g->ptrs[0];
+    Type t = p->size >= 8 ? TY_I64 : p->size >= 4 ? TY_I32 : TY_I8;
+    GateId in[2] = {gen_val_of(g, t), p->base};
+    g->dep = gen_add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &g->dep, 1, in, 2);
 }
 
 /* what makes a small callee interesting to inline: a store (through a pointer

@@ -210,6 +210,7 @@ void gen_stmt_dep_join(Gen *g);               /* IF { CALL or LOAD } MERGE, then
 void gen_stmt_call_via_stack(Gen *g);         /* STORE, CALL f(address), LOAD */
 GateId gen_ptr_arg(Gen *g, uint32_t need);    /* a pointer argument; NO_GATE if none */
 void gen_small_callee_head(Gen *g);           /* a small callee's store / trap / throw */
+void gen_ptr_param_head(Gen *g);              /* at times a store through the first pointer parameter */
 GateId gen_call_some(Gen *g);                 /* a call of an earlier function; NO_GATE if none */
 
 /* gen_rt.c: dependency joins and runtime calls */
