@@ -66,10 +66,24 @@ GateId gen_idiom_cond(Gen *g)
     return gen_cmp(g, OP_ICMP, cond, x, k);
 }
 
-/* x OP boundary constant */
+/* (x >> k) & (2^w - 1): a field extract (ubfx), a single bit a third of the time */
+static GateId bit_field(Gen *g)
+{
+    Type t = gen_rd_chance(g, 50) ? TY_I32 : TY_I64;
+    uint32_t bits = (uint32_t)ty_bits(t), k = 1 + gen_rd_below(g, bits - 1);
+    uint32_t w = gen_rd_chance(g, 33) ? 1 : 1 + gen_rd_below(g, bits - k);
+    GateId sh = gen_bin(g, OP_LSHR, t, live_value(g, t), gen_cnst(g, t, k));
+    return gen_masked(g, t, sh, w == 64 ? ~0ull : (1ull << w) - 1);
+}
+
+/* x OP boundary constant, or a field extract one time in six */
 void gen_stmt_idiom(Gen *g)
 {
     static const Opcode ops[] = {OP_ADD, OP_SUB, OP_AND, OP_OR, OP_XOR, OP_MUL, OP_AND, OP_ADD};
+    if (gen_rd_chance(g, 16)) {
+        gen_pool_add(g, bit_field(g));
+        return;
+    }
     Type t = gen_rand_int_type(g);
     Opcode op = ops[gen_rd_below(g, 8)];
     GateId x = live_value(g, t);

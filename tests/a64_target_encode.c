@@ -504,6 +504,16 @@ static bool build_expect(const Code *code, const LirForm *f, const Inst *in, Exp
     }
     case A64E_CVT: expect_cvt(e, f, in); return true;
     case A64E_BITS: expect_bits(e, f, in); return true;
+    case A64E_BITFIELD: {
+        char b1[24], b2[24]; /* a field up to the top is the alias lsr */
+        int64_t lsb = in->args[0].value, width = in->args[1].value, top = sf ? 64 : 32;
+        const char *d = gp(&nm, rn(&in->args[3]), sf), *s = gp(&nm, rn(&in->args[2]), sf);
+        if (width >= top - lsb)
+            line(e, "lsr %s, %s, %s", d, s, imm(b1, lsb));
+        else
+            line(e, "ubfx %s, %s, %s, %s", d, s, imm(b1, lsb), imm(b2, width));
+        return true;
+    }
     case A64E_CHECKED: {
         char b[24];
         line(e, "%s %s, %s, %s", f->param ? "subs" : "adds", gp(&nm, rn(&in->args[2]), sf),

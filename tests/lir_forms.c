@@ -179,7 +179,8 @@ static void test_tables(void)
     }
     /* opcodes x86-64 has no instruction for (three-operand division, multiply-subtract,
      * unsigned float conversions, register pairs, three-operand high multiplies; fabs,
-     * copysign and IEEE minimum/maximum, which selection builds from other forms) */
+     * copysign and IEEE minimum/maximum, which selection builds from other forms; field
+     * extracts, which selection leaves as a shift and an AND) */
     static const LirOp not_x86[] = { LIR_Div32, LIR_Div64, LIR_UDiv32, LIR_UDiv64,
                                      LIR_MultiplySub32, LIR_MultiplySub64,
                                      LIR_TruncateFloatToUInt32, LIR_TruncateFloatToUInt64,
@@ -188,7 +189,8 @@ static void test_tables(void)
                                      LIR_PushPair, LIR_PopPair, LIR_StorePair64, LIR_LoadPair64,
                                      LIR_MulHighSigned64, LIR_MulHighUnsigned64,
                                      LIR_AbsFloat, LIR_AbsDouble, LIR_CopySignFloat, LIR_CopySignDouble,
-                                     LIR_MinimumFloat, LIR_MinimumDouble, LIR_MaximumFloat, LIR_MaximumDouble };
+                                     LIR_MinimumFloat, LIR_MinimumDouble, LIR_MaximumFloat, LIR_MaximumDouble,
+                                     LIR_ExtractUnsigned32, LIR_ExtractUnsigned64 };
     unsigned novl;
     const LirOverload *ovl = lir_overloads(&novl);
     for (unsigned i = 0; i < novl; i++) {

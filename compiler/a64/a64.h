@@ -56,6 +56,7 @@ typedef enum {
     A64E_FLOGIC,  /* bitwise ops of FP registers through x16/x17: param A64AluOp */
     A64E_CVT,     /* param A64CvtKind */
     A64E_BITS,    /* (src, dst): param A64BitOp */
+    A64E_BITFIELD,/* ubfx: (lsb, width, src, dst) */
     A64E_CHECKED, /* adds/subs (left, right, dst), b.vc over a brk: param 0 adds, 1 subs */
     A64E_MULH,    /* (left, right, dst): param 0 smulh, 1 umulh */
     A64E_COUNT

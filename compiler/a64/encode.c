@@ -736,6 +736,17 @@ static bool enc_bits(const Ctx *c)
 }
 
 /* adds/subs dst, left, right; b.vc over the brk that traps with the instruction's kind */
+/* ubfx rd, rn, #lsb, #width: a field reaching past the register's top has only the
+ * bits below it (the ones above read as zero) */
+static bool enc_bitfield(const Ctx *c)
+{
+    int64_t lsb = arg(c, 0)->value, width = arg(c, 1)->value, top = c->form->width;
+    if (lsb >= 0 && lsb < top && width > top - lsb)
+        width = top - lsb;
+    mcov_item(c->as->cov, width == 1 ? A64COV_UBFX_BIT : A64COV_UBFX);
+    return word(c->as, a64_ubfx(sf_of(c), reg(c, 3), reg(c, 2), (int)lsb, (int)width));
+}
+
 static bool enc_checked(const Ctx *c)
 {
     int sf = sf_of(c), rn = reg(c, 0), rm = reg(c, 1), rd = reg(c, 2);
@@ -786,6 +797,7 @@ static bool dispatch(const Ctx *c)
     case A64E_FLOGIC: return enc_flogic(c);
     case A64E_CVT: return enc_cvt(c);
     case A64E_BITS: return enc_bits(c);
+    case A64E_BITFIELD: return enc_bitfield(c);
     case A64E_CHECKED: return enc_checked(c);
     case A64E_MULH: return enc_mulh(c);
     default: return lir_asm_fail(c->as, "unknown encoding %u", c->form->enc);

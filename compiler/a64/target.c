@@ -97,7 +97,7 @@ static bool logical_ok(unsigned w, int64_t v)
     return fits_32(v) && a64_logical_imm((uint32_t)v, 0, &enc);
 }
 
-static bool imm_ok(const LirForm *f, int64_t v)
+static bool imm_ok(const LirForm *f, unsigned i, int64_t v)
 {
     switch ((A64Encoding)f->enc) {
     case A64E_PAIR: /* xzr */
@@ -111,6 +111,8 @@ static bool imm_ok(const LirForm *f, int64_t v)
         }
     case A64E_SHIFT:
         return v >= 0 && v <= 255;
+    case A64E_BITFIELD: /* lsb, then width (ubfx takes at most the bits above lsb) */
+        return i == 0 ? v >= 0 && v < f->width : v >= 1 && v <= f->width;
     case A64E_ALU:
         if (f->param == A64_ALU_ADD || f->param == A64_ALU_SUB)
             return addsub_ok(f->width, v);
@@ -167,7 +169,7 @@ static bool a64_arg_ok(const LirForm *f, unsigned i, const Arg *a)
     case ARG_TMP:
         return tmp_ok(f, i, a->base);
     case ARG_IMM:
-        return imm_ok(f, a->value);
+        return imm_ok(f, i, a->value);
     case ARG_STACK: case ARG_CALLARG:
         return fits_int32(a->value);
     case ARG_ADDR:

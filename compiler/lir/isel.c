@@ -274,7 +274,7 @@ static bool sel_integer(Lower *l, GateId g)
     switch ((Opcode)isel_g(l, g)->op) {
     case OP_ADD: return sel_binary(l, g, LIR_Add32, LIR_Add64, true);
     case OP_SUB: return sel_binary(l, g, LIR_Sub32, LIR_Sub64, true);
-    case OP_AND: return sel_binary(l, g, LIR_And32, LIR_And64, false);
+    case OP_AND: return isel_bitfield(l, g) || sel_binary(l, g, LIR_And32, LIR_And64, false);
     case OP_OR: return sel_binary(l, g, LIR_Or32, LIR_Or64, false);
     case OP_XOR: return sel_binary(l, g, LIR_Xor32, LIR_Xor64, false);
     case OP_MUL: return sel_mul(l, g);

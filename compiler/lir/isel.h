@@ -140,6 +140,9 @@ bool isel_switch(Lower *l, const Block *b);
 /* isel_bits.c: SELECT ROTL ROTR SMIN SMAX UMIN UMAX SMULHI UMULHI CHECKED_* CLZ CTZ
  * POPCNT BSWAP ABS */
 bool isel_bits(Lower *l, GateId g);
+/* AND (LSHR x, k), 2^w - 1 (32/64 bits, k >= 1, k + w within the width) as one field
+ * extract where the target has ExtractUnsigned*; false, nothing emitted, otherwise */
+bool isel_bitfield(Lower *l, GateId g);
 /* isel_conv.c */
 bool isel_convert(Lower *l, GateId g);      /* TRUNC ZEXT SEXT BITCAST *TOFP FPEXT FPTRUNC */
 bool isel_float(Lower *l, GateId g);        /* FADD FSUB FMUL FDIV FNEG FMOD FEXP */

@@ -498,6 +498,35 @@ static bool sel_checked(Lower *l, GateId g, int op)
     return true;
 }
 
+/* ---- field extracts ------------------------------------------------------------------------ */
+/* the width of a mask of low ones (1..bits), 0 if m is not one */
+static unsigned low_ones_width(uint64_t m) { return m && !(m & (m + 1)) ? (unsigned)__builtin_popcountll(m) : 0; }
+
+bool isel_bitfield(Lower *l, GateId g)
+{
+    Type t = isel_type(l, g);
+    unsigned bits = (unsigned)ty_bits(t);
+    if (bits != 32 && bits != 64)
+        return false;
+    for (uint32_t i = 0; i < 2; i++) {
+        GateId sh = isel_in(l, g, i), m = isel_in(l, g, 1 - i);
+        if (!isel_is_const(l, m) || isel_g(l, sh)->op != OP_LSHR || !isel_is_const(l, isel_in(l, sh, 1)))
+            continue;
+        unsigned w = low_ones_width(isel_g(l, m)->lit & ty_mask(t));
+        uint64_t k = isel_g(l, isel_in(l, sh, 1))->lit % bits;
+        if (w == 0 || k == 0 || k + w > bits)
+            continue;
+        LirOp op = bits == 64 ? LIR_ExtractUnsigned64 : LIR_ExtractUnsigned32;
+        Arg args[4] = {arg_imm((int64_t)k), arg_imm(w), isel_t(l, isel_in(l, sh, 0)), isel_t(l, g)};
+        if (!isel_valid(l, op, 4, args))
+            return false;
+        mcov_idiom(l->code->cov, MCOV_BITFIELD_EXTRACT);
+        lower_emit(l, op, 4, args);
+        return true;
+    }
+    return false;
+}
+
 bool isel_bits(Lower *l, GateId g)
 {
     int op = isel_g(l, g)->op;

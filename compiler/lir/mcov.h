@@ -47,6 +47,7 @@ enum {
     X(BITCOUNT_NATIVE, "popcount/clz/ctz/bswap by the target's instruction")      \
     X(BITCOUNT_EXPANDED, "popcount/clz/ctz/bswap expanded")                       \
     X(MULH_NATIVE, "high multiply by the target's instruction")                   \
+    X(BITFIELD_EXTRACT, "(x >> k) & (2^w - 1) as one field extract")              \
     X(CHECKED_NATIVE, "overflow-checked arithmetic by flags")                     \
     X(NARROW_WRAP, "result of 8 or 16 bits wrapped (zero above)")
 
