@@ -1,8 +1,8 @@
 /* mcov.h — machine-level coverage: for one target and -O level, how often each form
  * of the target's forms table was encoded (and with which condition, for the forms
  * that take one), each encoder path the target names (its cov.def: immediate
- * classes, addressing modes, branch kinds and ranges) and each selection idiom of
- * the shared selector (MCOV_IDIOMS below) ran.
+ * classes, addressing modes, branch kinds and ranges) and each idiom of the shared
+ * selector and path of the allocator (MCOV_IDIOMS below) ran.
  *
  * Counting is optional and costs a NULL test where nothing counts: the compile
  * driver hands a MachCov to the Code (Code.cov, read by the selector) and the
@@ -49,7 +49,9 @@ enum {
     X(MULH_NATIVE, "high multiply by the target's instruction")                   \
     X(BITFIELD_EXTRACT, "(x >> k) & (2^w - 1) as one field extract")              \
     X(CHECKED_NATIVE, "overflow-checked arithmetic by flags")                     \
-    X(NARROW_WRAP, "result of 8 or 16 bits wrapped (zero above)")
+    X(NARROW_WRAP, "result of 8 or 16 bits wrapped (zero above)")               \
+    X(PARMOVE_FREE_REG, "allocator: a parallel move's temporary in a free register") \
+    X(PARMOVE_SLOT, "allocator: a parallel move's temporary in a scratch slot")
 
 typedef enum {
 #define X(id, name) MCOV_##id,

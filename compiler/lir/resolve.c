@@ -6,6 +6,7 @@
  * (critical edges get a block of their own).  Needs the intervals of regalloc.c. */
 #include "parmove.h"
 #include "ra_internal.h"
+#include "compiler/lir/mcov.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +226,7 @@ static void emit_parallel(RaCtx *c, MoveList *m, uint32_t p1, uint32_t p2, InstL
         sc.free_reg[BANK_GP] = free_reg_at(c, m, BANK_GP, p1, p2);
         sc.free_reg[BANK_FP] = free_reg_at(c, m, BANK_FP, p1, p2);
         n = lir_parallel_moves(m->v, m->n, &sc, steps);
+        mcov_idiom(c->code->cov, uses_scratch_slot(steps, n) ? MCOV_PARMOVE_SLOT : MCOV_PARMOVE_FREE_REG);
     }
     for (uint32_t i = 0; i < n; i++)
         inst_push(out, step_inst(c, &steps[i]));
