@@ -241,8 +241,15 @@ static GateId offset_in(Gen *g, uint64_t span)
     switch (gen_rd_below(g, 6)) {
     case 0: case 1:
         return gen_cnst(g, TY_I64, gen_rd_below(g, (uint32_t)span + 1));
-    case 2: case 3:
+    case 2:
         return masked64(g, gen_i64_value(g), gen_mask_below(span));
+    case 3: { /* a scaled index: (v & m) << k, k 0..3 (base + index * scale) */
+        uint32_t k = gen_rd_below(g, 4);
+        while (k && (span >> k) == 0)
+            k--;
+        GateId i = masked64(g, gen_i64_value(g), gen_mask_below(span >> k));
+        return gen_bin(g, OP_SHL, TY_I64, i, gen_cnst(g, TY_I64, k));
+    }
     case 4: {
         GateId v = gen_i64_value(g);
         return gen_bin(g, OP_UREM, TY_I64, v, gen_cnst(g, TY_I64, span + 1));

@@ -173,9 +173,46 @@ bool isel_float(Lower *l, GateId g)
 
 /* ---- memory ---------------------------------------------------------------------------- */
 /* the memory operand for address gate a */
+/* SHL i64 (i, k) with k a constant 0..3 (or MUL by 1, 2, 4, 8): i, and the scale */
+static bool scaled_index(Lower *l, GateId x, GateId *i, unsigned *scale)
+{
+    const Gate *g = isel_g(l, x);
+    if ((g->op != OP_SHL && g->op != OP_MUL) || g->type != TY_I64)
+        return false;
+    for (uint32_t k = 0; k < (g->op == OP_MUL ? 2u : 1u); k++) {
+        GateId c = gate_data(g, 1 - k);
+        uint64_t v = isel_is_const(l, c) ? isel_g(l, c)->lit : 64;
+        unsigned s = g->op == OP_SHL ? (v < 4 ? 1u << v : 0) : (v == 1 || v == 2 || v == 4 || v == 8 ? (unsigned)v : 0);
+        if (s) {
+            *i = gate_data(g, k);
+            *scale = s;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ADD i64 (base, i << k) either way round: base + index * scale */
+static bool index_address(Lower *l, const Gate *gate, Arg *mem)
+{
+    for (uint32_t k = 0; gate->op == OP_ADD && gate->type == TY_I64 && k < 2; k++) {
+        GateId i;
+        unsigned scale;
+        if (!scaled_index(l, gate_data(gate, 1 - k), &i, &scale))
+            continue;
+        *mem = arg_index(lower_tmp(l, gate_data(gate, k)), lower_tmp(l, i), scale, 0);
+        mcov_idiom(l->code->cov, MCOV_ADDR_INDEX);
+        return true;
+    }
+    return false;
+}
+
 static Arg address(Lower *l, GateId a)
 {
     const Gate *gate = isel_g(l, a);
+    Arg mem;
+    if (index_address(l, gate, &mem))
+        return mem;
     if (gate->op == OP_ALLOCA && l->alloca_slot[a] != UINT32_MAX) {
         mcov_idiom(l->code->cov, MCOV_ADDR_SLOT);
         return arg_stack(l->alloca_slot[a], 0);

@@ -37,6 +37,7 @@ enum {
     X(ADDR_SLOT_OFFSET, "ALLOCA plus a constant as a stack operand")              \
     X(ADDR_BASE_OFFSET, "base plus a constant as a memory operand")               \
     X(ADDR_LARGE_OFFSET, "base plus a constant of 4096 or more")                  \
+    X(ADDR_INDEX, "base plus a scaled index as a memory operand")                 \
     X(LOAD_EXTEND, "load of 8 or 16 bits extended")                               \
     X(STORE_NARROW, "store of 8 or 16 bits")                                      \
     X(STORE_IMM, "store of an immediate")                                         \
