@@ -25,7 +25,7 @@ make_scratch() {
     [ -f "$scratch/restored" ] && sort -u "$scratch/restored" | xargs -r touch --
     rm -f "$scratch/restored"
     [ -f "$build/build.ninja" ] ||
-        cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCIRC_LTO=OFF \
             -DCMAKE_C_COMPILER="${CC:-gcc}" >"$scratch/configure.log" 2>&1 ||
         die "configure failed, see $scratch/configure.log"
 }
