@@ -144,6 +144,8 @@ typedef struct {
     uint8_t order[BANK_COUNT][LIR_MAX_REGS];
     unsigned norder[BANK_COUNT];
     int32_t scratch_slot[2];   /* created on demand by the resolution, -1 before */
+    struct RegSpans *busy;     /* per bank and register, the ranges of the pieces holding
+                                  it (resolve.c, built on first need), NULL before */
     char *err;
     size_t errlen;
     bool failed;
