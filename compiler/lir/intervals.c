@@ -51,6 +51,12 @@ bool iv_covers(const Interval *iv, uint32_t pos)
     return i < iv->nranges && iv->ranges[i].from <= pos;
 }
 
+uint32_t iv_next_start(const Interval *iv, uint32_t pos)
+{
+    uint32_t i = range_ending_after(iv, pos);
+    return i < iv->nranges ? iv->ranges[i].from : UINT32_MAX;
+}
+
 uint32_t iv_intersection(const Interval *a, const Interval *b)
 {
     /* ranges ending before the other interval starts cannot meet it */
