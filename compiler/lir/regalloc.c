@@ -85,6 +85,8 @@ typedef struct {
     Bank bank;
     IvList unhandled, active;
     IvList sleep[LIR_MAX_REGS]; /* the inactive intervals, per register */
+    uint64_t sleeping;          /* bit r: sleep[r] is not empty */
+    uint32_t min_wake;          /* at most the earliest wake of any sleeper */
     uint32_t high;              /* the largest position advanced to */
     bool usable[LIR_MAX_REGS];
 } Scan;
@@ -129,6 +131,16 @@ static void sleep_push(Scan *s, Interval *it, uint32_t wake)
     it->heap_at = h->n;
     list_push(h, it);
     sleep_up(h, h->n - 1);
+    s->sleeping |= 1ull << it->reg;
+    s->min_wake = wake < s->min_wake ? wake : s->min_wake;
+}
+
+/* the next register with sleepers in mask, removed from it */
+static unsigned next_reg(uint64_t *mask)
+{
+    unsigned r = (unsigned)__builtin_ctzll(*mask);
+    *mask &= *mask - 1;
+    return r;
 }
 
 static void sleep_remove(Scan *s, Interval *it)
@@ -141,6 +153,8 @@ static void sleep_remove(Scan *s, Interval *it)
         sleep_down(h, i);
         sleep_up(h, i);
     }
+    if (!h->n)
+        s->sleeping &= ~(1ull << it->reg);
 }
 
 /* the scan went back to pos: every sleeper wakes to be looked at again (equal
@@ -150,6 +164,31 @@ static void wake_all(Scan *s)
     for (unsigned r = 0; r < LIR_MAX_REGS; r++)
         for (uint32_t i = 0; i < s->sleep[r].n; i++)
             s->sleep[r].v[i]->wake = 0;
+    s->min_wake = 0;
+}
+
+/* the sleepers of every register that wake at or before pos: gone if they end by
+ * then, active if they cover it, else asleep again until their next range */
+static void wake_up_to(Scan *s, uint32_t pos)
+{
+    for (uint64_t m = s->sleeping; m;) {
+        IvList *h = &s->sleep[next_reg(&m)];
+        while (h->n && h->v[0]->wake <= pos) {
+            Interval *it = h->v[0];
+            sleep_remove(s, it);
+            if (iv_end(it) <= pos)
+                continue;
+            if (iv_covers(it, pos))
+                list_push(&s->active, it);
+            else
+                sleep_push(s, it, iv_next_start(it, pos));
+        }
+    }
+    s->min_wake = UINT32_MAX;
+    for (uint64_t m = s->sleeping; m;) {
+        const IvList *h = &s->sleep[next_reg(&m)];
+        s->min_wake = h->v[0]->wake < s->min_wake ? h->v[0]->wake : s->min_wake;
+    }
 }
 
 /* ---- the walk --------------------------------------------------------------------- */
@@ -169,19 +208,8 @@ static void advance_to(Scan *s, uint32_t pos)
     if (pos < s->high)
         wake_all(s);
     s->high = pos > s->high ? pos : s->high;
-    for (unsigned r = 0; r < LIR_MAX_REGS; r++) {
-        IvList *h = &s->sleep[r];
-        while (h->n && h->v[0]->wake <= pos) {
-            Interval *it = h->v[0];
-            sleep_remove(s, it);
-            if (iv_end(it) <= pos)
-                continue;
-            if (iv_covers(it, pos))
-                list_push(&s->active, it);
-            else
-                sleep_push(s, it, iv_next_start(it, pos));
-        }
-    }
+    if (s->min_wake <= pos)
+        wake_up_to(s, pos);
 }
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
@@ -259,9 +287,11 @@ static bool try_free_reg(Scan *s, Interval *cur)
         free_until[r] = UINT32_MAX;
     for (uint32_t i = 0; i < s->active.n; i++)
         free_until[s->active.v[i]->reg] = 0;
-    for (unsigned r = 0; r < LIR_MAX_REGS; r++)
+    for (uint64_t m = s->sleeping; m;) {
+        unsigned r = next_reg(&m);
         if (free_until[r])
             lower_free_until(&s->sleep[r], 0, cur, &free_until[r]);
+    }
     int best = -1;
     const uint8_t *order = s->c->order[s->bank];
     for (unsigned k = 0; k < s->c->norder[s->bank]; k++) {
@@ -350,8 +380,8 @@ static void measure(Scan *s, Interval *cur, Pressure *p)
     }
     for (uint32_t i = 0; i < s->active.n; i++)
         note_holder(s, p, s->active.v[i], gap, pos);
-    for (unsigned r = 0; r < LIR_MAX_REGS; r++)
-        note_sleepers(s, p, r, 0, cur, gap);
+    for (uint64_t m = s->sleeping; m;)
+        note_sleepers(s, p, next_reg(&m), 0, cur, gap);
 }
 
 /* can reg be taken at cur's start: its holders can all move away at the gap */
