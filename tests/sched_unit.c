@@ -81,8 +81,7 @@ static void check_contiguous_loops(const Schedule *s)
 {
     for (uint32_t l = 0; l < s->nloops; l++) {
         const Loop *lp = &s->loops[l];
-        for (uint32_t i = 0; i < lp->nbody; i++)
-            CHECK(lp->body[i] == lp->header + i, "loop %u of @%s is not contiguous", l, s->func->name);
+        CHECK(lp->last - lp->header + 1 == lp->nbody, "loop %u of @%s is not contiguous", l, s->func->name);
     }
 }
 

@@ -5,9 +5,12 @@
 # and -O2 on both ISAs, the wall time of `circ compile` per input gate and its peak
 # RSS (bench/scale/peak_rss.c, built here with cc).  With CALLGRIND=1, also the
 # instructions per gate counted by valgrind's callgrind, for inputs up to 10k gates.
-# usage: bench/compile/scale.sh [CIRC] [MAX_GATES]   (defaults build/circ, 1000000)
+# usage: bench/compile/scale.sh [CIRC] [MAX_GATES]   (defaults build/circ, 1000000;
+#        SHAPES="generated nested chain" to choose the shapes)
 # One line per run: SHAPE GATES ISA LEVEL SECONDS NS/GATE PEAK_MB [INSNS/GATE], or
-# the failure (peak_rss's line: exit 124 past TIMEOUT seconds, default 300).
+# the failure (peak_rss's line: exit 124 past TIMEOUT seconds, default 300; a compile
+# that needs more than LIMIT_MB of address space, default 6144, fails instead of
+# taking the machine's memory).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 circ=${1:-$here/../../build/circ}
@@ -32,14 +35,15 @@ insns_per_gate() { # FILE ISA LEVEL GATES
 }
 
 printf '%-9s %8s %-6s %-5s %8s %9s %8s %s\n' shape gates isa level seconds ns/gate peak_MB insns/gate
-for shape in generated nested chain; do
+for shape in ${SHAPES:-generated nested chain}; do
   for n in 1000 10000 100000 1000000; do
     [ "$n" -le "$max" ] || continue
     make_input $shape $n "$dir/in.circ"
     gates=$(grep -c '^  ' "$dir/in.circ")
     for isa in x86-64 arm64; do
       for level in -O0 -O2; do
-        line=$("$dir/peak_rss" run timeout "${TIMEOUT:-300}" "$circ" compile "$dir/in.circ" --target $isa $level \
+        line=$(ulimit -v $((${LIMIT_MB:-6144} * 1024)) &&
+               "$dir/peak_rss" run timeout "${TIMEOUT:-300}" "$circ" compile "$dir/in.circ" --target $isa $level \
                2>&1 >/dev/null | tail -1)
         set -- $line # run: S s, M MB peak RSS, exit E
         if [ "${9:-}" != 0 ]; then

@@ -29,20 +29,38 @@ Inst *ra_inst_at(const RaCtx *c, uint32_t n)
     return &c->code->blocks[b]->insts[n - c->live->first_inst[b]];
 }
 
+/* the first range of iv that ends after pos (nranges if none): a binary search, so
+ * that asking about an interval of many ranges (a register clobbered by every call)
+ * costs no walk from its start */
+static uint32_t range_ending_after(const Interval *iv, uint32_t pos)
+{
+    uint32_t lo = 0, hi = iv->nranges;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (iv->ranges[mid].to <= pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 bool iv_covers(const Interval *iv, uint32_t pos)
 {
-    for (uint32_t i = 0; i < iv->nranges; i++) {
-        if (pos < iv->ranges[i].from)
-            return false;
-        if (pos < iv->ranges[i].to)
-            return true;
-    }
-    return false;
+    uint32_t i = range_ending_after(iv, pos);
+    return i < iv->nranges && iv->ranges[i].from <= pos;
+}
+
+uint32_t iv_next_start(const Interval *iv, uint32_t pos)
+{
+    uint32_t i = range_ending_after(iv, pos);
+    return i < iv->nranges ? iv->ranges[i].from : UINT32_MAX;
 }
 
 uint32_t iv_intersection(const Interval *a, const Interval *b)
 {
-    uint32_t i = 0, j = 0;
+    /* ranges ending before the other interval starts cannot meet it */
+    uint32_t i = range_ending_after(a, iv_start(b)), j = range_ending_after(b, iv_start(a));
     while (i < a->nranges && j < b->nranges) {
         LiveRange x = a->ranges[i], y = b->ranges[j];
         uint32_t lo = x.from > y.from ? x.from : y.from;
@@ -65,8 +83,16 @@ static bool use_must_reg(RaCtx *c, const UsePos *u)
 
 uint32_t ra_first_must_use(RaCtx *c, const Interval *iv, uint32_t from)
 {
-    for (uint32_t i = 0; i < iv->nuses; i++)
-        if (iv->uses[i].pos >= from && use_must_reg(c, &iv->uses[i]))
+    uint32_t lo = 0, hi = iv->nuses; /* the first use at or after from */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (iv->uses[mid].pos < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i < iv->nuses; i++)
+        if (use_must_reg(c, &iv->uses[i]))
             return iv->uses[i].pos;
     return UINT32_MAX;
 }

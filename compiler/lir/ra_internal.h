@@ -115,11 +115,16 @@ struct Interval {
     uint32_t hint;           /* dense index of a move-related tmp, UINT32_MAX if none */
     uint32_t hint_pos;       /* where that move is */
     int32_t slot;            /* parent only: spill slot, -1 if none */
+    uint32_t wake;           /* while inactive in the scan: where its next range starts */
+    uint32_t heap_at;        /* while inactive: its index in its register's heap */
 };
 
 static inline uint32_t iv_start(const Interval *iv) { return iv->ranges[0].from; }
 static inline uint32_t iv_end(const Interval *iv) { return iv->ranges[iv->nranges - 1].to; }
 bool iv_covers(const Interval *iv, uint32_t pos);
+/* the start of the first range of iv ending after pos (pos itself if a range covers
+ * it), UINT32_MAX if none */
+uint32_t iv_next_start(const Interval *iv, uint32_t pos);
 /* the first position both cover at or after neither's start, UINT32_MAX if none */
 uint32_t iv_intersection(const Interval *a, const Interval *b);
 
@@ -144,6 +149,8 @@ typedef struct {
     uint8_t order[BANK_COUNT][LIR_MAX_REGS];
     unsigned norder[BANK_COUNT];
     int32_t scratch_slot[2];   /* created on demand by the resolution, -1 before */
+    struct RegSpans *busy;     /* per bank and register, the ranges of the pieces holding
+                                  it (resolve.c, built on first need), NULL before */
     char *err;
     size_t errlen;
     bool failed;

@@ -74,12 +74,122 @@ static Interval *heap_pop(IvList *h)
     return top;
 }
 
+/* Inactive intervals (holding a register, in a hole at the current position) wait
+ * in one min-heap per register by where their next range starts ("wake"): they
+ * cover nothing before it, so a walk of the heap that stops at a wake beyond what
+ * it looks for visits only the intervals that matter, however many sleep.  The
+ * scan's positions only grow; if one ever went back, every sleeper is looked at
+ * again from there (wake_all). */
 typedef struct {
     RaCtx *c;
     Bank bank;
-    IvList unhandled, active, inactive;
+    IvList unhandled, active;
+    IvList sleep[LIR_MAX_REGS]; /* the inactive intervals, per register */
+    uint64_t sleeping;          /* bit r: sleep[r] is not empty */
+    uint32_t min_wake;          /* at most the earliest wake of any sleeper */
+    uint32_t high;              /* the largest position advanced to */
     bool usable[LIR_MAX_REGS];
 } Scan;
+
+static void sleep_swap(IvList *h, uint32_t i, uint32_t j)
+{
+    Interval *t = h->v[i];
+    h->v[i] = h->v[j];
+    h->v[j] = t;
+    h->v[i]->heap_at = i;
+    h->v[j]->heap_at = j;
+}
+
+static void sleep_up(IvList *h, uint32_t i)
+{
+    while (i > 0 && h->v[i]->wake < h->v[(i - 1) / 2]->wake) {
+        sleep_swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static void sleep_down(IvList *h, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && h->v[l]->wake < h->v[m]->wake)
+            m = l;
+        if (r < h->n && h->v[r]->wake < h->v[m]->wake)
+            m = r;
+        if (m == i)
+            return;
+        sleep_swap(h, i, m);
+        i = m;
+    }
+}
+
+/* it (holding a register) sleeps until wake */
+static void sleep_push(Scan *s, Interval *it, uint32_t wake)
+{
+    IvList *h = &s->sleep[it->reg];
+    it->wake = wake;
+    it->heap_at = h->n;
+    list_push(h, it);
+    sleep_up(h, h->n - 1);
+    s->sleeping |= 1ull << it->reg;
+    s->min_wake = wake < s->min_wake ? wake : s->min_wake;
+}
+
+/* the next register with sleepers in mask, removed from it */
+static unsigned next_reg(uint64_t *mask)
+{
+    unsigned r = (unsigned)__builtin_ctzll(*mask);
+    *mask &= *mask - 1;
+    return r;
+}
+
+static void sleep_remove(Scan *s, Interval *it)
+{
+    IvList *h = &s->sleep[it->reg];
+    uint32_t i = it->heap_at;
+    sleep_swap(h, i, h->n - 1);
+    h->n--;
+    if (i < h->n) {
+        sleep_down(h, i);
+        sleep_up(h, i);
+    }
+    if (!h->n)
+        s->sleeping &= ~(1ull << it->reg);
+}
+
+/* the scan went back to pos: every sleeper wakes to be looked at again (equal
+ * keys keep each heap a heap) */
+static void wake_all(Scan *s)
+{
+    for (unsigned r = 0; r < LIR_MAX_REGS; r++)
+        for (uint32_t i = 0; i < s->sleep[r].n; i++)
+            s->sleep[r].v[i]->wake = 0;
+    s->min_wake = 0;
+}
+
+/* the sleepers of every register that wake at or before pos: gone if they end by
+ * then, active if they cover it, else asleep again until their next range */
+static void wake_up_to(Scan *s, uint32_t pos)
+{
+    for (uint64_t m = s->sleeping; m;) {
+        IvList *h = &s->sleep[next_reg(&m)];
+        while (h->n && h->v[0]->wake <= pos) {
+            Interval *it = h->v[0];
+            sleep_remove(s, it);
+            if (iv_end(it) <= pos)
+                continue;
+            if (iv_covers(it, pos))
+                list_push(&s->active, it);
+            else
+                sleep_push(s, it, iv_next_start(it, pos));
+        }
+    }
+    s->min_wake = UINT32_MAX;
+    for (uint64_t m = s->sleeping; m;) {
+        const IvList *h = &s->sleep[next_reg(&m)];
+        s->min_wake = h->v[0]->wake < s->min_wake ? h->v[0]->wake : s->min_wake;
+    }
+}
 
 /* ---- the walk --------------------------------------------------------------------- */
 static void advance_to(Scan *s, uint32_t pos)
@@ -90,22 +200,16 @@ static void advance_to(Scan *s, uint32_t pos)
             list_remove_at(&s->active, i);
         } else if (!iv_covers(it, pos)) {
             list_remove_at(&s->active, i);
-            list_push(&s->inactive, it);
+            sleep_push(s, it, iv_next_start(it, pos));
         } else {
             i++;
         }
     }
-    for (uint32_t i = 0; i < s->inactive.n;) {
-        Interval *it = s->inactive.v[i];
-        if (iv_end(it) <= pos) {
-            list_remove_at(&s->inactive, i);
-        } else if (iv_covers(it, pos)) {
-            list_remove_at(&s->inactive, i);
-            list_push(&s->active, it);
-        } else {
-            i++;
-        }
-    }
+    if (pos < s->high)
+        wake_all(s);
+    s->high = pos > s->high ? pos : s->high;
+    if (s->min_wake <= pos)
+        wake_up_to(s, pos);
 }
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
@@ -165,6 +269,17 @@ static bool take_for_early_uses(Scan *s, Interval *cur, int reg, uint32_t until)
     return true;
 }
 
+/* the first position where a sleeper in heap h from index i on meets cur, into
+ * *until (a sleeper meets nothing before its wake) */
+static void lower_free_until(const IvList *h, uint32_t i, const Interval *cur, uint32_t *until)
+{
+    if (i >= h->n || h->v[i]->wake >= *until || h->v[i]->wake >= iv_end(cur))
+        return;
+    *until = min_u32(*until, iv_intersection(h->v[i], cur));
+    lower_free_until(h, 2 * i + 1, cur, until);
+    lower_free_until(h, 2 * i + 2, cur, until);
+}
+
 static bool try_free_reg(Scan *s, Interval *cur)
 {
     uint32_t free_until[LIR_MAX_REGS];
@@ -172,12 +287,10 @@ static bool try_free_reg(Scan *s, Interval *cur)
         free_until[r] = UINT32_MAX;
     for (uint32_t i = 0; i < s->active.n; i++)
         free_until[s->active.v[i]->reg] = 0;
-    for (uint32_t i = 0; i < s->inactive.n; i++) {
-        Interval *it = s->inactive.v[i];
-        /* they cannot meet before it starts: then nothing to lower */
-        if (iv_start(it) >= free_until[it->reg])
-            continue;
-        free_until[it->reg] = min_u32(free_until[it->reg], iv_intersection(it, cur));
+    for (uint64_t m = s->sleeping; m;) {
+        unsigned r = next_reg(&m);
+        if (free_until[r])
+            lower_free_until(&s->sleep[r], 0, cur, &free_until[r]);
     }
     int best = -1;
     const uint8_t *order = s->c->order[s->bank];
@@ -245,6 +358,19 @@ static uint32_t evict_pos(const Interval *cur)
     return (pos & 3) == 3 ? pos - 1 : pos_gap_before(pos);
 }
 
+/* note the sleepers of register r from heap index i on that meet cur */
+static void note_sleepers(Scan *s, Pressure *p, unsigned r, uint32_t i, const Interval *cur, uint32_t gap)
+{
+    const IvList *h = &s->sleep[r];
+    if (i >= h->n || h->v[i]->wake >= iv_end(cur))
+        return;
+    uint32_t x = iv_intersection(h->v[i], cur);
+    if (x != UINT32_MAX)
+        note_holder(s, p, h->v[i], gap, x);
+    note_sleepers(s, p, r, 2 * i + 1, cur, gap);
+    note_sleepers(s, p, r, 2 * i + 2, cur, gap);
+}
+
 static void measure(Scan *s, Interval *cur, Pressure *p)
 {
     uint32_t pos = iv_start(cur), gap = evict_pos(cur);
@@ -254,11 +380,8 @@ static void measure(Scan *s, Interval *cur, Pressure *p)
     }
     for (uint32_t i = 0; i < s->active.n; i++)
         note_holder(s, p, s->active.v[i], gap, pos);
-    for (uint32_t i = 0; i < s->inactive.n; i++) {
-        uint32_t x = iv_intersection(s->inactive.v[i], cur);
-        if (x != UINT32_MAX)
-            note_holder(s, p, s->inactive.v[i], gap, x);
-    }
+    for (uint64_t m = s->sleeping; m;)
+        note_sleepers(s, p, next_reg(&m), 0, cur, gap);
 }
 
 /* can reg be taken at cur's start: its holders can all move away at the gap */
@@ -310,6 +433,17 @@ static void spill_from(Scan *s, Interval *iv, uint32_t gap)
     heap_push(&s->unhandled, ra_split(s->c, rest, at));
 }
 
+/* the sleepers (not fixed) of heap h from index i on that meet cur, into out */
+static void sleepers_meeting(const IvList *h, uint32_t i, const Interval *cur, IvList *out)
+{
+    if (i >= h->n || h->v[i]->wake >= iv_end(cur))
+        return;
+    if (!h->v[i]->fixed && iv_intersection(h->v[i], cur) != UINT32_MAX)
+        list_push(out, h->v[i]);
+    sleepers_meeting(h, 2 * i + 1, cur, out);
+    sleepers_meeting(h, 2 * i + 2, cur, out);
+}
+
 static void evict_holders(Scan *s, Interval *cur, int reg)
 {
     uint32_t gap = evict_pos(cur);
@@ -322,15 +456,13 @@ static void evict_holders(Scan *s, Interval *cur, int reg)
         list_remove_at(&s->active, i);
         spill_from(s, it, gap);
     }
-    for (uint32_t i = 0; i < s->inactive.n;) {
-        Interval *it = s->inactive.v[i];
-        if (it->reg != reg || it->fixed || iv_intersection(it, cur) == UINT32_MAX) {
-            i++;
-            continue;
-        }
-        list_remove_at(&s->inactive, i);
-        spill_from(s, it, gap);
+    IvList meet = { 0 };
+    sleepers_meeting(&s->sleep[reg], 0, cur, &meet);
+    for (uint32_t i = 0; i < meet.n; i++) {
+        sleep_remove(s, meet.v[i]);
+        spill_from(s, meet.v[i], gap);
     }
+    free(meet.v);
 }
 
 static void spill_current(Scan *s, Interval *cur, uint32_t first_use)
@@ -379,7 +511,7 @@ static bool alloc_blocked_reg(Scan *s, Interval *cur)
 }
 
 /* the bank's intervals with dense indices in [from, to): its registers' to the
- * inactive list (if usable), its tmps' to the worklist */
+ * inactive heaps (if usable), its tmps' to the worklist */
 static void scan_add(Scan *s, uint32_t from, uint32_t to)
 {
     for (uint32_t t = from; t < to && t < s->c->ntmps; t++) {
@@ -389,7 +521,7 @@ static void scan_add(Scan *s, uint32_t from, uint32_t to)
         if (!iv->fixed)
             heap_push(&s->unhandled, iv);
         else if (s->usable[iv->reg])
-            list_push(&s->inactive, iv);
+            sleep_push(s, iv, iv_start(iv)); /* it covers nothing before its start */
     }
 }
 
@@ -422,7 +554,8 @@ bool ra_linear_scan(RaCtx *c, Bank bank)
     }
     free(s.unhandled.v);
     free(s.active.v);
-    free(s.inactive.v);
+    for (unsigned r = 0; r < LIR_MAX_REGS; r++)
+        free(s.sleep[r].v);
     return !c->failed;
 }
 

@@ -118,25 +118,86 @@ static void inst_push(InstList *l, Inst in)
     l->v[l->n++] = in;
 }
 
-/* is register r of bank b held by any interval at p1 or p2 */
-static bool reg_busy(const RaCtx *c, Bank b, unsigned r, uint32_t p1, uint32_t p2)
+/* Which register is free at a gap: the ranges of every piece holding each register
+ * (fixed intervals included), sorted by start, with the running maximum of their
+ * ends, so that "does some range cover p" is one binary search. */
+typedef struct RegSpans {
+    LiveRange *v;     /* by from */
+    uint32_t *max_to; /* max_to[i]: the largest end among v[0..i] */
+    uint32_t n;
+} RegSpans;
+
+static RegSpans *spans_of(RegSpans *all, Bank b, int reg)
+{
+    return reg >= 0 && reg < LIR_MAX_REGS ? &all[(unsigned)b * LIR_MAX_REGS + (unsigned)reg] : NULL;
+}
+
+/* count (fill false) or add (fill true) the ranges of every piece holding a register */
+static void spans_walk(RaCtx *c, RegSpans *all, bool fill)
 {
     for (uint32_t t = 0; t < c->ntmps; t++) {
         Interval *iv = c->ivs[t];
-        if (!iv || iv->bank != b)
-            continue;
-        if (iv->fixed) {
-            if ((unsigned)iv->reg == r && (iv_covers(iv, p1) || iv_covers(iv, p2)))
-                return true;
-            continue;
-        }
-        for (uint32_t k = 0; k < iv->nchildren; k++) {
-            Interval *piece = iv->children[k];
-            if (piece->reg == (int)r && (iv_covers(piece, p1) || iv_covers(piece, p2)))
-                return true;
+        uint32_t npieces = !iv ? 0 : iv->fixed ? 1 : iv->nchildren;
+        for (uint32_t k = 0; k < npieces; k++) {
+            Interval *piece = iv->fixed ? iv : iv->children[k];
+            RegSpans *sp = spans_of(all, (Bank)iv->bank, piece->reg);
+            for (uint32_t i = 0; sp && i < piece->nranges; i++) {
+                if (fill)
+                    sp->v[sp->n] = piece->ranges[i];
+                sp->n++;
+            }
         }
     }
-    return false;
+}
+
+static int by_from(const void *a, const void *b)
+{
+    const LiveRange *x = a, *y = b;
+    return x->from != y->from ? (x->from < y->from ? -1 : 1) : (x->to > y->to) - (x->to < y->to);
+}
+
+static void build_spans(RaCtx *c)
+{
+    RegSpans *all = arena_alloc(c->arena, BANK_COUNT * LIR_MAX_REGS * sizeof *all);
+    spans_walk(c, all, false);
+    for (unsigned i = 0; i < BANK_COUNT * LIR_MAX_REGS; i++) {
+        all[i].v = arena_alloc_raw(c->arena, (all[i].n + 1) * sizeof *all[i].v);
+        all[i].max_to = arena_alloc_raw(c->arena, (all[i].n + 1) * sizeof *all[i].max_to);
+        all[i].n = 0;
+    }
+    spans_walk(c, all, true);
+    for (unsigned i = 0; i < BANK_COUNT * LIR_MAX_REGS; i++) {
+        RegSpans *sp = &all[i];
+        if (sp->n > 1)
+            qsort(sp->v, sp->n, sizeof *sp->v, by_from);
+        for (uint32_t k = 0; k < sp->n; k++)
+            sp->max_to[k] = k && sp->max_to[k - 1] > sp->v[k].to ? sp->max_to[k - 1] : sp->v[k].to;
+    }
+    c->busy = all;
+}
+
+/* does a range of sp cover p: the last range starting at or before p, and the
+ * largest end up to it */
+static bool spans_cover(const RegSpans *sp, uint32_t p)
+{
+    uint32_t lo = 0, hi = sp->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (sp->v[mid].from <= p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && sp->max_to[lo - 1] > p;
+}
+
+/* is register r of bank b held by any interval at p1 or p2 */
+static bool reg_busy(RaCtx *c, Bank b, unsigned r, uint32_t p1, uint32_t p2)
+{
+    if (!c->busy)
+        build_spans(c);
+    const RegSpans *sp = spans_of(c->busy, b, (int)r);
+    return sp && (spans_cover(sp, p1) || spans_cover(sp, p2));
 }
 
 static bool named_by_moves(const MoveList *m, Bank b, unsigned r)
@@ -148,7 +209,7 @@ static bool named_by_moves(const MoveList *m, Bank b, unsigned r)
     return false;
 }
 
-static int free_reg_at(const RaCtx *c, const MoveList *m, Bank b, uint32_t p1, uint32_t p2)
+static int free_reg_at(RaCtx *c, const MoveList *m, Bank b, uint32_t p1, uint32_t p2)
 {
     for (unsigned k = 0; k < c->norder[b]; k++) {
         unsigned r = c->order[b][k];
@@ -340,6 +401,8 @@ static uint32_t block_start_pos(const RaCtx *c, uint32_t b) { return 4 * c->live
 /* the move of tmp t on edge b -> s, if its location changes there */
 static void tmp_edge_move(RaCtx *c, uint32_t t, uint32_t b, uint32_t s, MoveList *out)
 {
+    if (c->ivs[t]->nchildren <= 1)
+        return; /* one piece: one location everywhere */
     LirLoc from = loc_of(ra_child_at(c->ivs[t], block_end_pos(c, b)));
     LirLoc to = loc_of(ra_child_at(c->ivs[t], block_start_pos(c, s)));
     if (!same_loc(from, to))

@@ -1,6 +1,7 @@
 /* optutil.c — analyses and rewrites shared by the passes (see optutil.h).
  * Needs: the IR core's use lists (compiler/ir/ir.h). */
 #include "compiler/opt/optutil.h"
+#include "compiler/opt/gateset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +109,8 @@ static ConeStep speculate_step(const Gate *g, bool unused)
 
 static bool walk_cone(const Circuit *c, GateId g, ConeStep (*step)(const Gate *, bool), bool flag)
 {
-    uint8_t *seen = opt_calloc(c->ngates, 1);
+    GateSet seen;
+    gateset_init(&seen);
     Stack s = {0};
     push(&s, g);
     bool ok = true;
@@ -118,9 +120,8 @@ static bool walk_cone(const Circuit *c, GateId g, ConeStep (*step)(const Gate *,
             ok = false;
             break;
         }
-        if (seen[x])
+        if (!gateset_add(&seen, x))
             continue;
-        seen[x] = 1;
         const Gate *gt = &c->gates[x];
         ConeStep st = step(gt, flag);
         if (st == CONE_BAD)
@@ -129,7 +130,7 @@ static bool walk_cone(const Circuit *c, GateId g, ConeStep (*step)(const Gate *,
             for (uint32_t i = gt->nstate; i < gate_nin(gt); i++)
                 push(&s, gt->in[i]);
     }
-    free(seen);
+    gateset_free(&seen);
     free(s.v);
     return ok;
 }
@@ -148,22 +149,22 @@ bool cone_speculatable(const Circuit *c, GateId g)
  * selectors)?  Loads and stores only fail on invalid accesses. */
 static bool input_may_trap(const Circuit *c, GateId g, uint32_t i)
 {
-    uint8_t *seen = opt_calloc(c->ngates, 1);
+    GateSet seen;
+    gateset_init(&seen);
     Stack s = {0};
     push(&s, c->gates[g].in[i]);
     bool trap = false;
     while (s.n && !trap) {
         GateId x = s.v[--s.n];
-        if (!gate_is_computation(c, x) || seen[x])
+        if (!gate_is_computation(c, x) || !gateset_add(&seen, x))
             continue;
-        seen[x] = 1;
         const Gate *xg = &c->gates[x];
         trap = xg->op == OP_CALL || (op_has(xg->op, F_TRAPS) && !op_has(xg->op, F_EFFECT));
         if (!op_is_selector(xg->op))
             for (uint32_t k = xg->nstate; k < gate_nin(xg); k++)
                 push(&s, xg->in[k]);
     }
-    free(seen);
+    gateset_free(&seen);
     free(s.v);
     return trap;
 }
@@ -201,7 +202,8 @@ static int cmp_u64(const void *a, const void *b)
 /* does state gate t demand sel (through computation gates, not other selectors)? */
 static bool state_demands(const Circuit *c, GateId t, GateId sel)
 {
-    uint8_t *seen = opt_calloc(c->ngates, 1);
+    GateSet seen;
+    gateset_init(&seen);
     Stack s = {0};
     bool found = false;
     const Gate *tg = &c->gates[t];
@@ -209,16 +211,15 @@ static bool state_demands(const Circuit *c, GateId t, GateId sel)
         push(&s, tg->in[i]);
     while (s.n && !found) {
         GateId x = s.v[--s.n];
-        if (!gate_is_computation(c, x) || seen[x])
+        if (!gate_is_computation(c, x) || !gateset_add(&seen, x))
             continue;
-        seen[x] = 1;
         found = x == sel;
         const Gate *xg = &c->gates[x];
         if (!op_is_selector(xg->op))
             for (uint32_t i = xg->nstate; i < gate_nin(xg); i++)
                 push(&s, xg->in[i]);
     }
-    free(seen);
+    gateset_free(&seen);
     free(s.v);
     return found;
 }
@@ -271,7 +272,7 @@ GateId join_terminator(const Circuit *c, GateId sel)
     return next;
 }
 
-static void follow_use(const Circuit *c, Use u, bool need, uint8_t *seen, Stack *s, Points *out)
+static void follow_use(const Circuit *c, Use u, bool need, GateSet *seen, Stack *s, Points *out)
 {
     const Gate *ug = &c->gates[u.user];
     if (ug->dead || slot_kind(ug, u.index) == 0)
@@ -283,15 +284,14 @@ static void follow_use(const Circuit *c, Use u, bool need, uint8_t *seen, Stack 
         points_add(out, (uint64_t)term << 32);
     else if (op_is_selector(ug->op))
         points_add(out, (uint64_t)u.user << 32 | (u.index + 1));
-    else if (!seen[u.user]) {
-        seen[u.user] = 1;
+    else if (gateset_add(seen, u.user))
         push(s, u.user);
-    }
 }
 
 void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, bool need, Points *out)
 {
-    uint8_t *seen = opt_calloc(c->ngates, 1);
+    GateSet seen;
+    gateset_init(&seen);
     Stack s = {0};
     const Gate *gt = &c->gates[g];
     for (uint32_t i = 0; i < gt->nuses; i++) {
@@ -299,14 +299,14 @@ void demand_points(const Circuit *c, GateId g, int which, GateId skip_user, bool
         int kind = slot_kind(&c->gates[u.user], u.index);
         if (u.user == skip_user || (kind == 1 && !(which & USE_DEP)) || (kind == 2 && !(which & USE_VALUE)))
             continue;
-        follow_use(c, u, need, seen, &s, out);
+        follow_use(c, u, need, &seen, &s, out);
     }
     while (s.n) {
         const Gate *x = &c->gates[s.v[--s.n]];
         for (uint32_t i = 0; i < x->nuses; i++)
-            follow_use(c, x->uses[i], need, seen, &s, out);
+            follow_use(c, x->uses[i], need, &seen, &s, out);
     }
-    free(seen);
+    gateset_free(&seen);
     free(s.v);
     if (out->n)
         qsort(out->v, out->n, sizeof *out->v, cmp_u64);

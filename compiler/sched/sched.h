@@ -98,8 +98,8 @@ typedef struct {
     BlockId header;      /* the LOOP_BEGIN's block */
     int32_t parent;      /* enclosing loop, -1 if outermost */
     uint32_t depth;      /* 1 for an outermost loop */
-    BlockId *body;       /* every block of the loop (header first), in block order */
-    uint32_t nbody;
+    BlockId last;        /* the loop's last block in block order (the header is its first) */
+    uint32_t nbody;      /* how many blocks the loop has: last - header + 1 when contiguous */
     BlockId *latches;    /* blocks with a back edge to the header */
     uint32_t nlatches;
 } Loop;
