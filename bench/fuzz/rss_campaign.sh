@@ -2,11 +2,14 @@
 # rss_campaign.sh CIRC [SECONDS] [JOBS] [ARGS...] — run `CIRC fuzz --seconds SECONDS
 # --jobs JOBS ARGS` (default 600 s, 2 jobs, default settings otherwise) and sample the
 # resident size (VmRSS of /proc/PID/status) of each worker (a child of the campaign
-# process) every 5 seconds.  Writes the samples to rss.tsv in the current folder
+# process) every second.  Writes the samples to rss.tsv in the current folder
 # (seconds, pid, KiB) and prints, per worker, the mean RSS of the first and of the
-# last minute, their ratio, and the peak: a worker whose memory grows over a long
-# campaign shows a ratio above 1.  A worker restarted during the campaign (after a
-# crash or hang) is a new pid with its own line.
+# last minute, their ratio and the peak, then the mean of every minute: a worker
+# whose memory grows over a long campaign shows a ratio above 1 and rising minutes.
+# (A worker's RSS is a sawtooth of a few seconds' period, its engines' translations
+# piling up until each engine is replaced: means over a minute, not samples.)  A
+# worker restarted during the campaign (after a crash or hang) is a new pid with
+# its own line.
 set -uo pipefail
 circ=$1
 seconds=${2:-600}
@@ -24,7 +27,7 @@ while kill -0 "$parent" 2>/dev/null; do
         kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
         [ -n "$kib" ] && printf '%s\t%s\t%s\n' "$now" "$pid" "$kib" >>rss.tsv
     done
-    sleep 5
+    sleep 1
 done
 wait "$parent"
 status=$?
@@ -41,6 +44,14 @@ awk -F'\t' -v end="$seconds" '
             }
             printf "worker pid %s: %d-%d s, first minute %.1f MiB, last minute %.1f MiB, ratio %.3f, peak %.1f MiB\n",
                    p, first[p], last[p], a / na / 1024, b / nb / 1024, (b / nb) / (a / na), peak[p] / 1024
+            printf "  minute by minute (MiB):"
+            for (m = 0; m * 60 + first[p] <= last[p]; m++) {
+                s = c = 0
+                for (i = 1; i <= n[p]; i++)
+                    if (t[p, i] >= first[p] + 60 * m && t[p, i] < first[p] + 60 * (m + 1)) { s += k[p, i]; c++ }
+                if (c) printf " %.1f", s / c / 1024
+            }
+            printf "\n"
         }
     }' rss.tsv
 exit "$status"
