@@ -104,6 +104,16 @@ static void add_order_stages(StageList *l, const CheckOptions *o, uint32_t level
     }
 }
 
+/* keep the stages of l that CheckOptions.stage_mask picks */
+static void apply_stage_mask(StageList *l, uint64_t mask)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < l->n; i++)
+        if (mask >> (i < 63 ? i : 63) & 1)
+            l->v[kept++] = l->v[i];
+    l->n = kept;
+}
+
 void check_build_stages(const CheckOptions *o, StageList *l)
 {
     uint32_t lv = o->levels ? o->levels : CHECK_ALL_LEVELS;
@@ -113,6 +123,8 @@ void check_build_stages(const CheckOptions *o, StageList *l)
         abort();
     for (int k = 0; k < STAGE_KIND_COUNT && !o->no_stages; k++)
         check_stage_kinds[k]->add(l, o, lv);
+    if (o->stage_mask)
+        apply_stage_mask(l, o->stage_mask);
 }
 
 static void add_pipeline_stages(StageList *l, const CheckOptions *o, uint32_t levels)
@@ -142,6 +154,14 @@ void check_list_stages(FILE *out, const CheckOptions *opt)
     free(l.v);
 }
 
+uint32_t check_stage_count(const CheckOptions *opt)
+{
+    StageList l;
+    check_build_stages(opt, &l);
+    free(l.v);
+    return l.n;
+}
+
 /* ---- validating the options ------------------------------------------------------ */
 /* the stages of o at every -O level and on every ISA whose names start with one of
  * targets (NULL: all) */
@@ -151,6 +171,7 @@ static void stages_anywhere(const CheckOptions *o, const char *targets, StageLis
     all.targets = targets;
     all.levels = CHECK_ALL_LEVELS;
     all.isa_mask = 0;
+    all.stage_mask = 0;
     check_build_stages(&all, l);
 }
 
@@ -414,16 +435,42 @@ static bool open_pass(CheckCtx *c, const CheckStage *s, StageRun *r)
     return r->unchanged || open_interp(c, r, r->own);
 }
 
+/* the name of the pass at position k of a comma-separated order into buf ("" past
+ * its end or for an empty item) */
+static void order_item(const char *order, int k, char *buf, size_t n)
+{
+    const char *p = order;
+    for (; k > 0 && p; k--)
+        p = (p = strchr(p, ',')) ? p + 1 : NULL;
+    size_t len = p ? strcspn(p, ",") : 0;
+    snprintf(buf, n, "%.*s", (int)len, p ? p : "");
+}
+
+/* pass k of the order applied to the order's module: the pass of stage order-AT, or
+ * one before it whose own stage the stage mask left out */
+static bool apply_order_pass(CheckCtx *c, int k, int at, StageRun *r)
+{
+    char pass[32], why[400];
+    bool same;
+    order_item(c->opt->pass_order, k, pass, sizeof pass);
+    if (!*pass || optimize(c->opt, c->order_module, NULL, 0, pass, &same, why, sizeof why))
+        return true;
+    if (k == at)
+        snprintf(r->detail, sizeof r->detail, "%s", why);
+    else
+        snprintf(r->detail, sizeof r->detail, "pass %d (%s) of the order, before this one: %s", k, pass, why);
+    return false;
+}
+
 static bool open_order(CheckCtx *c, const CheckStage *s, StageRun *r)
 {
     if (!c->order_module)
         c->order_module = module_clone(c->m);
-    bool same;
-    if (c->order_failed ||
-        !optimize(c->opt, c->order_module, NULL, 0, s->order_pass, &same, r->detail, sizeof r->detail)) {
-        if (c->order_failed)
-            snprintf(r->detail, sizeof r->detail, "an earlier pass of the order failed");
-        c->order_failed = true;
+    if (c->order_failed)
+        snprintf(r->detail, sizeof r->detail, "an earlier pass of the order failed");
+    for (; !c->order_failed && c->order_next <= s->level; c->order_next++)
+        c->order_failed = !apply_order_pass(c, c->order_next, s->level, r);
+    if (c->order_failed) {
         r->fail_kind = "verify";
         return false;
     }

@@ -40,6 +40,10 @@ typedef struct {
     const char *targets;     /* comma-separated stage-name prefixes to check ("pass",
                                 "O2", "sched", "x86-64", "arm64-O0", ...; "x86-64-O2$": that
                                 stage alone); NULL: every stage */
+    uint64_t stage_mask;     /* of the stages the rest of the options give, in check order
+                                (check_list_stages), check the i-th only if bit i is set
+                                (bit 63: the 64th and every later one); 0: all of them.
+                                The libFuzzer targets check a few per input (fuzz/stage_pick.h) */
     bool no_stages;          /* the oracle alone, no stage (benchmarks: what stages cost) */
     uint32_t isa_mask;       /* machine-code stages: bit per Isa (blob.h); 0: both */
     bool no_native;          /* no stage on the host's CPU (check_native.c) nor under
@@ -129,6 +133,8 @@ bool check_module_given(const Module *m, const CheckOptions *opt, const Outcome 
 bool check_options_validate(const CheckOptions *opt, char *err, size_t n);
 /* the names of the stages check_module would try for opt, one per line, to out */
 void check_list_stages(FILE *out, const CheckOptions *opt);
+/* how many stages check_module would try for opt */
+uint32_t check_stage_count(const CheckOptions *opt);
 /* the outcome kind's word in a signature: return, trap, throw, timeout, invalid */
 const char *check_kind_name(int outcome_kind);
 /* a signature as a file name: characters other than [A-Za-z0-9._-] become '_' */

@@ -69,6 +69,7 @@ typedef struct {
     char sched_detail[3][512];
     int input_valid;      /* m verified: 1 yes, -1 no, 0 not yet */
     Module *order_module; /* STAGE_ORDER: the passes so far */
+    int order_next;       /* the position in the order of the next pass to apply */
     bool order_failed;
     uint32_t run_line;    /* the run being executed */
     const Outcome *oracle_run; /* its oracle's outcome (emulator budgets: emu_budget_from) */

@@ -1,18 +1,20 @@
-/* fuzz_passes.c — libFuzzer target: the first bytes choose a pass order (1..12
- * passes of the registry, repeats allowed) and register-allocator knobs (register
- * limits per bank, spill heuristic, coalescing, slot sharing, folding), the rest is a
- * generated program (fuzz/gen.h) with run lines.  After each pass of the order the
- * module is checked against the oracle (stages order-K-PASS), then the machine code
- * at -O0 and -O2 under those allocator knobs.  A mismatch aborts with the report,
- * the order and the program. */
+/* fuzz_passes.c — libFuzzer target: the first two bytes choose the stages (fuzz/
+ * fuzz_input.h), the next bytes a pass order (1..12 passes of the registry, repeats
+ * allowed) and register-allocator knobs (register limits per bank, spill heuristic,
+ * coalescing, slot sharing, folding), the rest is a generated program (fuzz/gen.h)
+ * with run lines.  The stages are the module after each pass of the order (stages
+ * order-K-PASS: the passes before K are applied whether their own stages are chosen
+ * or not), then the machine code at -O0 and -O2 under those allocator knobs; an
+ * input checks one or two of them.  A mismatch aborts with the report, the order
+ * and the program. */
 #include "compiler/target.h"
-#include "fuzz/check.h"
+#include "fuzz/fuzz_input.h"
 #include "fuzz/gen.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static CheckEngines *engines; /* the harness process's engines, reused by every input */
+static FuzzHarness *harness; /* the fuzzing process's, reused by every input */
 
 static const char *const pass_names[] = {
 #define PASS(name, fn, summary) #name,
@@ -25,7 +27,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    engines = check_engines_new();
+    harness = fuzz_harness_new();
     return 0;
 }
 
@@ -57,33 +59,29 @@ static void choose_knobs(const uint8_t *d, size_t n, RegallocOptions *ra)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    size_t pick = size < FUZZ_PICK_BYTES ? size : FUZZ_PICK_BYTES;
+    const uint8_t *rest = data + pick;
+    size_t n = size - pick;
     char order[12 * 24];
-    size_t skip = choose_order(data, size, order, sizeof order);
+    size_t skip = choose_order(rest, n, order, sizeof order);
     CheckOptions co;
     check_options_default(&co);
-    co.engines = engines;
+    co.no_c = co.no_native = true; /* a process per input does not fit libFuzzer's loop */
     co.pass_order = order;
     char names[128], targets[160];
     snprintf(targets, sizeof targets, "order,%s", target_names(names, sizeof names, ",", ","));
     co.targets = targets;
-    choose_knobs(data, size, &co.regalloc);
-    const uint8_t *prog = size > skip ? data + skip : data + size;
-    size_t plen = size > skip ? size - skip : 0;
+    choose_knobs(rest, n, &co.regalloc);
+    const uint8_t *prog = n > skip ? rest + skip : rest + n;
+    size_t plen = n > skip ? n - skip : 0;
     Module *m = generate(prog, plen, NULL);
-    gen_add_runlines(m, prog, plen, 3, NULL, NULL);
-    CheckResult *res = malloc(sizeof *res);
-    if (!res)
-        abort();
-    if (!check_module(m, &co, res)) {
+    if (!fuzz_harness_check(harness, m, prog, plen, data, size, &co)) {
         fprintf(stderr, "fuzz_passes: order %s, registers gp %u fp %u, spill %u, flags %u%u%u\n", order,
                 co.regalloc.max_regs[0], co.regalloc.max_regs[1], co.regalloc.spill, co.regalloc.no_coalesce,
                 co.regalloc.no_share_slots, co.regalloc.no_fold);
-        check_report(stderr, m, res);
-        fprintf(stderr, "--- program ---\n");
-        print_module(stderr, m);
+        fuzz_harness_report(harness, "fuzz_passes", m, &co);
         abort();
     }
-    free(res);
     module_free(m);
     return 0;
 }

@@ -2,7 +2,7 @@
 # build.sh — builds circ's libFuzzer targets inside the OSS-Fuzz / ClusterFuzzLite
 # base-builder image: $CC, $CFLAGS (the sanitizer of the build) and
 # $LIB_FUZZING_ENGINE come from the environment; the targets, their seed corpora
-# (zipped) and the text target's dictionary go to $OUT.
+# (zipped), their .options files and the text target's dictionary go to $OUT.
 #   fuzz_diff fuzz_passes fuzz_text fuzz_encode fuzz_elf_load
 SRC_DIR=${SRC_DIR:-$SRC/circ}
 cd "$SRC_DIR"
@@ -20,6 +20,8 @@ for t in fuzz_diff fuzz_passes fuzz_text fuzz_encode fuzz_elf_load; do
     fi
 done
 cp corpus/circ.dict "$OUT/fuzz_text.dict"
+# libFuzzer flags per target (fuzz_diff, fuzz_passes: no leak detection, see the files)
+cp scripts/oss-fuzz/*.options "$OUT/"
 # Unicorn and Capstone are shared libraries: ship them beside the targets
 mkdir -p "$OUT/lib"
 for lib in libunicorn.so.2 libcapstone.so.4; do
