@@ -53,6 +53,25 @@ SchedOptions compile_sched_options(bool no_motion)
     return so;
 }
 
+/* registers and stack of one lowered function, per opt's allocator */
+static bool allocate(Code *code, const CompileOptions *opt, char *err, size_t errlen)
+{
+    if (opt->allocator == ALLOC_LOCAL) {
+        if (opt->dump_lir)
+            lir_print(opt->dump_lir, code);
+        return lir_allocate_local(code, err, errlen);
+    }
+    Arena *scratch = arena_new();
+    LirLiveness *live = lir_remove_dead(scratch, code);
+    if (opt->dump_lir)
+        lir_print(opt->dump_lir, code);
+    /* the shape of the lowering and of the result is verified there; their forms
+     * when the target emits the code */
+    bool allocated = lir_allocate_compiled(code, &opt->regalloc, live, err, errlen);
+    arena_free(scratch);
+    return allocated;
+}
+
 /* schedule, lower, allocate and frame one function */
 static Code *compile_func(const Func *f, const Schedule *given, const Target *t, const CompileOptions *opt,
                           Arena *arena, CompileStats *stats, Diag *d)
@@ -72,16 +91,8 @@ static Code *compile_func(const Func *f, const Schedule *given, const Target *t,
         return NULL;
     code->frame_base = t->frame_base;
     code->stack_pointer = t->stack_pointer;
-    Arena *scratch = arena_new();
-    LirLiveness *live = lir_remove_dead(scratch, code);
-    if (opt->dump_lir)
-        lir_print(opt->dump_lir, code);
     char err[512];
-    /* the shape of the lowering and of the result is verified there; their forms
-     * when the target emits the code */
-    bool allocated = lir_allocate_compiled(code, &opt->regalloc, live, err, sizeof err);
-    arena_free(scratch);
-    if (!allocated) {
+    if (!allocate(code, opt, err, sizeof err)) {
         diag_error(d, f->line, f->col, "in @%s: register allocation failed: %s", f->name, err);
         lir_verify(code, d->out); /* the problems, if that is why */
         return NULL;

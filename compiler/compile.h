@@ -1,7 +1,7 @@
 /* compile.h — the compile driver: middle-end passes (per -O level or a --passes
  * list) on a copy of the module, then for each function schedule -> lower (the
- * target's instruction selection) -> dead-instruction removal -> register and
- * stack allocation -> the target's prologue/epilogue, then the target's emit into
+ * target's instruction selection) -> register and stack allocation (dead-instruction
+ * removal and linear scan, or the local allocator) -> the target's prologue/epilogue, then the target's emit into
  * one CodeBlob for the module.  It sits above opt, sched and lir and takes the
  * target as a Target (compiler/target.h finds one by name); nothing here names a
  * target. */
@@ -10,6 +10,13 @@
 
 #include "compiler/lir/lower.h"
 #include "compiler/lir/regalloc.h"
+
+/* which register allocator compiles the functions (regalloc.h) */
+typedef enum {
+    ALLOC_LINEAR_SCAN,           /* lir_allocate_compiled after dead-instruction removal */
+    ALLOC_LOCAL,                 /* lir_allocate_local: a slot per tmp, registers per
+                                    instruction (the baseline's allocator) */
+} CompileAllocator;
 
 typedef struct CompileOptions {
     int opt_level;               /* 0: no passes and the naive schedule; 1, 2: pipelines */
@@ -21,6 +28,7 @@ typedef struct CompileOptions {
                                     from the module (borrowed); NULL: scheduled here */
     RegallocOptions regalloc;    /* register-limit and spill knobs (a register limit
                                     is the scheduler's register budget too) */
+    CompileAllocator allocator;  /* the local allocator ignores regalloc's knobs */
     bool unbounded_hoisting;     /* global code motion hoists out of loops without a
                                     register budget (benchmarks compare the two) */
     struct MachCov *cov;         /* machine-level coverage counted into (NULL: none;

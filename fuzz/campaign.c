@@ -118,6 +118,7 @@ void campaign_options_default(CampaignOptions *o)
     o->check.qemu_every = QEMU_EVERY_DEFAULT;
     o->check.c_every = C_EVERY_DEFAULT;
     o->check.pressure_every = PRESSURE_EVERY_DEFAULT;
+    o->check.local_every = LOCAL_EVERY_DEFAULT;
 }
 
 static uint64_t mix64(uint64_t x)

@@ -34,6 +34,9 @@ enum { CHECK_O0 = 1 << 0, CHECK_O1 = 1 << 1, CHECK_O2 = 1 << 2, CHECK_ALL_LEVELS
 /* a campaign's register-pressure stages check one program in this many by default
  * (bench/fuzz/README.md: their cost); `circ check` checks every one */
 enum { PRESSURE_EVERY_DEFAULT = 2 };
+/* likewise the local-allocator stages (x86-64-O0-local, ...): the -O0 code of the
+ * local allocator is about twice the size of linear scan's, so it costs more to run */
+enum { LOCAL_EVERY_DEFAULT = 8 };
 
 typedef struct {
     uint32_t levels;         /* CHECK_O* mask; 0: all */
@@ -68,6 +71,10 @@ typedef struct {
                                 NULL: made and freed by each check_module call */
     bool no_c;               /* no C stages (check_c.c) */
     bool no_pressure;        /* no register-pressure stages (x86-64-O2-regs, ...) */
+    bool no_local;           /* no local-allocator stages (x86-64-O0-local, ...) */
+    uint32_t local_every;    /* each ISA's local-allocator stage runs on one program in
+                                this many (0 or 1: every one; a campaign's default is
+                                LOCAL_EVERY_DEFAULT) */
     uint32_t pressure_every; /* each ISA's pressure stage runs on one program in this
                                 many (0 or 1: every one; a campaign's default is
                                 PRESSURE_EVERY_DEFAULT) */

@@ -106,6 +106,12 @@ static void add_target_stages(StageList *l, const CheckOptions *o, const Target 
         else
             snprintf(s.name, sizeof s.name, "%s-O%d-%s", target->name, opt, target->cpu);
         check_add_stage(l, o, &s);
+        if (v == 0 && opt == 0 && !o->no_local) {
+            CheckStage local = s;
+            local.local = true; /* the local allocator: compiled on its own */
+            snprintf(local.name, sizeof local.name, "%s-O0-local", target->name);
+            check_add_stage(l, o, &local);
+        }
         if (v > 0 || opt != 2 || o->no_pressure)
             continue;
         s.pressure = true; /* check_pressure.c */
@@ -140,7 +146,9 @@ bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blo
     diag_keep_first(&d, first, sizeof first);
     CompileOptions co = {.opt_level = s->level, .prepared = true, .schedules = sched,
                          .regalloc = s->pressure ? check_pressure_options(c->m) : c->opt->regalloc,
-                         .cov = mcov_table_slot(c->opt->mcov, s->target, s->level, s->pressure ? "regs" : NULL)};
+                         .allocator = s->local ? ALLOC_LOCAL : ALLOC_LINEAR_SCAN,
+                         .cov = mcov_table_slot(c->opt->mcov, s->target, s->level,
+                                                s->pressure ? "regs" : s->local ? "local" : NULL)};
     if (!compile_module(m, s->target, &co, arena, blob, NULL, &d)) {
         snprintf(r->detail, sizeof r->detail, "compile failed: %s", first);
         r->fail_kind = "compile";
@@ -158,12 +166,14 @@ static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
         abort();
     r->machine = mr;
     mr->arena = arena_new();
-    if (s->pressure && !check_pressure_sampled(c->m, c->opt, s->target->isa)) {
+    bool own = s->pressure || s->local; /* compiled on its own, on sampled programs */
+    uint32_t every = s->local ? c->opt->local_every : c->opt->pressure_every;
+    if (own && !check_stage_sampled(c->m, every, s->target->isa, s->local)) {
         r->unchanged = true; /* not this program's turn: the oracle's outcomes stand */
         return true;
     }
-    const CodeBlob *blob = s->pressure ? (check_compile(c, s, mr->arena, &mr->blob, r) ? &mr->blob : NULL)
-                                       : check_compile_shared(c, s, r);
+    const CodeBlob *blob = own ? (check_compile(c, s, mr->arena, &mr->blob, r) ? &mr->blob : NULL)
+                               : check_compile_shared(c, s, r);
     if (!blob)
         return false;
     mr->blob = *blob;

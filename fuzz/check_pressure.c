@@ -19,10 +19,14 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 33);
 }
 
+bool check_stage_sampled(const Module *m, uint32_t every, Isa isa, unsigned salt)
+{
+    return every <= 1 || (mix(check_program_hash(m)) + (uint64_t)isa + salt) % every == 0;
+}
+
 bool check_pressure_sampled(const Module *m, const CheckOptions *o, Isa isa)
 {
-    uint32_t every = o->pressure_every;
-    return every <= 1 || (mix(check_program_hash(m)) + (uint64_t)isa) % every == 0;
+    return check_stage_sampled(m, o->pressure_every, isa, 0);
 }
 
 RegallocOptions check_pressure_options(const Module *m)

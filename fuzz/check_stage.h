@@ -36,6 +36,7 @@ typedef struct {
     char order_pass[32];/* STAGE_ORDER */
     uint8_t cc;         /* STAGE_C: the compiler (check_c.c) */
     bool pressure;      /* STAGE_MACHINE: a register-pressure stage (check_pressure.c) */
+    bool local;         /* STAGE_MACHINE: the local allocator's stage (-O0-local) */
 } CheckStage;
 
 typedef struct {
@@ -156,6 +157,9 @@ uint64_t check_program_hash(const Module *m);
  * ISA), and the allocator knobs m gets there (drawn from its hash: a reduced
  * register file and spill, coalescing, slot-sharing and folding choices) */
 bool check_pressure_sampled(const Module *m, const CheckOptions *o, Isa isa);
+/* is it m's turn for a sampled stage of ISA isa: one program in every (0 or 1: every
+ * one), a different one per ISA and per salt */
+bool check_stage_sampled(const Module *m, uint32_t every, Isa isa, unsigned salt);
 RegallocOptions check_pressure_options(const Module *m);
 
 #endif

@@ -15,7 +15,7 @@
 
 #include <stdio.h>
 
-enum { MCOV_SLOTS = 8 };
+enum { MCOV_SLOTS = 12 };
 
 typedef struct {
     char target[16];   /* Target.name */
@@ -30,8 +30,8 @@ typedef struct MachCovTable {
 } MachCovTable;
 
 /* the counters of target t at opt_level, added if new, in the column of t's CPU
- * level, or of variant if not NULL ("regs": the register-pressure stage); NULL if
- * tab or t is NULL or the table is full */
+ * level, or of variant if not NULL ("regs": the register-pressure stage, "local":
+ * the local allocator's); NULL if tab or t is NULL or the table is full */
 MachCov *mcov_table_slot(MachCovTable *tab, const Target *t, int opt_level, const char *variant);
 /* into += from, slot by slot by key */
 void mcov_table_add(MachCovTable *into, const MachCovTable *from);

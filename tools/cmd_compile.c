@@ -16,7 +16,7 @@
 static const char compile_usage[] =
     "usage: circ compile FILE --target T [--cpu LEVEL] [-O0|-O1|-O2] [--passes=LIST] [-S]\n"
     "                    [--emit=obj|bin|header|lir|lir-alloc] [--prefix=P]\n"
-    "                    [--max-regs=GP,FP] [-o OUT]\n"
+    "                    [--max-regs=GP,FP] [--regalloc=linear|local] [-o OUT]\n"
     "       circ compile FILE --target c [-O0|-O1|-O2] [--prefix=P] [-o OUT.c]\n"
     "       circ compile --list-targets\n"
     "Compile every function of FILE for target T ({TARGETS_OR}): passes (-O\n"
@@ -29,6 +29,9 @@ static const char compile_usage[] =
     "  --emit=lir       print the LIR after instruction selection\n"
     "  --emit=lir-alloc print the LIR after register allocation and the frame\n"
     "  --max-regs=G,F   allocate with at most G general and F float registers\n"
+    "  --regalloc=A     the register allocator: linear (linear scan, the default)\n"
+    "                   or local (a slot per value, registers per instruction: the\n"
+    "                   baseline's, time linear in the code; --max-regs is ignored)\n"
     "  -o OUT           write an ELF64 relocatable object to OUT (docs/objects.md)\n"
     "  --emit=obj       the same (the default with -o)\n"
     "  --emit=bin       write the raw code bytes to OUT instead\n"
@@ -59,6 +62,7 @@ typedef struct {
     int opt_level;
     bool listing;
     RegallocOptions ra;
+    CompileAllocator allocator;
 } CompileArgs;
 
 /* G,F: both 1..64 (0 would mean no limit to the allocator: not what was asked) */
@@ -98,6 +102,8 @@ static bool parse_compile_args(int argc, char **argv, CompileArgs *a)
             a->emit = s + 7;
         else if (!strncmp(s, "--prefix=", 9))
             a->prefix = s + 9;
+        else if (!strcmp(s, "--regalloc=linear") || !strcmp(s, "--regalloc=local"))
+            a->allocator = !strcmp(s + 11, "local") ? ALLOC_LOCAL : ALLOC_LINEAR_SCAN;
         else if (!strncmp(s, "--max-regs=", 11)) {
             if (!parse_max_regs(s + 11, &a->ra))
                 return false;
@@ -253,7 +259,7 @@ int cmd_compile(int argc, char **argv)
     Module *m = load_module(a.file, true, &status);
     if (!m)
         return status;
-    CompileOptions opt = {.opt_level = a.opt_level, .passes = a.passes, .regalloc = a.ra};
+    CompileOptions opt = {.opt_level = a.opt_level, .passes = a.passes, .regalloc = a.ra, .allocator = a.allocator};
     if (a.emit && !strcmp(a.emit, "lir"))
         opt.dump_lir = stdout;
     else if (a.emit && !strcmp(a.emit, "lir-alloc"))

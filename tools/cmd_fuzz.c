@@ -94,6 +94,10 @@ static int common_option(int argc, char **argv, int *i, CheckOptions *co, const 
         co->no_pressure = true;
         return 1;
     }
+    if (!strcmp(a, "--no-local")) {
+        co->no_local = true;
+        return 1;
+    }
     if (!strcmp(a, "--cc") && has) {
         char err[128];
         co->cc = argv[++*i];
@@ -151,6 +155,7 @@ static const char check_usage[] =
     "                   those installed)\n"
     "  --no-c           no C stages\n"
     "  --no-pressure    no register-pressure stages (TARGET-O2-regs)\n"
+    "  --no-local       no local-allocator stages (TARGET-O0-local)\n"
     "  --list-stages    print the stages that would be checked and exit\n"
     "  -q               print mismatches and the summary only (no progress)\n"
     "  --status-interval S  progress on stderr: a line redrawn in place on a terminal,\n"
@@ -262,6 +267,7 @@ static const char fuzz_usage[] =
     "                 [--tv] [--tv-timeout MS] [--no-native] [--qemu-every N]\n"
     "                 [--load-pass-plugin=PATH.so]... [--report DIR]\n"
     "                 [--cc LIST] [--no-c] [--c-every N] [--no-pressure] [--pressure-every N]\n"
+    "                 [--no-local] [--local-every N]\n"
     "Differential fuzzing campaign: J worker processes generate programs from the\n"
     "deterministic seed stream (seed, worker, index), run their run lines through the\n"
     "oracle and every compiler stage (as `circ check`), and report to this process,\n"
@@ -288,8 +294,11 @@ static const char fuzz_usage[] =
     "  --no-c             no C stages\n"
     "  --c-every N        the C stages check one program in N, default 2048 (1: every one)\n"
     "  --no-pressure      no register-pressure stages (TARGET-O2-regs)\n"
+    "  --no-local         no local-allocator stages (TARGET-O0-local)\n"
     "  --pressure-every N each ISA's register-pressure stage checks one program in N,\n"
     "                     default 2 (1: every one)\n"
+    "  --local-every N    each ISA's local-allocator stage checks one program in N,\n"
+    "                     default 8 (1: every one)\n"
     "  --size S           target gate count of generated modules, default 100\n"
     "  --swarm            switch a random subset of generator features off per program\n"
     "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"
@@ -324,7 +333,7 @@ static const FuzzValue fuzz_values[] = {
     {"--size", 1, 100000},           {"--max-programs", 0, UINT64_MAX},
     {"--hang-seconds", 1, 1u << 30}, {"--status-interval", 1, 1u << 30},
     {"--qemu-every", 1, 1u << 30},   {"--c-every", 1, 1u << 30},
-    {"--pressure-every", 1, 1u << 30},
+    {"--pressure-every", 1, 1u << 30}, {"--local-every", 1, 1u << 30},
 };
 
 static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
@@ -339,7 +348,8 @@ static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
     case 6: o->status_interval = (double)v; break;
     case 7: o->check.qemu_every = (uint32_t)v; break;
     case 8: o->check.c_every = (uint32_t)v; break;
-    default: o->check.pressure_every = (uint32_t)v; break;
+    case 9: o->check.pressure_every = (uint32_t)v; break;
+    default: o->check.local_every = (uint32_t)v; break;
     }
 }
 

@@ -9,10 +9,12 @@
 
 static const char regalloc_usage[] =
     "usage: circ regalloc FILE [--gp N] [--fp N] [--spill furthest|current|density]\n"
-    "                          [--no-coalesce] [--no-fold] [--no-share] [--quiet]\n"
+    "                          [--no-coalesce] [--no-fold] [--no-share] [--local] [--quiet]\n"
     "Allocate registers and stack slots of every code of a LIR text file (the syntax\n"
     "of `circ lir`) with the linear-scan allocator, and print the allocated code\n"
     "followed by its frame (size, outgoing argument area, callee-saved registers).\n"
+    "  --local         the local allocator instead (a slot per tmp, registers per\n"
+    "                  instruction; the options above do not apply)\n"
     "  --gp N, --fp N  at most N allocatable registers of the bank (default all)\n"
     "  --spill H       spill heuristic: furthest next use (default), current\n"
     "                  interval first, or lowest use density\n"
@@ -83,7 +85,12 @@ static bool parse_spill(const char *s, uint8_t *out)
     return false;
 }
 
-static bool parse_args(int argc, char **argv, RegallocOptions *opt, const char **path, bool *quiet)
+typedef struct {
+    const char *path;
+    bool quiet, local;
+} RegallocArgs;
+
+static bool parse_args(int argc, char **argv, RegallocOptions *opt, RegallocArgs *ra)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -104,14 +111,29 @@ static bool parse_args(int argc, char **argv, RegallocOptions *opt, const char *
         } else if (!strcmp(a, "--no-share")) {
             opt->no_share_slots = true;
         } else if (!strcmp(a, "--quiet")) {
-            *quiet = true;
-        } else if (a[0] == '-' || *path) {
+            ra->quiet = true;
+        } else if (!strcmp(a, "--local")) {
+            ra->local = true;
+        } else if (a[0] == '-' || ra->path) {
             return false;
         } else {
-            *path = a;
+            ra->path = a;
         }
     }
-    return *path != NULL;
+    return ra->path != NULL;
+}
+
+/* one code allocated as asked; the result verifies, forms included */
+static bool allocate(Code *code, const RegallocOptions *opt, bool local, char *err, size_t errlen)
+{
+    if (!local)
+        return lir_allocate(code, opt, err, errlen);
+    if (!lir_allocate_local(code, err, errlen))
+        return false;
+    int problems = lir_verify(code, stderr);
+    if (problems)
+        snprintf(err, errlen, "the allocated @%s does not verify (%d problems)", code->name, problems);
+    return problems == 0;
 }
 
 int cmd_regalloc(int argc, char **argv)
@@ -119,12 +141,12 @@ int cmd_regalloc(int argc, char **argv)
     if (wants_help(argc, argv, regalloc_usage))
         return EXIT_OK;
     RegallocOptions opt = { 0 };
-    const char *path = NULL;
-    bool quiet = false;
-    if (!parse_args(argc, argv, &opt, &path, &quiet)) {
+    RegallocArgs ra = { 0 };
+    if (!parse_args(argc, argv, &opt, &ra)) {
         fputs(regalloc_usage, stderr);
         return EXIT_USAGE;
     }
+    const char *path = ra.path;
     size_t len = 0;
     char *src = slurp(path, &len);
     if (!src) {
@@ -143,10 +165,10 @@ int cmd_regalloc(int argc, char **argv)
         if (!m.codes[i]->target) {
             fprintf(stderr, "%s: error: @%s has no target\n", path, m.codes[i]->name);
             status = EXIT_FAIL;
-        } else if (!lir_allocate(m.codes[i], &opt, err, sizeof err)) {
+        } else if (!allocate(m.codes[i], &opt, ra.local, err, sizeof err)) {
             fprintf(stderr, "%s: error: %s\n", path, err);
             status = EXIT_FAIL;
-        } else if (!quiet) {
+        } else if (!ra.quiet) {
             lir_print(stdout, m.codes[i]);
             print_frame(m.codes[i]);
         }

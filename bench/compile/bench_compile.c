@@ -429,11 +429,53 @@ static int bench_kernels(char **files, int nfiles, uint8_t gp_regs)
     return status;
 }
 
+/* the compile that insns.sh counts (valgrind --toggle-collect=bench_counted_compile):
+ * a whole compile_module, nothing else */
+__attribute__((noinline)) bool bench_counted_compile(const Module *m, const Target *t, const CompileOptions *opt,
+                                                     Arena *arena, CodeBlob *blob, Diag *d);
+__attribute__((noinline)) bool bench_counted_compile(const Module *m, const Target *t, const CompileOptions *opt,
+                                                     Arena *arena, CodeBlob *blob, Diag *d)
+{
+    return compile_module(m, t, opt, arena, blob, NULL, d);
+}
+
+/* --insns TARGET LEVEL [--local]: compile programs 1..count for one target at one
+ * level (with the local allocator) and print the gates compiled (insns.sh divides
+ * callgrind's count by them) */
+static int bench_insns(uint32_t count, uint32_t size, const char *target, int level, CompileAllocator alloc)
+{
+    const Target *t = target_find(target);
+    if (!t)
+        return 2;
+    GenOptions gopt = {.size = size};
+    size_t len = gen_bytes_for_size(size);
+    uint8_t *bytes = malloc(len);
+    uint64_t gates = 0, failures = 0;
+    for (uint32_t seed = 1; seed <= count; seed++) {
+        gen_seed_bytes(seed, bytes, len);
+        Module *m = generate(bytes, len, &gopt);
+        Arena *arena = arena_new();
+        CompileOptions opt = {.opt_level = level, .allocator = alloc};
+        Diag d;
+        diag_init(&d, "<gen>", stderr);
+        CodeBlob blob;
+        gates += module_gates(m);
+        failures += !bench_counted_compile(m, t, &opt, arena, &blob, &d);
+        arena_free(arena);
+        module_free(m);
+    }
+    free(bytes);
+    printf("gates %llu failures %llu\n", (unsigned long long)gates, (unsigned long long)failures);
+    return failures != 0;
+}
+
 int main(int argc, char **argv)
 {
     uint32_t count = 300, size = 200;
     bool invoke = false;
-    const char *passes = NULL;
+    const char *passes = NULL, *insns_target = NULL;
+    int insns_level = 0;
+    CompileAllocator alloc = ALLOC_LINEAR_SCAN;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--invoke"))
             invoke = true;
@@ -441,6 +483,10 @@ int main(int argc, char **argv)
             return bench_kernels(argv + i + 1, argc - i - 1, 0);
         else if (i + 2 < argc && !strcmp(argv[i], "--gp-regs") && !strcmp(argv[i + 2], "--kernels"))
             return bench_kernels(argv + i + 3, argc - i - 3, (uint8_t)strtoul(argv[i + 1], NULL, 0));
+        else if (i + 2 < argc && !strcmp(argv[i], "--insns"))
+            insns_target = argv[++i], insns_level = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--local"))
+            alloc = ALLOC_LOCAL;
         else if (i + 1 < argc && !strcmp(argv[i], "--passes"))
             passes = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--count"))
@@ -450,6 +496,8 @@ int main(int argc, char **argv)
     }
     if (invoke)
         return bench_invoke(count, size, passes);
+    if (insns_target)
+        return bench_insns(count, size, insns_target, insns_level, alloc);
     /* series k: target k / 2 of the registry, level 0 or 2 */
     const Target *targets[TARGET_MAX];
     unsigned ntargets = target_list(targets, TARGET_MAX), nseries = 2 * ntargets;

@@ -54,17 +54,12 @@ static bool live_clear_equals(DeadScan *d, const uint32_t *set, uint32_t n)
 
 static bool removable(const DeadScan *d, const Inst *in)
 {
-    if (lir_op_flags((LirOp)in->op) & (LF_TERM | LF_CALL | LF_EFFECT | LF_TRAP) || in->call)
+    if (!lir_is_pure(in))
         return false;
     const LirOverload *o = lir_overload((LirOp)in->op, in->nargs);
-    if (!o)
-        return false;
-    for (unsigned i = 0; i < o->nargs; i++) {
-        const Arg *a = &in->args[i];
-        if (role_is_def((Role)o->args[i].role) &&
-            (a->kind != ARG_TMP || !tmp_is_virtual(a->base) || bit_get(d->live, ra_tmp_index(d->code, a->base))))
+    for (unsigned i = 0; i < o->nargs; i++)
+        if (role_is_def((Role)o->args[i].role) && bit_get(d->live, ra_tmp_index(d->code, in->args[i].base)))
             return false;
-    }
     return true;
 }
 

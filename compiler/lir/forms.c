@@ -33,28 +33,20 @@ bool lir_for_each_arg(Inst *inst, LirArgFn fn, void *ctx)
     return true;
 }
 
-typedef struct {
-    LirTmpFn fn;
-    void *ctx;
-} TmpWalk;
-
-static void tmp_of_arg(void *ctx, Arg *a, Role role, Bank bank, Width width)
+/* the tmps of one argument: a Tmp with its role, an address's base and index as
+ * Use (GP, 64) */
+static void tmps_of_arg(Arg *a, Role role, Bank bank, Width width, LirTmpFn fn, void *ctx)
 {
-    TmpWalk *w = ctx;
     switch ((ArgKind)a->kind) {
     case ARG_TMP:
         if (a->base != TMP_NONE)
-            w->fn(w->ctx, &a->base, role, bank, width);
+            fn(ctx, &a->base, role, bank, width);
         break;
-    case ARG_ADDR:
+    case ARG_ADDR: case ARG_INDEX:
         if (a->base != TMP_NONE)
-            w->fn(w->ctx, &a->base, ROLE_USE, BANK_GP, 64);
-        break;
-    case ARG_INDEX:
-        if (a->base != TMP_NONE)
-            w->fn(w->ctx, &a->base, ROLE_USE, BANK_GP, 64);
-        if (a->index != TMP_NONE)
-            w->fn(w->ctx, &a->index, ROLE_USE, BANK_GP, 64);
+            fn(ctx, &a->base, ROLE_USE, BANK_GP, 64);
+        if (a->kind == ARG_INDEX && a->index != TMP_NONE)
+            fn(ctx, &a->index, ROLE_USE, BANK_GP, 64);
         break;
     default:
         break;
@@ -63,8 +55,23 @@ static void tmp_of_arg(void *ctx, Arg *a, Role role, Bank bank, Width width)
 
 bool lir_for_each_tmp(Inst *inst, LirTmpFn fn, void *ctx)
 {
-    TmpWalk w = { fn, ctx };
-    return lir_for_each_arg(inst, tmp_of_arg, &w);
+    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
+    if (!o)
+        return false;
+    for (unsigned i = 0; i < o->nargs; i++)
+        tmps_of_arg(&inst->args[i], (Role)o->args[i].role, (Bank)o->args[i].bank, o->args[i].width, fn, ctx);
+    CallInfo *ci = (o->flags & LF_CALL) ? inst->call : NULL;
+    for (uint32_t i = 0; ci && i < ci->nuses; i++) {
+        Arg *a = &ci->uses[i];
+        tmps_of_arg(a, ROLE_USE, a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP,
+                    ci->use_widths ? ci->use_widths[i] : 64, fn, ctx);
+    }
+    for (uint32_t i = 0; ci && i < ci->ndefs; i++) {
+        Arg *a = &ci->defs[i];
+        tmps_of_arg(a, ROLE_DEF, a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP,
+                    ci->def_widths ? ci->def_widths[i] : 64, fn, ctx);
+    }
+    return true;
 }
 
 /* ---- forms ------------------------------------------------------------------------- */
@@ -206,6 +213,21 @@ bool lir_is_valid_args(const Target *t, LirOp op, unsigned nargs, const Arg *arg
         return false;
     Inst in = lir_inst(op, nargs, args);
     return lir_is_valid_form(t, &in);
+}
+
+bool lir_is_pure(const Inst *in)
+{
+    if (lir_op_flags((LirOp)in->op) & (LF_TERM | LF_CALL | LF_EFFECT | LF_TRAP) || in->call || in->trap)
+        return false;
+    const LirOverload *o = lir_overload((LirOp)in->op, in->nargs);
+    if (!o)
+        return false;
+    for (unsigned i = 0; i < o->nargs; i++) {
+        const Arg *a = &in->args[i];
+        if (role_is_def((Role)o->args[i].role) && (a->kind != ARG_TMP || !tmp_is_virtual(a->base)))
+            return false;
+    }
+    return true;
 }
 
 bool lir_is_move(const Inst *inst)

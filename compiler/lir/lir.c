@@ -13,28 +13,6 @@ static const char *const role_names[ROLE_COUNT] = {
 
 const char *role_name(Role r) { return r < ROLE_COUNT ? role_names[r] : "?"; }
 
-bool role_is_early_use(Role r)
-{
-    return r == ROLE_USE || r == ROLE_COLD_USE || r == ROLE_USE_DEF || r == ROLE_USE_ZDEF ||
-           r == ROLE_USE_ADDR;
-}
-
-bool role_is_late_use(Role r)
-{
-    return r == ROLE_LATE_USE || r == ROLE_LATE_COLD_USE || r == ROLE_SCRATCH;
-}
-
-bool role_is_use(Role r) { return role_is_early_use(r) || role_is_late_use(r); }
-bool role_is_early_def(Role r) { return r == ROLE_EARLY_DEF || r == ROLE_SCRATCH; }
-
-bool role_is_late_def(Role r)
-{
-    return r == ROLE_DEF || r == ROLE_ZDEF || r == ROLE_USE_DEF || r == ROLE_USE_ZDEF;
-}
-
-bool role_is_def(Role r) { return role_is_early_def(r) || role_is_late_def(r); }
-bool role_is_cold(Role r) { return r == ROLE_COLD_USE || r == ROLE_LATE_COLD_USE; }
-bool role_is_zdef(Role r) { return r == ROLE_ZDEF || r == ROLE_USE_ZDEF; }
 const char *bank_name(Bank b) { return b == BANK_FP ? "FP" : "GP"; }
 
 /* ---- conditions ------------------------------------------------------------------- */

@@ -35,14 +35,28 @@ typedef enum {
     ROLE_COUNT
 } Role;
 
-bool role_is_use(Role r);        /* reads the argument (any timing) */
-bool role_is_def(Role r);        /* writes the argument */
-bool role_is_early_use(Role r);
-bool role_is_late_use(Role r);
-bool role_is_early_def(Role r);
-bool role_is_late_def(Role r);
-bool role_is_cold(Role r);
-bool role_is_zdef(Role r);
+#define ROLE_SET(r) (1u << (r))
+/* the roles of each class, as sets of ROLE_SET bits */
+enum {
+    ROLES_EARLY_USE = ROLE_SET(ROLE_USE) | ROLE_SET(ROLE_COLD_USE) | ROLE_SET(ROLE_USE_DEF) |
+                      ROLE_SET(ROLE_USE_ZDEF) | ROLE_SET(ROLE_USE_ADDR),
+    ROLES_LATE_USE = ROLE_SET(ROLE_LATE_USE) | ROLE_SET(ROLE_LATE_COLD_USE) | ROLE_SET(ROLE_SCRATCH),
+    ROLES_EARLY_DEF = ROLE_SET(ROLE_EARLY_DEF) | ROLE_SET(ROLE_SCRATCH),
+    ROLES_LATE_DEF = ROLE_SET(ROLE_DEF) | ROLE_SET(ROLE_ZDEF) | ROLE_SET(ROLE_USE_DEF) | ROLE_SET(ROLE_USE_ZDEF),
+    ROLES_COLD = ROLE_SET(ROLE_COLD_USE) | ROLE_SET(ROLE_LATE_COLD_USE),
+    ROLES_ZDEF = ROLE_SET(ROLE_ZDEF) | ROLE_SET(ROLE_USE_ZDEF),
+};
+static inline bool role_in(Role r, unsigned set) { return (unsigned)r < ROLE_COUNT && (ROLE_SET(r) & set); }
+/* reads the argument (any timing) */
+static inline bool role_is_use(Role r) { return role_in(r, ROLES_EARLY_USE | ROLES_LATE_USE); }
+/* writes the argument */
+static inline bool role_is_def(Role r) { return role_in(r, ROLES_EARLY_DEF | ROLES_LATE_DEF); }
+static inline bool role_is_early_use(Role r) { return role_in(r, ROLES_EARLY_USE); }
+static inline bool role_is_late_use(Role r) { return role_in(r, ROLES_LATE_USE); }
+static inline bool role_is_early_def(Role r) { return role_in(r, ROLES_EARLY_DEF); }
+static inline bool role_is_late_def(Role r) { return role_in(r, ROLES_LATE_DEF); }
+static inline bool role_is_cold(Role r) { return role_in(r, ROLES_COLD); }
+static inline bool role_is_zdef(Role r) { return role_in(r, ROLES_ZDEF); }
 const char *role_name(Role r);   /* "Use", "UseZDef", ... */
 
 typedef enum { BANK_GP, BANK_FP, BANK_COUNT } Bank;
@@ -407,6 +421,10 @@ bool lir_is_valid_args(const Target *t, LirOp op, unsigned nargs, const Arg *arg
 /* registers of bank b the instruction destroys beyond its defs (a call's clobbers),
  * bit n = register n; they die at the instruction's late point */
 uint64_t lir_inst_clobbers(const Inst *inst, Bank b);
+/* an instruction whose only effect is writing the virtual tmps it defines (no
+ * terminator, call, trap or effect flag; every def a virtual tmp): removable when
+ * none of them is read */
+bool lir_is_pure(const Inst *inst);
 /* a register-to-register copy (LF_MOVE with two Tmp args of one bank) */
 bool lir_is_move(const Inst *inst);
 /* would inst stay valid with arg i (a Tmp) replaced by a stack slot (spilling)? */

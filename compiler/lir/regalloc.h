@@ -115,6 +115,22 @@ typedef struct LirLiveness LirLiveness;
  * (lir_liveness, in an arena outliving the call), or NULL to compute it. */
 bool lir_allocate_compiled(Code *code, const RegallocOptions *opt, LirLiveness *live, char *err, size_t errlen);
 
+/* the local allocator (fastalloc.c; `circ compile --regalloc=local`, the
+ * TARGET-O0-local check stages): no liveness of virtual tmps, no intervals, time
+ * linear in the instructions (a JIT baseline's kind of allocator, like LLVM's "fast"
+ * one).  Instructions selection left unread (pure, lir.h, with no reader of their
+ * defs) are removed first.  Every virtual tmp gets an 8-byte stack slot of its
+ * own; each instruction takes a use or a full 64-bit def straight from its slot
+ * where the target's form accepts a Stack argument, and otherwise a register of its
+ * own, loaded from the slot right before the instruction (uses; not when the
+ * register still holds the tmp from an instruction before in the block) and stored
+ * to it right after (defs).  The registers come from the allocation order, leaving
+ * out the physical registers live across the instruction or named by it (a call's
+ * clobbers included; a fixed-point dataflow over the blocks of one bit set per bank
+ * gives them).  Then the stack allocator, as lir_allocate.  false with a message in
+ * err if an instruction names more tmps than there are registers left. */
+bool lir_allocate_local(Code *code, char *err, size_t errlen);
+
 /* remove the instructions selection left whose results nobody reads (no effect,
  * every def a virtual tmp dead after it; dead.c), in up to four rounds; the
  * liveness of the code that is left (in arena; after a round that removed
