@@ -26,6 +26,12 @@ typedef struct {
 typedef struct {
     Code *code;
     uint32_t *reads;             /* per virtual tmp: the instructions left that read it */
+    bool *wide_def;              /* per virtual tmp: a def that is not a 32-bit
+                                    zero-extending one, nor a copy of a tmp without
+                                    such a def (its slot's upper half may be other than
+                                    zero) */
+    uint32_t (*copies)[2];       /* the 64-bit copies between virtual tmps: source, dest */
+    uint32_t ncopies, capcopies;
     uint32_t *slot;              /* per virtual tmp (GP, then FP): 1 + its slot, 0: none yet */
     PhysUse *phys;               /* per instruction, block by block (first[b] on) */
     uint32_t *first;             /* per block: its first instruction's PhysUse */
@@ -64,13 +70,14 @@ static uint32_t vindex(const LocalCtx *c, Tmp t)
 typedef struct {
     LocalCtx *c;
     int delta;                   /* +1 counting readers, -1 removing them, 0 looking */
+    bool copy;                   /* counting a copy between virtual tmps (see copies) */
     bool read_defs;              /* a def of the instruction is still read */
     PhysUse phys;
 } ReadScan;
 
 static void scan_tmp(void *ctx, Tmp *t, Role role, Bank bank, Width width)
 {
-    (void)bank, (void)width;
+    (void)bank;
     ReadScan *r = ctx;
     const Code *code = r->c->code;
     if (tmp_is_reg(*t) && *t != code->frame_base && *t != code->stack_pointer) {
@@ -80,7 +87,9 @@ static void scan_tmp(void *ctx, Tmp *t, Role role, Bank bank, Width width)
     }
     if (!tmp_is_virtual(*t))
         return;
-    uint32_t *n = &r->c->reads[vindex(r->c, *t)];
+    uint32_t v = vindex(r->c, *t), *n = &r->c->reads[v];
+    if (r->delta > 0 && role_is_def(role) && !(role_is_zdef(role) && width == 32) && !r->copy)
+        r->c->wide_def[v] = true;
     if (role_is_def(role) && *n > (role_is_use(role) ? 1u : 0u))
         r->read_defs = true;
     if (role_is_use(role) && role != ROLE_SCRATCH)
@@ -97,10 +106,10 @@ static void scan_block(LocalCtx *c, uint32_t b)
     uint32_t kept = bl->ninsts;
     for (uint32_t i = bl->ninsts; i-- > 0;) {
         Inst *in = &bl->insts[i];
-        ReadScan look = {c, 0, false, {{0, 0}, {0, 0}}};
+        ReadScan look = {c, 0, false, false, {{0, 0}, {0, 0}}};
         lir_for_each_tmp(in, scan_tmp, &look);
         if (lir_is_pure(in) && !look.read_defs) {
-            ReadScan drop = {c, -1, false, {{0, 0}, {0, 0}}};
+            ReadScan drop = {c, -1, false, false, {{0, 0}, {0, 0}}};
             lir_for_each_tmp(in, scan_tmp, &drop);
             continue;
         }
@@ -140,17 +149,46 @@ static void solve_phys(LocalCtx *c)
     }
 }
 
+/* a Move between virtual tmps: noted (its dest's upper half is its source's) */
+static bool note_copy(LocalCtx *c, const Inst *in)
+{
+    if (in->op != LIR_Move || !lir_is_move(in) || !tmp_is_virtual(in->args[0].base) ||
+        !tmp_is_virtual(in->args[1].base))
+        return false;
+    if (c->ncopies == c->capcopies &&
+        !lir_grow_array((void **)&c->copies, &c->capcopies, c->ncopies + 1, sizeof *c->copies))
+        abort();
+    c->copies[c->ncopies][0] = vindex(c, in->args[0].base);
+    c->copies[c->ncopies++][1] = vindex(c, in->args[1].base);
+    return true;
+}
+
+/* a copy of a tmp with a wide def has one too, to the fixed point */
+static void spread_wide_defs(LocalCtx *c)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t k = 0; k < c->ncopies; k++)
+            if (c->wide_def[c->copies[k][0]] && !c->wide_def[c->copies[k][1]])
+                changed = c->wide_def[c->copies[k][1]] = true;
+    }
+}
+
 static void scan_code(LocalCtx *c)
 {
     Code *code = c->code;
-    ReadScan count = {c, +1, false, {{0, 0}, {0, 0}}};
+    ReadScan count = {c, +1, false, false, {{0, 0}, {0, 0}}};
     uint32_t total = 0;
     for (uint32_t b = 0; b < code->nblocks; b++) {
         c->first[b] = total;
         total += code->blocks[b]->ninsts;
-        for (uint32_t i = 0; i < code->blocks[b]->ninsts; i++)
-            lir_for_each_tmp(&code->blocks[b]->insts[i], scan_tmp, &count);
+        for (uint32_t i = 0; i < code->blocks[b]->ninsts; i++) {
+            Inst *in = &code->blocks[b]->insts[i];
+            count.copy = note_copy(c, in);
+            lir_for_each_tmp(in, scan_tmp, &count);
+        }
     }
+    spread_wide_defs(c);
     c->phys = malloc((total + 1) * sizeof *c->phys);
     if (!c->phys)
         abort();
@@ -223,8 +261,10 @@ static unsigned stack_args(LocalCtx *c, LirOp op)
 }
 
 /* the virtual tmp arguments whose slot the form can take instead: uses not held in
- * a register, and full 64-bit defs (a narrower store would leave the slot's upper
- * bytes stale) */
+ * a register, full 64-bit defs, and 32-bit zero-extending updates (use and def) of
+ * a tmp whose every def zero-extends from 32 bits: its slot's upper half is zero
+ * already, so a 4-byte store leaves the slot right.  A 32-bit first def would
+ * leave the upper half as it was. */
 static void fold_args(LocalCtx *c, Inst *in)
 {
     unsigned may = stack_args(c, (LirOp)in->op);
@@ -236,6 +276,7 @@ static void fold_args(LocalCtx *c, Inst *in)
             continue;
         bool use_only = role_is_use(role) && !role_is_def(role) && role != ROLE_SCRATCH;
         bool full_def = (role == ROLE_DEF || role == ROLE_USE_DEF) && ov->args[i].width == 64;
+        full_def |= role == ROLE_USE_ZDEF && ov->args[i].width == 32 && !c->wide_def[vindex(c, a->base)];
         if (((use_only && held_reg(c, a->base) < 0) || full_def) && lir_code_admits_stack(c->code, in, i))
             *a = arg_stack(tmp_slot(c, a->base), 0);
     }
@@ -377,6 +418,7 @@ static bool ctx_init(LocalCtx *c, Code *code, char *err, size_t errlen)
     size_t nv = (size_t)code->ntmps[BANK_GP] + code->ntmps[BANK_FP] + 1, nb = code->nblocks + 1;
     c->slot = xcalloc(nv, sizeof *c->slot);
     c->reads = xcalloc(nv, sizeof *c->reads);
+    c->wide_def = xcalloc(nv, sizeof *c->wide_def);
     c->held_in = xcalloc(nv, sizeof *c->held_in);
     c->first = xcalloc(nb, sizeof *c->first);
     c->gen = xcalloc(nb, sizeof *c->gen);
@@ -396,6 +438,8 @@ static void ctx_free(LocalCtx *c)
 {
     free(c->slot);
     free(c->reads);
+    free(c->wide_def);
+    free(c->copies);
     free(c->held_in);
     free(c->first);
     free(c->gen);
