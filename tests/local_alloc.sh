@@ -3,7 +3,8 @@
 # LIR of two hand-written codes is exactly the reviewed one (dead instruction gone, a
 # slot per tmp, a register that holds a tmp reused without a reload, the slot taken
 # as an operand where the form allows, no register live across the instruction or
-# clobbered by a call handed out); the examples and corpus/regress pass their run
+# clobbered by a call handed out; a 32-bit update in its slot only when the
+# upper half of the slot is known zero); the examples and corpus/regress pass their run
 # lines through the TARGET-O0-local stages; compiled programs keep selection's fused
 # tests without the dead AND.
 set -u
