@@ -120,14 +120,16 @@ bool compile_module_stats(const Module *m, const Target *t, const CompileOptions
         *compiled = NULL;
     if (stats)
         memset(stats, 0, sizeof *stats);
-    /* the passes work on a copy; a prepared module is compiled in place */
-    bool copy = !opt->prepared || compiled;
+    /* the passes work on a copy; a prepared module, or one no pass runs on, is
+     * compiled in place (scheduling and lowering only read it) */
+    bool no_passes = opt->prepared || (opt->opt_level == 0 && !opt->passes);
+    bool copy = !no_passes || compiled;
     Module *work = copy ? module_clone(m) : (Module *)m;
     if (!work) {
         diag_error(d, 0, 0, "out of memory");
         return false;
     }
-    bool ok = opt->prepared || (opt->opt_level == 0 && !opt->passes) || compile_run_passes(work, opt, d);
+    bool ok = no_passes || compile_run_passes(work, opt, d);
     Schedule *const *given = opt->prepared ? opt->schedules : NULL;
     Code **codes = arena_alloc(arena, (work->nfuncs + 1) * sizeof *codes);
     for (uint32_t i = 0; ok && i < work->nfuncs; i++)
