@@ -7,6 +7,7 @@
 #include "fuzz/check_stage.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { SHARED_BLOBS_MAX = 16 };
 
@@ -48,6 +49,42 @@ const CodeBlob *check_compile_shared(CheckCtx *c, const CheckStage *s, StageRun 
         return NULL;
     b->n++;
     return &e->blob;
+}
+
+static bool same_relocs(const Reloc *a, const Reloc *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].offset != b[i].offset || a[i].kind != b[i].kind || a[i].target != b[i].target ||
+            a[i].index != b[i].index || a[i].addend != b[i].addend)
+            return false;
+    return true;
+}
+
+static bool same_traps(const TrapSite *a, const TrapSite *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].offset != b[i].offset || a[i].kind != b[i].kind)
+            return false;
+    return true;
+}
+
+static bool same_code(const CodeBlob *a, const CodeBlob *b)
+{
+    return a->isa == b->isa && a->size == b->size && a->nfuncs == b->nfuncs && a->nrelocs == b->nrelocs &&
+           a->ncalls == b->ncalls && a->ntraps == b->ntraps && a->threw_flag == b->threw_flag &&
+           !memcmp(a->code, b->code, a->size) && !memcmp(a->entry, b->entry, a->nfuncs * sizeof *a->entry) &&
+           same_relocs(a->relocs, b->relocs, a->nrelocs) && same_relocs(a->calls, b->calls, a->ncalls) &&
+           same_traps(a->traps, b->traps, a->ntraps);
+}
+
+bool check_same_as_baseline(CheckCtx *c, const CheckStage *s, const CodeBlob *blob)
+{
+    const Target *base = s->target->levels ? s->target->levels[0] : NULL;
+    CheckBlobs *b = c->blobs;
+    for (uint32_t i = 0; b && base && base != s->target && i < b->n; i++)
+        if (b->v[i].target == base && b->v[i].level == s->level)
+            return same_code(&b->v[i].blob, blob);
+    return false;
 }
 
 void check_blobs_free(CheckCtx *c)

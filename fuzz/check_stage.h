@@ -104,6 +104,10 @@ PassManager *check_pass_manager(const CheckOptions *o);
  * gets the blob an earlier one compiled; it lives until check_blobs_free (called
  * when the check ends); NULL with r->detail and r->fail_kind */
 const CodeBlob *check_compile_shared(CheckCtx *c, const CheckStage *s, StageRun *r);
+/* blob (of a stage of a CPU level other than the baseline) is byte for byte the code
+ * the baseline level's stage of the same -O level compiled in this check (code,
+ * entries, relocations, trap sites): it runs the same there, so it need not run */
+bool check_same_as_baseline(CheckCtx *c, const CheckStage *s, const CodeBlob *blob);
 void check_blobs_free(CheckCtx *c);
 
 /* the compiled blob of m for t written as an ELF object and loaded back at base
