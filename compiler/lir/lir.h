@@ -131,8 +131,10 @@ typedef struct Arg {
     Tmp base;         /* ARG_TMP, ARG_ADDR, ARG_INDEX */
     Tmp index;        /* ARG_INDEX */
     uint32_t slot;    /* ARG_STACK: slot index; ARG_SYMBOL: function or Helper index */
-    int64_t value;    /* immediates; offsets of the memory kinds; symbol addend */
-    void *special;    /* ARG_SPECIAL */
+    union {
+        int64_t value; /* immediates; offsets of the memory kinds; symbol addend */
+        void *special; /* ARG_SPECIAL */
+    };
 } Arg;
 
 Arg arg_none(void);

@@ -473,6 +473,7 @@ static void rebuild_block(RaCtx *c, uint32_t b, const GapList *gaps, uint32_t *g
         if (!is_self_move(&blk->insts[i]))
             inst_push(&out, blk->insts[i]);
     }
+    arena_release(c->code->arena, blk->insts, (size_t)blk->capinsts * sizeof *blk->insts);
     blk->insts = arena_memdup(c->code->arena, out.v, out.n * sizeof *out.v);
     blk->ninsts = blk->capinsts = out.n;
     free(out.v);
