@@ -1,7 +1,8 @@
-/* arena.c — the arena's contract on large allocations: an array grown by doubling
- * holds about its own size (no old copies left behind), keeps its contents, shrinks
- * and is released back; a slice of a large allocation grows by a copy that leaves the
- * allocation intact; the last small allocation's release gives its room back. */
+/* arena.c — the arena's contract on large allocations: an array resized by doubling
+ * (arena_resize) holds about its own size (no old copies left behind), keeps its
+ * contents, shrinks and is released back; arena_grow leaves the old copy readable; a
+ * slice of a large allocation grows by a copy that leaves the allocation intact; the
+ * last small allocation's release gives its room back. */
 #include "compiler/ir/ir.h"
 
 #include <stdint.h>
@@ -21,17 +22,26 @@ static int failures;
 
 enum { MIB = 1 << 20 };
 
-/* an array of uint32_t grown by doubling from 16 to n elements, v[i] = i throughout */
-static uint32_t *grow_by_doubling(Arena *a, uint32_t n)
+/* an array of uint32_t resized by doubling from 16 to n elements, v[i] = i throughout */
+static uint32_t *resize_by_doubling(Arena *a, uint32_t n)
 {
     uint32_t cap = 16, *v = arena_alloc_raw(a, cap * sizeof *v);
     for (uint32_t i = 0; i < n; i++) {
         if (i == cap) {
-            v = arena_grow_raw(a, v, cap * sizeof *v, 2 * cap * sizeof *v);
+            v = arena_resize(a, v, cap * sizeof *v, 2 * cap * sizeof *v);
             cap *= 2;
         }
         v[i] = i;
     }
+    return v;
+}
+
+/* a new large allocation of n uint32_t, v[i] = i */
+static uint32_t *counting(Arena *a, uint32_t n)
+{
+    uint32_t *v = arena_alloc_raw(a, (size_t)n * 4);
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = i;
     return v;
 }
 
@@ -43,17 +53,17 @@ static bool counts_up(const uint32_t *v, uint32_t n)
     return true;
 }
 
-/* 32 MiB grown by doubling: the arena holds the array and the small steps before it
- * went large, not the sum of every copy (64 MiB) */
+/* 32 MiB resized by doubling: the arena holds the array and the small steps before
+ * it went large, not the sum of every copy (64 MiB) */
 static void test_doubling_keeps_no_copies(void)
 {
     Arena *a = arena_new();
     uint32_t n = 8u * MIB;
-    uint32_t *v = grow_by_doubling(a, n);
+    uint32_t *v = resize_by_doubling(a, n);
     EXPECT(counts_up(v, n), "contents lost while growing");
     size_t held = arena_bytes(a);
     EXPECT(held <= (size_t)n * 4 + MIB, "the arena holds %zu bytes for an array of %u", held, n * 4);
-    v = arena_grow_raw(a, v, (size_t)n * 4, (size_t)n * 2);
+    v = arena_resize(a, v, (size_t)n * 4, (size_t)n * 2);
     EXPECT(counts_up(v, n / 2), "contents lost while shrinking");
     EXPECT(arena_bytes(a) <= held - (size_t)n * 2, "a shrink kept %zu bytes", arena_bytes(a));
     held = arena_bytes(a);
@@ -68,9 +78,7 @@ static void test_slice_grows_by_copy(void)
 {
     Arena *a = arena_new();
     uint32_t n = 256 * 1024;
-    uint32_t *all = arena_alloc_raw(a, (size_t)n * 4);
-    for (uint32_t i = 0; i < n; i++)
-        all[i] = i;
+    uint32_t *all = counting(a, n);
     uint32_t *slice = all + n / 2;
     uint32_t *grown = arena_grow(a, slice, (size_t)n / 4 * 4, (size_t)n * 4);
     EXPECT(grown != slice, "a slice grew in place over its neighbours");
@@ -81,6 +89,18 @@ static void test_slice_grows_by_copy(void)
     for (uint32_t i = n / 4; i < n; i++)
         cleared &= grown[i] == 0;
     EXPECT(kept && cleared, "the grown slice kept %d, cleared %d", kept, cleared);
+    arena_free(a);
+}
+
+/* arena_grow of a large allocation copies it and leaves the old bytes readable
+ * (passes read a gate they looked up before adding one) */
+static void test_grow_keeps_old_copy(void)
+{
+    Arena *a = arena_new();
+    uint32_t n = 64 * 1024;
+    uint32_t *old = counting(a, n);
+    uint32_t *grown = arena_grow(a, old, (size_t)n * 4, (size_t)n * 8);
+    EXPECT(grown != old && counts_up(old, n) && counts_up(grown, n), "arena_grow lost the old copy");
     arena_free(a);
 }
 
@@ -102,6 +122,7 @@ int main(void)
 {
     test_doubling_keeps_no_copies();
     test_slice_grows_by_copy();
+    test_grow_keeps_old_copy();
     test_release_last_small();
     if (failures)
         return 1;

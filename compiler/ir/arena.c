@@ -136,10 +136,11 @@ void *arena_alloc(Arena *a, size_t n)
 
 void *arena_alloc_raw(Arena *a, size_t n) { return bump(a, round16(n)); }
 
-/* a large chunk is resized by realloc; a shrink stays in place; the last allocation
- * grows in place when its block has room; otherwise it moves.  The first
- * min(oldn, newn) bytes are kept; the rest are cleared when `clear`. */
-static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear)
+/* a large chunk is resized by realloc when `resize` (else the old copy stays); a
+ * shrink stays in place; the last allocation grows in place when its block has
+ * room; otherwise it moves.  The first min(oldn, newn) bytes are kept; the rest are
+ * cleared when `clear`. */
+static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear, bool resize)
 {
     if (!old || !oldn)
         return clear ? arena_alloc(a, newn) : arena_alloc_raw(a, newn);
@@ -148,7 +149,7 @@ static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear)
     Block *b = a->head;
     unsigned char *p = old;
     bool last = b && p + have == b->data + b->used;
-    Big **link = have >= BIG_BYTES ? big_link(a, old) : NULL;
+    Big **link = resize && have >= BIG_BYTES ? big_link(a, old) : NULL;
     if (link) {
         p = big_resize(a, link, want);
     } else if (want <= have) {
@@ -165,8 +166,9 @@ static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear)
     return p;
 }
 
-void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, true); }
-void *arena_grow_raw(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, false); }
+void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, true, false); }
+void *arena_grow_raw(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, false, false); }
+void *arena_resize(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, false, true); }
 
 void *arena_memdup(Arena *a, const void *src, size_t n)
 {

@@ -17,14 +17,18 @@ typedef struct Arena Arena;
 Arena *arena_new(void);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n); /* zero-filled, 16-byte aligned */
-/* old (an allocation of a of oldn bytes, or NULL) resized to newn bytes, the first
+/* old (an allocation of a of oldn bytes, or NULL) grown to newn bytes, the first
  * min(oldn, newn) kept, new bytes 0: in place if it is the last allocation and its
- * block has room, resized with realloc if it is a large allocation (64 KiB and up:
- * a chunk of its own), else a copy.  Only the result may be used afterwards. */
+ * block has room (a shrink always stays in place), else a copy; the old bytes stay
+ * readable until arena_free. */
 void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn);
 /* the same without clearing: the bytes beyond what is kept are unspecified */
 void *arena_alloc_raw(Arena *a, size_t n);
 void *arena_grow_raw(Arena *a, void *old, size_t oldn, size_t newn);
+/* arena_grow_raw for an array nobody points into: old may not be used afterwards; a
+ * large allocation (64 KiB and up: a chunk of its own) is resized with realloc, so
+ * growing by doubling leaves no old copies behind */
+void *arena_resize(Arena *a, void *old, size_t oldn, size_t newn);
 /* p (an allocation of a of n bytes, or NULL) no longer used: a large one's memory
  * goes back to the system now, the last allocation's back to its block; any other
  * stays until arena_free */

@@ -135,7 +135,7 @@ static void reserve_store(LirLiveness *l, uint32_t need)
     uint32_t ncap = l->capops ? 2 * l->capops : 64;
     while (ncap < need)
         ncap *= 2;
-    l->ops = arena_grow_raw(l->arena, l->ops, (size_t)l->capops * sizeof *l->ops, (size_t)ncap * sizeof *l->ops);
+    l->ops = arena_resize(l->arena, l->ops, (size_t)l->capops * sizeof *l->ops, (size_t)ncap * sizeof *l->ops);
     l->capops = ncap;
 }
 
@@ -184,7 +184,7 @@ static void new_store(LirLiveness *l, uint32_t ninsts)
 /* the store's room cut to the operands it holds (a large store gives the rest back) */
 static void fit_store(LirLiveness *l)
 {
-    l->ops = arena_grow_raw(l->arena, l->ops, (size_t)l->capops * sizeof *l->ops, (size_t)l->nops * sizeof *l->ops);
+    l->ops = arena_resize(l->arena, l->ops, (size_t)l->capops * sizeof *l->ops, (size_t)l->nops * sizeof *l->ops);
     l->capops = l->nops;
 }
 

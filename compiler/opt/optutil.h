@@ -81,6 +81,20 @@ bool remove_unreachable_states(Circuit *c);
  * it on the reachability the circuit now has */
 bool remove_unreachable(Circuit *c, bool check);
 
+/* The state gates of a circuit, listed once so that the two analyses above look at
+ * them and not at every gate (the same answers): valid while no gate listed as a
+ * computation becomes a state gate; gates added after the listing (ids from end on)
+ * are looked at too.  A pass that tries many removals lists them once. */
+typedef struct {
+    GateId *v;
+    uint32_t n;
+    GateId end;
+} StateList;
+void state_list_init(StateList *s, const Circuit *c);
+void state_list_free(StateList *s);
+bool unreachable_removal_ok_in(const Circuit *c, const uint8_t *reach, const StateList *states);
+bool remove_unreachable_in(Circuit *c, bool check, const StateList *states);
+
 /* live computation gates, each after its data and dependency inputs (cycles broken
  * at an arbitrary point); *n gets the count; caller frees */
 GateId *computation_postorder(const Circuit *c, uint32_t *n);
