@@ -448,10 +448,12 @@ static bool block_unchanged(const RaCtx *c, uint32_t b, const GapList *gaps, uin
     return true;
 }
 
-/* A block rewritten in its own array: the output (its instructions with the moves
- * between them) is written from the front; an input instruction not yet read whose
- * slot is written over waits in a queue, so the memory needed beyond the array is
- * the moves written so far, not a second copy of the block. */
+/* A large block is rewritten in its own array: the output (its instructions with
+ * the moves between them) is written from the front; an input instruction not yet
+ * read whose slot is written over waits in a queue, so the memory needed beyond the
+ * array is the moves written so far, not a second copy of the block.  A small block
+ * is written to a list and copied back at its exact size (an arena array that is not
+ * the last allocation cannot shrink). */
 typedef struct {
     Code *code;
     LirBlock *blk;
@@ -460,10 +462,18 @@ typedef struct {
     uint32_t w;       /* next output slot */
     InstList queue;   /* the queued inputs not read yet, from queue_head */
     uint32_t queue_head;
+    InstList out;     /* a small block's output */
+    bool in_place;
 } InPlace;
+
+enum { IN_PLACE_BYTES = 64 << 10 }; /* from this size an arena array can shrink */
 
 static void in_place_put(InPlace *p, Inst in)
 {
+    if (!p->in_place) {
+        inst_push(&p->out, in);
+        return;
+    }
     if (p->w == p->moved && p->moved < p->nin)
         inst_push(&p->queue, p->blk->insts[p->moved++]);
     if (p->w == p->blk->capinsts)
@@ -475,6 +485,8 @@ static void in_place_put(InPlace *p, Inst in)
 /* input instruction i (read in order) */
 static Inst in_place_take(InPlace *p, uint32_t i)
 {
+    if (!p->in_place)
+        return p->blk->insts[i];
     if (i < p->moved) {
         Inst in = p->queue.v[p->queue_head++];
         if (p->queue_head == p->queue.n)
@@ -500,7 +512,7 @@ static void rebuild_block(RaCtx *c, uint32_t b, const GapList *gaps, uint32_t *g
         return;
     LirBlock *blk = c->code->blocks[b];
     uint32_t first = c->live->first_inst[b];
-    InPlace p = { c->code, blk, blk->ninsts, 0, 0, { 0 }, 0 };
+    InPlace p = { c->code, blk, blk->ninsts, 0, 0, { 0 }, 0, { 0 }, blk->capinsts * sizeof(Inst) >= IN_PLACE_BYTES };
     InstList tmp = { 0 };
     MoveList m = { 0 };
     if (plan->in_moves[b].n) {
@@ -522,8 +534,15 @@ static void rebuild_block(RaCtx *c, uint32_t b, const GapList *gaps, uint32_t *g
         if (!is_self_move(&in))
             in_place_put(&p, in);
     }
-    blk->ninsts = p.w;
-    lir_fit_block(c->code, blk);
+    if (p.in_place) {
+        blk->ninsts = p.w;
+        lir_fit_block(c->code, blk);
+    } else {
+        arena_release(c->code->arena, blk->insts, (size_t)blk->capinsts * sizeof *blk->insts);
+        blk->insts = arena_memdup(c->code->arena, p.out.v, p.out.n * sizeof *p.out.v);
+        blk->ninsts = blk->capinsts = p.out.n;
+    }
+    free(p.out.v);
     free(p.queue.v);
     free(tmp.v);
     free(m.v);
