@@ -440,6 +440,24 @@ typedef struct {
     Stack odd_joins;
 } Unreached;
 
+static void unreached_free(Unreached *u)
+{
+    free(u->unreached.v);
+    free(u->odd_joins.v);
+}
+
+static int by_gate_id(const void *a, const void *b)
+{
+    GateId x = *(const GateId *)a, y = *(const GateId *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_gates(Stack *s)
+{
+    if (s->n > 1)
+        qsort(s->v, s->n, sizeof *s->v, by_gate_id);
+}
+
 static bool bad_state_input(const Circuit *c, const Gate *gt)
 {
     for (uint32_t i = 0; i < gt->nstate; i++)
@@ -458,9 +476,39 @@ static void classify_state(const Circuit *c, const uint8_t *reach, GateId g, Unr
         push(&u->odd_joins, g);
 }
 
-/* states NULL: every gate is looked at */
-static void find_unreached(const Circuit *c, const uint8_t *reach, const StateList *states, Unreached *u)
+/* the unreached states reachable from cut through unreached states, ascending */
+static void unreached_from(const Circuit *c, const uint8_t *reach, const GateId *cut, uint32_t ncut, Unreached *u)
 {
+    GateSet seen;
+    gateset_init(&seen);
+    Stack s = {0};
+    for (uint32_t k = 0; k < ncut; k++)
+        if (gate_live(c, cut[k]) && gate_is_state(c, cut[k]) && !reach[cut[k]] && gateset_add(&seen, cut[k]))
+            push(&s, cut[k]);
+    while (s.n) {
+        GateId x = s.v[--s.n];
+        push(&u->unreached, x);
+        const Gate *gt = &c->gates[x];
+        for (uint32_t i = 0; i < gt->nuses; i++) {
+            Use e = gt->uses[i];
+            if (gate_live(c, e.user) && gate_is_state(c, e.user) && e.index < c->gates[e.user].nstate &&
+                !reach[e.user] && gateset_add(&seen, e.user))
+                push(&s, e.user);
+        }
+    }
+    sort_gates(&u->unreached);
+    free(s.v);
+    gateset_free(&seen);
+}
+
+/* states NULL: every gate is looked at; a clean list: only what cut leads to */
+static void find_unreached(const Circuit *c, const uint8_t *reach, const StateList *states, const GateId *cut,
+                           uint32_t ncut, Unreached *u)
+{
+    if (states && states->clean) {
+        unreached_from(c, reach, cut, ncut, u);
+        return;
+    }
     GateId from = NUM_ROOTS;
     if (states) {
         for (uint32_t k = 0; k < states->n; k++)
@@ -479,6 +527,13 @@ void state_list_init(StateList *s, const Circuit *c)
     for (GateId g = NUM_ROOTS; g < c->ngates; g++)
         if (gate_is_state(c, g))
             s->v[s->n++] = g;
+    s->clean = false;
+    uint8_t *reach = reach_states(c, NULL);
+    Unreached un = {{0}, {0}};
+    find_unreached(c, reach, s, NULL, 0, &un);
+    s->clean = !un.unreached.n && !un.odd_joins.n;
+    unreached_free(&un);
+    free(reach);
 }
 
 void state_list_free(StateList *s)
@@ -486,24 +541,6 @@ void state_list_free(StateList *s)
     free(s->v);
     s->v = NULL;
     s->n = 0;
-}
-
-static void unreached_free(Unreached *u)
-{
-    free(u->unreached.v);
-    free(u->odd_joins.v);
-}
-
-static int by_gate_id(const void *a, const void *b)
-{
-    GateId x = *(const GateId *)a, y = *(const GateId *)b;
-    return (x > y) - (x < y);
-}
-
-static void sort_gates(Stack *s)
-{
-    if (s->n > 1)
-        qsort(s->v, s->n, sizeof *s->v, by_gate_id);
 }
 
 /* the gates on_dead_state holds for (each uses an unreached state), ascending,
@@ -723,13 +760,14 @@ static bool removal_ok(const Circuit *c, const uint8_t *reach, const Unreached *
 
 bool unreachable_removal_ok(const Circuit *c, const uint8_t *reach)
 {
-    return unreachable_removal_ok_in(c, reach, NULL);
+    return unreachable_removal_ok_in(c, reach, NULL, NULL, 0);
 }
 
-bool unreachable_removal_ok_in(const Circuit *c, const uint8_t *reach, const StateList *states)
+bool unreachable_removal_ok_in(const Circuit *c, const uint8_t *reach, const StateList *states, const GateId *cut,
+                               uint32_t ncut)
 {
     Unreached un = {{0}, {0}};
-    find_unreached(c, reach, states, &un);
+    find_unreached(c, reach, states, cut, ncut, &un);
     bool ok = removal_ok(c, reach, &un);
     unreached_free(&un);
     return ok;
@@ -797,13 +835,13 @@ static void joins_to_prune(const Circuit *c, const uint8_t *reach, const Unreach
     free(all.v);
 }
 
-bool remove_unreachable(Circuit *c, bool check) { return remove_unreachable_in(c, check, NULL); }
+bool remove_unreachable(Circuit *c, bool check) { return remove_unreachable_in(c, check, NULL, NULL, 0); }
 
-bool remove_unreachable_in(Circuit *c, bool check, const StateList *states)
+bool remove_unreachable_in(Circuit *c, bool check, const StateList *states, const GateId *cut, uint32_t ncut)
 {
     uint8_t *reach = reach_states(c, NULL);
     Unreached un = {{0}, {0}};
-    find_unreached(c, reach, states, &un);
+    find_unreached(c, reach, states, cut, ncut, &un);
     if (!un.unreached.n || (check && !removal_ok(c, reach, &un))) {
         free(reach);
         unreached_free(&un);

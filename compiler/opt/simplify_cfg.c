@@ -42,15 +42,25 @@ static GateId taken_arm(const Circuit *c, GateId br)
     return taken != NO_GATE ? taken : arm_with_op(c, br, OP_DEFAULT_CASE, false, 0, TY_NONE);
 }
 
-/* mark the arms of br other than taken */
-static void block_other_arms(const Circuit *c, GateId br, GateId taken, uint8_t *blocked)
+/* mark the arms of br other than taken, and list them in cut */
+static void block_other_arms(const Circuit *c, GateId br, GateId taken, uint8_t *blocked, GateId *cut, uint32_t *ncut)
 {
     const Gate *gt = &c->gates[br];
     for (uint32_t i = 0; i < gt->nuses; i++) {
         Use u = gt->uses[i];
-        if (!c->gates[u.user].dead && gate_is_state(c, u.user) && u.user != taken)
+        if (!c->gates[u.user].dead && gate_is_state(c, u.user) && u.user != taken && !blocked[u.user]) {
             blocked[u.user] = 1;
+            cut[(*ncut)++] = u.user;
+        }
     }
+}
+
+static uint32_t count_uses(const Circuit *c, const GateId *brs, uint32_t n)
+{
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += c->gates[brs[i]].nuses;
+    return total;
 }
 
 /* br becomes its arm `taken` (an ORDINARY_BLOCK); the other arms lose their input */
@@ -74,17 +84,21 @@ static void rewire_to_arm(Circuit *c, GateId br, GateId taken)
 static bool fold_branches(Circuit *c, const GateId *brs, const GateId *taken, uint32_t n, const StateList *states)
 {
     uint8_t *blocked = opt_calloc(c->ngates, 1);
+    GateId *cut = opt_calloc(count_uses(c, brs, n) + 1, sizeof(GateId));
+    uint32_t ncut = 0;
     for (uint32_t i = 0; i < n; i++)
-        block_other_arms(c, brs[i], taken[i], blocked);
+        block_other_arms(c, brs[i], taken[i], blocked, cut, &ncut);
     uint8_t *reach = reach_states(c, blocked);
-    bool ok = unreachable_removal_ok_in(c, reach, states);
+    bool ok = unreachable_removal_ok_in(c, reach, states, cut, ncut);
     free(reach);
     free(blocked);
     if (ok) {
         for (uint32_t i = 0; i < n; i++)
             rewire_to_arm(c, brs[i], taken[i]);
-        remove_unreachable_in(c, false, states); /* the arms just cut off are what reach excluded */
+        /* the arms just cut off are what reach excluded */
+        remove_unreachable_in(c, false, states, cut, ncut);
     }
+    free(cut);
     return ok;
 }
 
@@ -340,7 +354,8 @@ bool opt_simplify_cfg(PassContext *ctx, Func *f)
     (void)ctx;
     Circuit *c = f->circ;
     bool changed = false;
-    StateList states; /* no rewrite here makes a computation a state gate */
+    StateList states; /* no rewrite here makes a computation a state gate, or cuts a
+                         state off without removing it */
     state_list_init(&states, c);
     for (int round = 0; round < 8; round++) {
         bool any = fold_all_branches(c, &states);
