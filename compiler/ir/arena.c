@@ -1,4 +1,5 @@
-/* arena.c — bump allocation in chained blocks; everything is freed at once. */
+/* arena.c — bump allocation in chained blocks, large allocations in chunks of their
+ * own (grown with realloc, released early on request); everything is freed at once. */
 #include "ir.h"
 
 #include <stdlib.h>
@@ -10,8 +11,19 @@ typedef struct Block {
     _Alignas(16) unsigned char data[];
 } Block;
 
+/* an allocation of at least BIG_BYTES: its own malloc'd chunk, so that growing it
+ * neither copies into a new block nor leaves the old copy behind */
+typedef struct Big {
+    struct Big *next;
+    size_t size;
+    _Alignas(16) unsigned char data[];
+} Big;
+
+enum { BIG_BYTES = 64 << 10 };
+
 struct Arena {
     Block *head;
+    Big *big;        /* the large chunks, newest first */
     size_t total;
 };
 
@@ -29,6 +41,7 @@ Arena *arena_new(void)
 {
     Arena *a = xmalloc(sizeof *a);
     a->head = NULL;
+    a->big = NULL;
     a->total = 0;
     return a;
 }
@@ -38,6 +51,10 @@ void arena_free(Arena *a)
     if (!a)
         return;
     for (Block *b = a->head, *n; b; b = n) {
+        n = b->next;
+        free(b);
+    }
+    for (Big *b = a->big, *n; b; b = n) {
         n = b->next;
         free(b);
     }
@@ -52,9 +69,46 @@ static size_t block_size(const Arena *a, size_t n)
     return n > size ? n : size;
 }
 
-/* n bytes (rounded up to 16), not cleared */
+/* a new large chunk of n bytes, not cleared */
+static void *big_new(Arena *a, size_t n)
+{
+    Big *b = xmalloc(sizeof *b + n);
+    b->size = n;
+    b->next = a->big;
+    a->big = b;
+    a->total += n;
+    return b->data;
+}
+
+/* the link that points to the large chunk holding exactly p, NULL if p is not one */
+static Big **big_link(Arena *a, const void *p)
+{
+    for (Big **l = &a->big; *l; l = &(*l)->next)
+        if ((*l)->data == p)
+            return l;
+    return NULL;
+}
+
+/* the large chunk at *link resized to n bytes (it may move) */
+static void *big_resize(Arena *a, Big **link, size_t n)
+{
+    Big *b = *link;
+    a->total = a->total - b->size + n;
+    b = realloc(b, sizeof *b + n);
+    if (!b) {
+        fputs("circ: out of memory\n", stderr);
+        abort();
+    }
+    b->size = n;
+    *link = b;
+    return b->data;
+}
+
+/* n bytes (a multiple of 16), not cleared */
 static void *bump(Arena *a, size_t n)
 {
+    if (n >= BIG_BYTES)
+        return big_new(a, n);
     Block *b = a->head;
     if (!b || b->size - b->used < n) {
         size_t size = block_size(a, n);
@@ -82,9 +136,11 @@ void *arena_alloc(Arena *a, size_t n)
 
 void *arena_alloc_raw(Arena *a, size_t n) { return bump(a, round16(n)); }
 
-/* the last allocation grows in place when its block has room; otherwise it moves.
- * The first min(oldn, newn) bytes are kept; the rest are cleared when `clear`. */
-static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear)
+/* a large chunk is resized by realloc when `resize` (else the old copy stays); a
+ * shrink stays in place; the last allocation grows in place when its block has
+ * room; otherwise it moves.  The first min(oldn, newn) bytes are kept; the rest are
+ * cleared when `clear`. */
+static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear, bool resize)
 {
     if (!old || !oldn)
         return clear ? arena_alloc(a, newn) : arena_alloc_raw(a, newn);
@@ -92,7 +148,14 @@ static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear)
     size_t keep = oldn < newn ? oldn : newn;
     Block *b = a->head;
     unsigned char *p = old;
-    if (b && p + have == b->data + b->used && want >= have && b->size - b->used >= want - have) {
+    bool last = b && p + have == b->data + b->used;
+    Big **link = resize && have >= BIG_BYTES ? big_link(a, old) : NULL;
+    if (link) {
+        p = big_resize(a, link, want);
+    } else if (want <= have) {
+        if (last)
+            b->used -= have - want; /* a shrink stays where it is */
+    } else if (last && want < BIG_BYTES && b->size - b->used >= want - have) {
         b->used += want - have;
     } else {
         p = bump(a, want);
@@ -103,8 +166,9 @@ static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear)
     return p;
 }
 
-void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, true); }
-void *arena_grow_raw(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, false); }
+void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, true, false); }
+void *arena_grow_raw(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, false, false); }
+void *arena_resize(Arena *a, void *old, size_t oldn, size_t newn) { return grow(a, old, oldn, newn, false, true); }
 
 void *arena_memdup(Arena *a, const void *src, size_t n)
 {
@@ -121,6 +185,23 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
     memcpy(p, s, n);
     p[n] = 0;
     return p;
+}
+
+void arena_release(Arena *a, void *p, size_t n)
+{
+    if (!p)
+        return;
+    size_t have = round16(n);
+    Big **link = have >= BIG_BYTES ? big_link(a, p) : NULL;
+    Block *b = a->head;
+    if (link) {
+        Big *big = *link;
+        *link = big->next;
+        a->total -= big->size;
+        free(big);
+    } else if (b && (unsigned char *)p + have == b->data + b->used && b->used >= have) {
+        b->used -= have;
+    }
 }
 
 size_t arena_bytes(const Arena *a) { return a->total; }

@@ -17,13 +17,25 @@ typedef struct Arena Arena;
 Arena *arena_new(void);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n); /* zero-filled, 16-byte aligned */
-void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn); /* in place if last, else a copy; new bytes 0 */
+/* old (an allocation of a of oldn bytes, or NULL) grown to newn bytes, the first
+ * min(oldn, newn) kept, new bytes 0: in place if it is the last allocation and its
+ * block has room (a shrink always stays in place), else a copy; the old bytes stay
+ * readable until arena_free. */
+void *arena_grow(Arena *a, void *old, size_t oldn, size_t newn);
 /* the same without clearing: the bytes beyond what is kept are unspecified */
 void *arena_alloc_raw(Arena *a, size_t n);
 void *arena_grow_raw(Arena *a, void *old, size_t oldn, size_t newn);
+/* arena_grow_raw for an array nobody points into: old may not be used afterwards; a
+ * large allocation (64 KiB and up: a chunk of its own) is resized with realloc, so
+ * growing by doubling leaves no old copies behind */
+void *arena_resize(Arena *a, void *old, size_t oldn, size_t newn);
+/* p (an allocation of a of n bytes, or NULL) no longer used: a large one's memory
+ * goes back to the system now, the last allocation's back to its block; any other
+ * stays until arena_free */
+void arena_release(Arena *a, void *p, size_t n);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 void *arena_memdup(Arena *a, const void *src, size_t n); /* a copy of n bytes (n > 0) */
-size_t arena_bytes(const Arena *a); /* bytes reserved so far */
+size_t arena_bytes(const Arena *a); /* bytes it holds now */
 
 /* ---- types ------------------------------------------------------------------- */
 typedef enum { TY_NONE, TY_I1, TY_I8, TY_I16, TY_I32, TY_I64, TY_F32, TY_F64, TY_COUNT } Type;

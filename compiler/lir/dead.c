@@ -114,6 +114,7 @@ static bool remove_dead_round(DeadScan *d, Code *code, const LirLiveness *live, 
             if (blk->insts[i].op != LIR_Nop)
                 blk->insts[n++] = blk->insts[i];
         blk->ninsts = n;
+        lir_fit_block(code, blk); /* the liveness refresh redoes this block's operands */
     }
     return again;
 }

@@ -17,5 +17,9 @@ typedef struct Arena Arena;
  * the arena, so the total is at most twice the final size); the grown part is not
  * cleared; returns the array */
 void *lir_arena_grow_array(Arena *a, void *p, uint32_t *cap, uint32_t need, size_t elem);
+/* the same for an array nobody points into across growth: the old array may not be
+ * used afterwards (a large one is resized in place, arena_resize), so the total stays
+ * the final size */
+void *lir_arena_resize_array(Arena *a, void *p, uint32_t *cap, uint32_t need, size_t elem);
 
 #endif

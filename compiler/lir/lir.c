@@ -245,7 +245,7 @@ Inst lir_inst(LirOp op, unsigned nargs, const Arg *args)
 
 Inst *lir_insert(Code *c, LirBlock *b, uint32_t at, const Inst *inst)
 {
-    b->insts = lir_arena_grow_array(c->arena, b->insts, &b->capinsts, b->ninsts + 1, sizeof *b->insts);
+    b->insts = lir_arena_resize_array(c->arena, b->insts, &b->capinsts, b->ninsts + 1, sizeof *b->insts);
     if (at > b->ninsts)
         at = b->ninsts;
     if (at < b->ninsts)
@@ -253,6 +253,15 @@ Inst *lir_insert(Code *c, LirBlock *b, uint32_t at, const Inst *inst)
     b->insts[at] = *inst;
     b->ninsts++;
     return &b->insts[at];
+}
+
+void lir_fit_block(Code *c, LirBlock *b)
+{
+    if (b->ninsts == b->capinsts || !b->ninsts)
+        return;
+    b->insts = arena_resize(c->arena, b->insts, (size_t)b->capinsts * sizeof *b->insts,
+                            (size_t)b->ninsts * sizeof *b->insts);
+    b->capinsts = b->ninsts;
 }
 
 Inst *lir_append(Code *c, LirBlock *b, LirOp op, unsigned nargs, const Arg *args)

@@ -145,8 +145,10 @@ typedef struct Arg {
     Tmp base;         /* ARG_TMP, ARG_ADDR, ARG_INDEX */
     Tmp index;        /* ARG_INDEX */
     uint32_t slot;    /* ARG_STACK: slot index; ARG_SYMBOL: function or Helper index */
-    int64_t value;    /* immediates; offsets of the memory kinds; symbol addend */
-    void *special;    /* ARG_SPECIAL */
+    union {
+        int64_t value; /* immediates; offsets of the memory kinds; symbol addend */
+        void *special; /* ARG_SPECIAL */
+    };
 } Arg;
 
 Arg arg_none(void);
@@ -287,6 +289,9 @@ uint32_t lir_add_slot(Code *c, uint32_t size, uint32_t align, bool locked);
 Inst *lir_append(Code *c, LirBlock *b, LirOp op, unsigned nargs, const Arg *args);
 Inst *lir_insert(Code *c, LirBlock *b, uint32_t at, const Inst *inst);
 Inst lir_inst(LirOp op, unsigned nargs, const Arg *args); /* origin NO_GATE */
+/* b's instruction array cut to its ninsts (a large one gives the rest back; the
+ * array may move) */
+void lir_fit_block(Code *c, LirBlock *b);
 void lir_compute_preds(Code *c);
 
 /* ---- argument iteration --------------------------------------------------------- */

@@ -135,7 +135,7 @@ static void reserve_store(LirLiveness *l, uint32_t need)
     uint32_t ncap = l->capops ? 2 * l->capops : 64;
     while (ncap < need)
         ncap *= 2;
-    l->ops = arena_grow_raw(l->arena, l->ops, (size_t)l->capops * sizeof *l->ops, (size_t)ncap * sizeof *l->ops);
+    l->ops = arena_resize(l->arena, l->ops, (size_t)l->capops * sizeof *l->ops, (size_t)ncap * sizeof *l->ops);
     l->capops = ncap;
 }
 
@@ -181,6 +181,13 @@ static void new_store(LirLiveness *l, uint32_t ninsts)
     reserve_store(l, 4 * ninsts + 16);
 }
 
+/* the store's room cut to the operands it holds (a large store gives the rest back) */
+static void fit_store(LirLiveness *l)
+{
+    l->ops = arena_resize(l->arena, l->ops, (size_t)l->capops * sizeof *l->ops, (size_t)l->nops * sizeof *l->ops);
+    l->capops = l->nops;
+}
+
 static uint32_t count_insts(const Code *c)
 {
     uint32_t n = 0;
@@ -195,8 +202,9 @@ static uint32_t count_insts(const Code *c)
 static bool make_store(LirLiveness *l, const bool *redo)
 {
     Code *c = l->code;
-    const Operand *old_ops = l->ops;
-    const uint32_t *old_at = l->ops_at;
+    Operand *old_ops = l->ops;
+    uint32_t *old_at = l->ops_at;
+    size_t old_bytes = (size_t)l->capops * sizeof *l->ops, old_at_bytes = ((size_t)l->ninsts + 1) * sizeof *l->ops_at;
     new_store(l, count_insts(c));
     l->ninsts = 0;
     for (uint32_t b = 0; b < l->nblocks; b++) {
@@ -210,6 +218,9 @@ static bool make_store(LirLiveness *l, const bool *redo)
     }
     l->first_inst[l->nblocks] = l->ninsts;
     l->ops_at[l->ninsts] = l->nops;
+    fit_store(l);
+    arena_release(l->arena, old_ops, old_bytes);
+    arena_release(l->arena, old_at, old_at_bytes);
     return true;
 }
 

@@ -4,6 +4,7 @@
  * resolution: parallel moves on control-flow edges where a tmp's location at the
  * end of the predecessor differs from the one at the start of the successor
  * (critical edges get a block of their own).  Needs the intervals of regalloc.c. */
+#include "grow.h"
 #include "parmove.h"
 #include "ra_internal.h"
 #include "compiler/lir/mcov.h"
@@ -447,35 +448,103 @@ static bool block_unchanged(const RaCtx *c, uint32_t b, const GapList *gaps, uin
     return true;
 }
 
+/* A large block is rewritten in its own array: the output (its instructions with
+ * the moves between them) is written from the front; an input instruction not yet
+ * read whose slot is written over waits in a queue, so the memory needed beyond the
+ * array is the moves written so far, not a second copy of the block.  A small block
+ * is written to a list and copied back at its exact size (an arena array that is not
+ * the last allocation cannot shrink). */
+typedef struct {
+    Code *code;
+    LirBlock *blk;
+    uint32_t nin;     /* input instructions */
+    uint32_t moved;   /* inputs [0, moved) have left the array (read, or queued) */
+    uint32_t w;       /* next output slot */
+    InstList queue;   /* the queued inputs not read yet, from queue_head */
+    uint32_t queue_head;
+    InstList out;     /* a small block's output */
+    bool in_place;
+} InPlace;
+
+enum { IN_PLACE_BYTES = 64 << 10 }; /* from this size an arena array can shrink */
+
+static void in_place_put(InPlace *p, Inst in)
+{
+    if (!p->in_place) {
+        inst_push(&p->out, in);
+        return;
+    }
+    if (p->w == p->moved && p->moved < p->nin)
+        inst_push(&p->queue, p->blk->insts[p->moved++]);
+    if (p->w == p->blk->capinsts)
+        p->blk->insts = lir_arena_resize_array(p->code->arena, p->blk->insts, &p->blk->capinsts, p->w + 1,
+                                               sizeof *p->blk->insts);
+    p->blk->insts[p->w++] = in;
+}
+
+/* input instruction i (read in order) */
+static Inst in_place_take(InPlace *p, uint32_t i)
+{
+    if (!p->in_place)
+        return p->blk->insts[i];
+    if (i < p->moved) {
+        Inst in = p->queue.v[p->queue_head++];
+        if (p->queue_head == p->queue.n)
+            p->queue.n = p->queue_head = 0;
+        return in;
+    }
+    p->moved = i + 1;
+    return p->blk->insts[i];
+}
+
+/* the parallel copy m written out (emit_parallel) */
+static void in_place_moves(RaCtx *c, InPlace *p, MoveList *m, uint32_t p1, uint32_t p2, InstList *tmp)
+{
+    tmp->n = 0;
+    emit_parallel(c, m, p1, p2, tmp);
+    for (uint32_t k = 0; k < tmp->n; k++)
+        in_place_put(p, tmp->v[k]);
+}
+
 static void rebuild_block(RaCtx *c, uint32_t b, const GapList *gaps, uint32_t *gi, EdgePlan *plan)
 {
     if (block_unchanged(c, b, gaps, *gi, plan))
         return;
     LirBlock *blk = c->code->blocks[b];
     uint32_t first = c->live->first_inst[b];
-    InstList out = { 0 };
+    InPlace p = { c->code, blk, blk->ninsts, 0, 0, { 0 }, 0, { 0 }, blk->capinsts * sizeof(Inst) >= IN_PLACE_BYTES };
+    InstList tmp = { 0 };
     MoveList m = { 0 };
     if (plan->in_moves[b].n) {
         copy_moves(&m, &plan->in_moves[b]);
-        emit_parallel(c, &m, block_end_pos(c, plan->in_pred[b]), block_start_pos(c, b), &out);
+        in_place_moves(c, &p, &m, block_end_pos(c, plan->in_pred[b]), block_start_pos(c, b), &tmp);
     }
-    for (uint32_t i = 0; i < blk->ninsts; i++) {
+    for (uint32_t i = 0; i < p.nin; i++) {
         uint32_t n = first + i;
         for (int second = 0; second < 2; second++) {
             while (*gi < gaps->n && gaps->v[*gi].n == n && gaps->v[*gi].second == second)
                 move_push(&m, gaps->v[(*gi)++].move);
-            emit_parallel(c, &m, 4 * n - 1, 4 * n, &out);
+            in_place_moves(c, &p, &m, 4 * n - 1, 4 * n, &tmp);
         }
-        if (i + 1 == blk->ninsts && plan->out_moves[b].n) {
+        if (i + 1 == p.nin && plan->out_moves[b].n) {
             copy_moves(&m, &plan->out_moves[b]);
-            emit_parallel(c, &m, block_end_pos(c, b), block_start_pos(c, plan->out_succ[b]), &out);
+            in_place_moves(c, &p, &m, block_end_pos(c, b), block_start_pos(c, plan->out_succ[b]), &tmp);
         }
-        if (!is_self_move(&blk->insts[i]))
-            inst_push(&out, blk->insts[i]);
+        Inst in = in_place_take(&p, i);
+        if (!is_self_move(&in))
+            in_place_put(&p, in);
     }
-    blk->insts = arena_memdup(c->code->arena, out.v, out.n * sizeof *out.v);
-    blk->ninsts = blk->capinsts = out.n;
-    free(out.v);
+    if (p.in_place) {
+        blk->ninsts = p.w;
+        lir_fit_block(c->code, blk);
+    } else {
+        arena_release(c->code->arena, blk->insts, (size_t)blk->capinsts * sizeof *blk->insts);
+        blk->insts = arena_memdup(c->code->arena, p.out.v, p.out.n * sizeof *p.out.v);
+        blk->ninsts = blk->capinsts = p.out.n;
+    }
+    free(p.out.v);
+    free(p.queue.v);
+    free(tmp.v);
     free(m.v);
 }
 

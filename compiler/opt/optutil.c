@@ -431,16 +431,141 @@ static bool on_dead_state(const Circuit *c, const uint8_t *reach, GateId g)
     return false;
 }
 
+/* What reach leaves out, found by one scan: the live state gates it does not reach
+ * (ascending), and the reached gates with a state input that is not a live state
+ * gate (ascending; such a join drops that input as it drops an unreached one).  The
+ * analyses below start from these and walk only the region they touch. */
+typedef struct {
+    Stack unreached;
+    Stack odd_joins;
+} Unreached;
+
+static void unreached_free(Unreached *u)
+{
+    free(u->unreached.v);
+    free(u->odd_joins.v);
+}
+
+static int by_gate_id(const void *a, const void *b)
+{
+    GateId x = *(const GateId *)a, y = *(const GateId *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_gates(Stack *s)
+{
+    if (s->n > 1)
+        qsort(s->v, s->n, sizeof *s->v, by_gate_id);
+}
+
+static bool bad_state_input(const Circuit *c, const Gate *gt)
+{
+    for (uint32_t i = 0; i < gt->nstate; i++)
+        if (!gate_live(c, gt->in[i]) || !gate_is_state(c, gt->in[i]))
+            return true;
+    return false;
+}
+
+static void classify_state(const Circuit *c, const uint8_t *reach, GateId g, Unreached *u)
+{
+    if (!gate_live(c, g) || !gate_is_state(c, g))
+        return;
+    if (!reach[g])
+        push(&u->unreached, g);
+    else if (bad_state_input(c, &c->gates[g]))
+        push(&u->odd_joins, g);
+}
+
+/* the unreached states reachable from cut through unreached states, ascending */
+static void unreached_from(const Circuit *c, const uint8_t *reach, const GateId *cut, uint32_t ncut, Unreached *u)
+{
+    GateSet seen;
+    gateset_init(&seen);
+    Stack s = {0};
+    for (uint32_t k = 0; k < ncut; k++)
+        if (gate_live(c, cut[k]) && gate_is_state(c, cut[k]) && !reach[cut[k]] && gateset_add(&seen, cut[k]))
+            push(&s, cut[k]);
+    while (s.n) {
+        GateId x = s.v[--s.n];
+        push(&u->unreached, x);
+        const Gate *gt = &c->gates[x];
+        for (uint32_t i = 0; i < gt->nuses; i++) {
+            Use e = gt->uses[i];
+            if (gate_live(c, e.user) && gate_is_state(c, e.user) && e.index < c->gates[e.user].nstate &&
+                !reach[e.user] && gateset_add(&seen, e.user))
+                push(&s, e.user);
+        }
+    }
+    sort_gates(&u->unreached);
+    free(s.v);
+    gateset_free(&seen);
+}
+
+/* states NULL: every gate is looked at; a clean list: only what cut leads to */
+static void find_unreached(const Circuit *c, const uint8_t *reach, const StateList *states, const GateId *cut,
+                           uint32_t ncut, Unreached *u)
+{
+    if (states && states->clean) {
+        unreached_from(c, reach, cut, ncut, u);
+        return;
+    }
+    GateId from = NUM_ROOTS;
+    if (states) {
+        for (uint32_t k = 0; k < states->n; k++)
+            classify_state(c, reach, states->v[k], u);
+        from = states->end > NUM_ROOTS ? states->end : NUM_ROOTS;
+    }
+    for (GateId g = from; g < c->ngates; g++)
+        classify_state(c, reach, g, u);
+}
+
+void state_list_init(StateList *s, const Circuit *c)
+{
+    s->v = opt_calloc(c->ngates + 1, sizeof *s->v);
+    s->n = 0;
+    s->end = c->ngates;
+    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
+        if (gate_is_state(c, g))
+            s->v[s->n++] = g;
+    s->clean = false;
+    uint8_t *reach = reach_states(c, NULL);
+    Unreached un = {{0}, {0}};
+    find_unreached(c, reach, s, NULL, 0, &un);
+    s->clean = !un.unreached.n && !un.odd_joins.n;
+    unreached_free(&un);
+    free(reach);
+}
+
+void state_list_free(StateList *s)
+{
+    free(s->v);
+    s->v = NULL;
+    s->n = 0;
+}
+
+/* the gates on_dead_state holds for (each uses an unreached state), ascending,
+ * marked in dead */
+static void dead_seeds(const Circuit *c, const uint8_t *reach, const Unreached *u, uint8_t *dead, Stack *out)
+{
+    for (uint32_t k = 0; k < u->unreached.n; k++) {
+        const Gate *x = &c->gates[u->unreached.v[k]];
+        for (uint32_t i = 0; i < x->nuses; i++) {
+            GateId user = x->uses[i].user;
+            if (!dead[user] && on_dead_state(c, reach, user)) {
+                dead[user] = 1;
+                push(out, user);
+            }
+        }
+    }
+    sort_gates(out);
+}
+
 /* computation gates that depend on the dead region: selectors and relays on
  * unreachable states and everything using them; false if a reachable state does */
-static bool dead_closure(const Circuit *c, const uint8_t *reach, uint8_t *dead, Stack *out)
+static bool dead_closure(const Circuit *c, const uint8_t *reach, const Unreached *un, uint8_t *dead, Stack *out)
 {
     Stack s = {0};
-    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
-        if (on_dead_state(c, reach, g)) {
-            dead[g] = 1;
-            push(&s, g);
-        }
+    dead_seeds(c, reach, un, dead, &s);
     bool ok = true;
     while (s.n && ok) {
         GateId x = s.v[--s.n];
@@ -475,28 +600,127 @@ static void mark_and_push(const Circuit *c, GateId in, uint8_t *mark, Stack *s, 
         push(selectors_met, in);
 }
 
-static void mark_used_by_states(const Circuit *c, const uint8_t *reach, bool want_reached, uint8_t *mark,
-                                Stack *selectors_met)
+/* the joins that may drop an input: reached users of unreached states, and the odd
+ * joins (in no particular order, possibly repeated) */
+static void dropping_joins(const Circuit *c, const uint8_t *reach, const Unreached *u, Stack *out)
 {
-    Stack s = {0};
-    for (GateId g = NUM_ROOTS; g < c->ngates; g++) {
-        if (gate_live(c, g) && gate_is_state(c, g) && (reach[g] != 0) == want_reached)
-            push(&s, g);
-        if (want_reached || !gate_is_computation(c, g) || !op_is_selector(c->gates[g].op))
-            continue;
-        const Gate *gt = &c->gates[g]; /* a selector input that goes away is demanded no more */
-        for (uint32_t i = gt->nstate; i < gate_nin(gt); i++)
-            if (input_dropped(c, reach, g, i))
-                mark_and_push(c, gt->in[i], mark, &s, selectors_met);
+    for (uint32_t k = 0; k < u->unreached.n; k++) {
+        const Gate *x = &c->gates[u->unreached.v[k]];
+        for (uint32_t i = 0; i < x->nuses; i++) {
+            GateId user = x->uses[i].user;
+            if (gate_live(c, user) && gate_is_state(c, user) && reach[user] && x->uses[i].index < c->gates[user].nstate)
+                push(out, user);
+        }
+    }
+    for (uint32_t k = 0; k < u->odd_joins.n; k++)
+        push(out, u->odd_joins.v[k]);
+}
+
+/* the computations the unreachable states use, and those the selector inputs that
+ * go away used (only selectors on a join that drops an input lose any), marked in
+ * lost; the selectors among them pushed on met */
+static void mark_used_by_unreached(const Circuit *c, const uint8_t *reach, const Unreached *un, uint8_t *lost,
+                                   Stack *met)
+{
+    Stack s = {0}, joins = {0};
+    for (uint32_t k = 0; k < un->unreached.n; k++)
+        push(&s, un->unreached.v[k]);
+    dropping_joins(c, reach, un, &joins);
+    for (uint32_t k = 0; k < joins.n; k++) {
+        const Gate *j = &c->gates[joins.v[k]];
+        for (uint32_t i = 0; i < j->nuses; i++) {
+            GateId g = j->uses[i].user;
+            if (j->uses[i].index || !gate_is_computation(c, g) || !op_is_selector(c->gates[g].op))
+                continue;
+            const Gate *gt = &c->gates[g]; /* a selector input that goes away is demanded no more */
+            for (uint32_t in = gt->nstate; in < gate_nin(gt); in++)
+                if (input_dropped(c, reach, g, in))
+                    mark_and_push(c, gt->in[in], lost, &s, met);
+        }
     }
     while (s.n) {
         GateId x = s.v[--s.n];
         const Gate *gt = &c->gates[x];
         for (uint32_t i = gt->nstate; i < gate_nin(gt); i++)
             if (!input_dropped(c, reach, x, i))
-                mark_and_push(c, gt->in[i], mark, &s, selectors_met);
+                mark_and_push(c, gt->in[i], lost, &s, met);
     }
     free(s.v);
+    free(joins.v);
+}
+
+/* does a reachable state use computation g through data and dependency inputs that
+ * stay (inputs of computations only)?  A depth-first walk up g's uses; memo keeps
+ * what walks found (KEPT: every gate on the path to a reachable state; NOT_KEPT:
+ * every gate a walk that found none saw), so walks of one analysis share work. */
+enum { MEMO_UNKNOWN, MEMO_KEPT, MEMO_NOT_KEPT };
+typedef struct {
+    GateId g;
+    uint32_t next; /* the next of g's uses to follow */
+} UpFrame;
+typedef struct {
+    UpFrame *v;
+    uint32_t n, cap;
+} UpPath;
+
+static void up_push(UpPath *p, GateId g)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->v = realloc(p->v, p->cap * sizeof *p->v);
+        if (!p->v) {
+            fputs("circ: out of memory\n", stderr);
+            abort();
+        }
+    }
+    p->v[p->n++] = (UpFrame){g, 0};
+}
+
+/* the next step up from the path's last gate: 1 found a reachable state, 0 went on */
+static int up_step(const Circuit *c, const uint8_t *reach, uint8_t *memo, UpPath *p, GateSet *seen)
+{
+    UpFrame *f = &p->v[p->n - 1];
+    const Gate *x = &c->gates[f->g];
+    if (f->next == x->nuses) {
+        p->n--;
+        return 0;
+    }
+    Use u = x->uses[f->next++];
+    if (u.index < c->gates[u.user].nstate || input_dropped(c, reach, u.user, u.index))
+        return 0;
+    if (gate_live(c, u.user) && gate_is_state(c, u.user))
+        return reach[u.user] != 0;
+    if (!gate_is_computation(c, u.user) || memo[u.user] == MEMO_NOT_KEPT)
+        return 0;
+    if (memo[u.user] == MEMO_KEPT)
+        return 1;
+    if (gateset_add(seen, u.user))
+        up_push(p, u.user);
+    return 0;
+}
+
+static bool used_by_reached(const Circuit *c, const uint8_t *reach, GateId g, uint8_t *memo)
+{
+    if (memo[g] != MEMO_UNKNOWN)
+        return memo[g] == MEMO_KEPT;
+    GateSet seen;
+    gateset_init(&seen);
+    gateset_add(&seen, g);
+    UpPath path = {0};
+    up_push(&path, g);
+    bool found = false;
+    while (path.n && !found)
+        found = up_step(c, reach, memo, &path, &seen);
+    if (found)
+        for (uint32_t i = 0; i < path.n; i++)
+            memo[path.v[i].g] = MEMO_KEPT;
+    else
+        for (uint32_t i = 0; i < seen.cap; i++)
+            if (seen.slot[i] != NO_GATE)
+                memo[seen.slot[i]] = MEMO_NOT_KEPT;
+    free(path.v);
+    gateset_free(&seen);
+    return found;
 }
 
 static bool selector_inputs_quiet(const Circuit *c, const uint8_t *reach, GateId sel)
@@ -508,28 +732,44 @@ static bool selector_inputs_quiet(const Circuit *c, const uint8_t *reach, GateId
     return true;
 }
 
-bool unreachable_removal_ok(const Circuit *c, const uint8_t *reach)
+/* unreachable_removal_ok with what reach leaves out found */
+static bool removal_ok(const Circuit *c, const uint8_t *reach, const Unreached *un)
 {
     uint8_t *dead = opt_calloc(c->ngates, 1);
     Stack closure = {0};
-    bool ok = dead_closure(c, reach, dead, &closure);
-    if (ok) {
-        uint8_t *kept = opt_calloc(c->ngates, 1), *lost = opt_calloc(c->ngates, 1);
-        Stack met = {0};
-        mark_used_by_states(c, reach, true, kept, NULL);
-        mark_used_by_states(c, reach, false, lost, &met);
-        for (uint32_t i = 0; i < met.n && ok; i++) {
-            GateId sel = met.v[i];
-            GateId join = c->gates[sel].in[0];
-            if (!kept[sel] && gate_live(c, join) && reach[join] && !selector_inputs_quiet(c, reach, sel))
-                ok = false;
-        }
-        free(kept);
-        free(lost);
-        free(met.v);
-    }
+    bool ok = dead_closure(c, reach, un, dead, &closure);
     free(dead);
     free(closure.v);
+    if (!ok)
+        return false;
+    uint8_t *lost = opt_calloc(c->ngates, 1), *memo = opt_calloc(c->ngates, 1);
+    Stack met = {0};
+    mark_used_by_unreached(c, reach, un, lost, &met);
+    for (uint32_t i = 0; i < met.n && ok; i++) {
+        GateId sel = met.v[i];
+        GateId join = c->gates[sel].in[0];
+        if (gate_live(c, join) && reach[join] && !used_by_reached(c, reach, sel, memo) &&
+            !selector_inputs_quiet(c, reach, sel))
+            ok = false;
+    }
+    free(lost);
+    free(memo);
+    free(met.v);
+    return ok;
+}
+
+bool unreachable_removal_ok(const Circuit *c, const uint8_t *reach)
+{
+    return unreachable_removal_ok_in(c, reach, NULL, NULL, 0);
+}
+
+bool unreachable_removal_ok_in(const Circuit *c, const uint8_t *reach, const StateList *states, const GateId *cut,
+                               uint32_t ncut)
+{
+    Unreached un = {{0}, {0}};
+    find_unreached(c, reach, states, cut, ncut, &un);
+    bool ok = removal_ok(c, reach, &un);
+    unreached_free(&un);
     return ok;
 }
 
@@ -581,25 +821,40 @@ static void prune_join(Circuit *c, const uint8_t *reach, GateId j)
 
 bool remove_unreachable_states(Circuit *c) { return remove_unreachable(c, true); }
 
-bool remove_unreachable(Circuit *c, bool check)
+/* the joins that drop an input, ascending, once each */
+static void joins_to_prune(const Circuit *c, const uint8_t *reach, const Unreached *un, Stack *out)
+{
+    Stack all = {0};
+    dropping_joins(c, reach, un, &all);
+    sort_gates(&all);
+    for (uint32_t k = 0; k < all.n; k++) {
+        GateId j = all.v[k];
+        if ((k == 0 || all.v[k - 1] != j) && (c->gates[j].op == OP_MERGE || c->gates[j].op == OP_LOOP_BEGIN))
+            push(out, j);
+    }
+    free(all.v);
+}
+
+bool remove_unreachable(Circuit *c, bool check) { return remove_unreachable_in(c, check, NULL, NULL, 0); }
+
+bool remove_unreachable_in(Circuit *c, bool check, const StateList *states, const GateId *cut, uint32_t ncut)
 {
     uint8_t *reach = reach_states(c, NULL);
-    bool any = false;
-    for (GateId g = NUM_ROOTS; g < c->ngates && !any; g++)
-        any = gate_live(c, g) && gate_is_state(c, g) && !reach[g];
-    if (!any || (check && !unreachable_removal_ok(c, reach))) {
+    Unreached un = {{0}, {0}};
+    find_unreached(c, reach, states, cut, ncut, &un);
+    if (!un.unreached.n || (check && !removal_ok(c, reach, &un))) {
         free(reach);
+        unreached_free(&un);
         return false;
     }
     uint8_t *dead = opt_calloc(c->ngates, 1);
-    Stack doomed = {0}, inputs = {0};
-    dead_closure(c, reach, dead, &doomed);
-    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
-        if (gate_live(c, g) && gate_is_state(c, g) && !reach[g])
-            push(&doomed, g);
-    for (GateId g = NUM_ROOTS; g < c->ngates; g++)
-        if (gate_live(c, g) && (c->gates[g].op == OP_MERGE || c->gates[g].op == OP_LOOP_BEGIN) && reach[g])
-            prune_join(c, reach, g);
+    Stack doomed = {0}, inputs = {0}, joins = {0};
+    dead_closure(c, reach, &un, dead, &doomed);
+    for (uint32_t k = 0; k < un.unreached.n; k++)
+        push(&doomed, un.unreached.v[k]);
+    joins_to_prune(c, reach, &un, &joins);
+    for (uint32_t k = 0; k < joins.n; k++)
+        prune_join(c, reach, joins.v[k]);
     for (uint32_t i = 0; i < doomed.n; i++) {
         Gate *gt = &c->gates[doomed.v[i]];
         for (uint32_t k = 0; k < gate_nin(gt); k++)
@@ -615,6 +870,8 @@ bool remove_unreachable(Circuit *c, bool check)
     free(dead);
     free(doomed.v);
     free(inputs.v);
+    free(joins.v);
+    unreached_free(&un);
     return true;
 }
 

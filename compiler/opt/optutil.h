@@ -81,6 +81,29 @@ bool remove_unreachable_states(Circuit *c);
  * it on the reachability the circuit now has */
 bool remove_unreachable(Circuit *c, bool check);
 
+/* The state gates of a circuit, listed once so that the two analyses above look at
+ * them and not at every gate (the same answers): valid while no gate listed as a
+ * computation becomes a state gate; gates added after the listing (ids from end on)
+ * are looked at too.  A pass that tries many removals lists them once.
+ * clean: when listed, every live state gate was reachable and every reached state's
+ * state inputs were live state gates.  While the caller's rewrites keep that (they
+ * never cut a state off without removing it, as simplify-cfg's do), the states a
+ * removal finds unreachable are those reachable from the `cut` states it names
+ * through unreachable ones, and only those are looked at. */
+typedef struct {
+    GateId *v;
+    uint32_t n;
+    GateId end;
+    bool clean;
+} StateList;
+void state_list_init(StateList *s, const Circuit *c);
+void state_list_free(StateList *s);
+/* the two analyses with states (NULL: every gate is looked at); cut: the states just
+ * blocked or cut off (used when states is clean) */
+bool unreachable_removal_ok_in(const Circuit *c, const uint8_t *reach, const StateList *states, const GateId *cut,
+                               uint32_t ncut);
+bool remove_unreachable_in(Circuit *c, bool check, const StateList *states, const GateId *cut, uint32_t ncut);
+
 /* live computation gates, each after its data and dependency inputs (cycles broken
  * at an arbitrary point); *n gets the count; caller frees */
 GateId *computation_postorder(const Circuit *c, uint32_t *n);

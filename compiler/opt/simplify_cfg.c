@@ -42,15 +42,25 @@ static GateId taken_arm(const Circuit *c, GateId br)
     return taken != NO_GATE ? taken : arm_with_op(c, br, OP_DEFAULT_CASE, false, 0, TY_NONE);
 }
 
-/* mark the arms of br other than taken */
-static void block_other_arms(const Circuit *c, GateId br, GateId taken, uint8_t *blocked)
+/* mark the arms of br other than taken, and list them in cut */
+static void block_other_arms(const Circuit *c, GateId br, GateId taken, uint8_t *blocked, GateId *cut, uint32_t *ncut)
 {
     const Gate *gt = &c->gates[br];
     for (uint32_t i = 0; i < gt->nuses; i++) {
         Use u = gt->uses[i];
-        if (!c->gates[u.user].dead && gate_is_state(c, u.user) && u.user != taken)
+        if (!c->gates[u.user].dead && gate_is_state(c, u.user) && u.user != taken && !blocked[u.user]) {
             blocked[u.user] = 1;
+            cut[(*ncut)++] = u.user;
+        }
     }
+}
+
+static uint32_t count_uses(const Circuit *c, const GateId *brs, uint32_t n)
+{
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += c->gates[brs[i]].nuses;
+    return total;
 }
 
 /* br becomes its arm `taken` (an ORDINARY_BLOCK); the other arms lose their input */
@@ -71,42 +81,46 @@ static void rewire_to_arm(Circuit *c, GateId br, GateId taken)
 
 /* fold the branches listed (each with its taken arm) at once if deleting all the
  * arms they no longer take is sound */
-static bool fold_branches(Circuit *c, const GateId *brs, const GateId *taken, uint32_t n)
+static bool fold_branches(Circuit *c, const GateId *brs, const GateId *taken, uint32_t n, const StateList *states)
 {
     uint8_t *blocked = opt_calloc(c->ngates, 1);
+    GateId *cut = opt_calloc(count_uses(c, brs, n) + 1, sizeof(GateId));
+    uint32_t ncut = 0;
     for (uint32_t i = 0; i < n; i++)
-        block_other_arms(c, brs[i], taken[i], blocked);
+        block_other_arms(c, brs[i], taken[i], blocked, cut, &ncut);
     uint8_t *reach = reach_states(c, blocked);
-    bool ok = unreachable_removal_ok(c, reach);
+    bool ok = unreachable_removal_ok_in(c, reach, states, cut, ncut);
     free(reach);
     free(blocked);
     if (ok) {
         for (uint32_t i = 0; i < n; i++)
             rewire_to_arm(c, brs[i], taken[i]);
-        remove_unreachable(c, false); /* the arms just cut off are what reach excluded */
+        /* the arms just cut off are what reach excluded */
+        remove_unreachable_in(c, false, states, cut, ncut);
     }
+    free(cut);
     return ok;
 }
 
 /* every branch on a constant folded in one step (one reachability analysis); false
  * if there are none or folding them all together is not sound */
-static bool fold_all_branches(Circuit *c)
+static bool fold_all_branches(Circuit *c, const StateList *states)
 {
     GateId *brs = opt_calloc(c->ngates, sizeof(GateId)), *taken = opt_calloc(c->ngates, sizeof(GateId));
     uint32_t n = 0;
     for (GateId g = NUM_ROOTS; g < c->ngates; g++)
         if (gate_live(c, g) && (taken[n] = taken_arm(c, g)) != NO_GATE)
             brs[n++] = g;
-    bool ok = n > 1 && fold_branches(c, brs, taken, n);
+    bool ok = n > 1 && fold_branches(c, brs, taken, n, states);
     free(brs);
     free(taken);
     return ok;
 }
 
-static bool fold_branch(Circuit *c, GateId br)
+static bool fold_branch(Circuit *c, GateId br, const StateList *states)
 {
     GateId taken = taken_arm(c, br);
-    return taken != NO_GATE && fold_branches(c, &br, &taken, 1);
+    return taken != NO_GATE && fold_branches(c, &br, &taken, 1, states);
 }
 
 /* the selectors sitting on join j */
@@ -322,10 +336,10 @@ static bool fold_and(Circuit *c, GateId a)
     return kept < n;
 }
 
-static bool simplify_gate(Circuit *c, GateId g)
+static bool simplify_gate(Circuit *c, GateId g, const StateList *states)
 {
     switch (c->gates[g].op) {
-    case OP_IF_BRANCH: case OP_SWITCH_BRANCH: return fold_branch(c, g);
+    case OP_IF_BRANCH: case OP_SWITCH_BRANCH: return fold_branch(c, g, states);
     case OP_MERGE: return fold_merge(c, g) || fold_empty_diamond(c, g);
     case OP_ORDINARY_BLOCK: return fold_block(c, g);
     case OP_VALUE_SELECTOR: case OP_DEPEND_SELECTOR: return fold_selector(c, g) || fold_condition_selector(c, g);
@@ -340,15 +354,19 @@ bool opt_simplify_cfg(PassContext *ctx, Func *f)
     (void)ctx;
     Circuit *c = f->circ;
     bool changed = false;
+    StateList states; /* no rewrite here makes a computation a state gate, or cuts a
+                         state off without removing it */
+    state_list_init(&states, c);
     for (int round = 0; round < 8; round++) {
-        bool any = fold_all_branches(c);
+        bool any = fold_all_branches(c, &states);
         uint32_t n = c->ngates;
         for (GateId g = NUM_ROOTS; g < n; g++)
             if (gate_live(c, g))
-                any |= simplify_gate(c, g);
+                any |= simplify_gate(c, g, &states);
         changed |= any;
         if (!any)
             break;
     }
+    state_list_free(&states);
     return changed;
 }
