@@ -9,6 +9,7 @@
 
 enum { INST_TMPS = 2 * LIR_MAX_ARGS + 8 }; /* distinct virtual tmps one instruction names */
 enum { STACK_ARGS_KNOWN = 0x80 };          /* LocalCtx.stack_args: the op was looked at */
+enum { LARGE_BLOCK_BYTES = 64 << 10 };     /* the arena's large chunks (compiler/ir/ir.h) */
 
 /* the physical registers (frame base and stack pointer aside) an instruction reads
  * and writes, a call's clobbers among the writes */
@@ -35,12 +36,17 @@ typedef struct {
     uint32_t *slot;              /* per virtual tmp (GP, then FP): 1 + its slot, 0: none yet */
     PhysUse *phys;               /* per instruction, block by block (first[b] on) */
     uint32_t *first;             /* per block: its first instruction's PhysUse */
+    Inst **array;                /* per block: its instruction array as selection left it, */
+    size_t *array_bytes;         /* and that array's size (released once rewritten) */
     uint64_t (*gen)[BANK_COUNT], (*kill)[BANK_COUNT]; /* per block, physical registers */
     uint64_t (*live_in)[BANK_COUNT], (*live_out)[BANK_COUNT];
     uint64_t (*busy)[BANK_COUNT]; /* per instruction of the block being rewritten */
     uint32_t capbusy;
-    Inst *out;                   /* the block being rewritten */
-    uint32_t nout, capout;
+    Inst *out;                   /* the block being rewritten: malloc'd (reused), or for a */
+    uint32_t nout, capout;       /* large block its array in the arena (out_in_arena) */
+    bool out_in_arena;
+    Inst *buf;                   /* the malloc'd buffer while a large block is rewritten */
+    uint32_t capbuf;
     uint8_t order[BANK_COUNT][LIR_MAX_REGS];
     unsigned norder[BANK_COUNT], next[BANK_COUNT]; /* next: where the round robin goes on */
     Tmp holds[BANK_COUNT][LIR_MAX_REGS]; /* the virtual tmp a register holds, as its slot */
@@ -104,6 +110,8 @@ static void scan_block(LocalCtx *c, uint32_t b)
     PhysUse *phys = c->phys + c->first[b];
     uint64_t live[BANK_COUNT] = {0, 0};
     uint32_t kept = bl->ninsts;
+    c->array[b] = bl->insts;
+    c->array_bytes[b] = (size_t)bl->capinsts * sizeof *bl->insts;
     for (uint32_t i = bl->ninsts; i-- > 0;) {
         Inst *in = &bl->insts[i];
         ReadScan look = {c, 0, false, false, {{0, 0}, {0, 0}}};
@@ -208,8 +216,12 @@ static uint32_t tmp_slot(LocalCtx *c, Tmp t)
 
 static void emit(LocalCtx *c, const Inst *inst)
 {
-    if (c->nout == c->capout && !lir_grow_array((void **)&c->out, &c->capout, c->nout + 1, sizeof *c->out))
-        abort();
+    if (c->nout == c->capout) {
+        if (c->out_in_arena)
+            c->out = lir_arena_resize_array(c->code->arena, c->out, &c->capout, c->nout + 1, sizeof *c->out);
+        else if (!lir_grow_array((void **)&c->out, &c->capout, c->nout + 1, sizeof *c->out))
+            abort();
+    }
     c->out[c->nout++] = *inst;
 }
 
@@ -378,9 +390,10 @@ static void rewrite_inst(LocalCtx *c, const Inst *orig, const uint64_t *busy, co
     note_writes(c, p, changed, nchanged);
 }
 
-static void rewrite_block(LocalCtx *c, uint32_t bi)
+/* busy[i]: the physical registers live after instruction i of block bi or named by it */
+static void busy_masks(LocalCtx *c, uint32_t bi)
 {
-    LirBlock *b = c->code->blocks[bi];
+    const LirBlock *b = c->code->blocks[bi];
     const PhysUse *phys = c->phys + c->first[bi];
     if (!lir_grow_array((void **)&c->busy, &c->capbusy, b->ninsts + 1, sizeof *c->busy))
         abort();
@@ -391,14 +404,47 @@ static void rewrite_block(LocalCtx *c, uint32_t bi)
             c->busy[i][k] = live[k] | phys[i].use[k] | phys[i].def[k];
             live[k] = (live[k] & ~phys[i].def[k]) | phys[i].use[k];
         }
+}
+
+/* a large block is rewritten straight into an arena array grown in place (no second
+ * copy of it); a small one into the reused buffer, then copied at its size */
+static void start_output(LocalCtx *c, const LirBlock *b)
+{
+    c->nout = 0;
+    c->out_in_arena = (size_t)b->ninsts * sizeof *b->insts >= LARGE_BLOCK_BYTES;
+    if (c->out_in_arena) {
+        c->buf = c->out, c->capbuf = c->capout;
+        c->out = NULL, c->capout = 0;
+    }
+}
+
+/* block bi takes the output; the array selection left goes back to the arena */
+static void finish_output(LocalCtx *c, uint32_t bi)
+{
+    LirBlock *b = c->code->blocks[bi];
+    arena_release(c->code->arena, c->array[bi], c->array_bytes[bi]);
+    if (c->out_in_arena) {
+        b->insts = c->out, b->capinsts = c->capout;
+        c->out = c->buf, c->capout = c->capbuf;
+    } else {
+        b->insts = arena_alloc_raw(c->code->arena, (c->nout + 1) * sizeof *b->insts);
+        memcpy(b->insts, c->out, c->nout * sizeof *b->insts);
+        b->capinsts = c->nout;
+    }
+    b->ninsts = c->nout;
+}
+
+static void rewrite_block(LocalCtx *c, uint32_t bi)
+{
+    LirBlock *b = c->code->blocks[bi];
+    const PhysUse *phys = c->phys + c->first[bi];
+    busy_masks(c, bi);
     /* predecessors leave registers as they like (held_in is checked against holds) */
     memset(c->holds, 0, sizeof c->holds);
-    c->nout = 0;
+    start_output(c, b);
     for (uint32_t i = 0; i < b->ninsts; i++)
         rewrite_inst(c, &b->insts[i], c->busy[i], &phys[i]);
-    b->insts = arena_alloc_raw(c->code->arena, (c->nout + 1) * sizeof *b->insts);
-    memcpy(b->insts, c->out, c->nout * sizeof *b->insts);
-    b->ninsts = b->capinsts = c->nout;
+    finish_output(c, bi);
 }
 
 static void *xcalloc(size_t n, size_t size)
@@ -421,6 +467,8 @@ static bool ctx_init(LocalCtx *c, Code *code, char *err, size_t errlen)
     c->wide_def = xcalloc(nv, sizeof *c->wide_def);
     c->held_in = xcalloc(nv, sizeof *c->held_in);
     c->first = xcalloc(nb, sizeof *c->first);
+    c->array = xcalloc(nb, sizeof *c->array);
+    c->array_bytes = xcalloc(nb, sizeof *c->array_bytes);
     c->gen = xcalloc(nb, sizeof *c->gen);
     c->kill = xcalloc(nb, sizeof *c->kill);
     c->live_in = xcalloc(nb, sizeof *c->live_in);
@@ -442,6 +490,8 @@ static void ctx_free(LocalCtx *c)
     free(c->copies);
     free(c->held_in);
     free(c->first);
+    free(c->array);
+    free(c->array_bytes);
     free(c->gen);
     free(c->kill);
     free(c->live_in);
