@@ -1,12 +1,14 @@
 #!/bin/bash
 # local_alloc.sh CIRC — the local allocator (compiler/lir/fastalloc.c): the allocated
-# LIR of two hand-written codes is exactly the reviewed one (dead instruction gone, a
-# slot per tmp, a register that holds a tmp reused without a reload, the slot taken
-# as an operand where the form allows, no register live across the instruction or
-# clobbered by a call handed out; a 32-bit update in its slot only when the
-# upper half of the slot is known zero); the examples and corpus/regress pass their run
-# lines through the TARGET-O0-local stages; compiled programs keep selection's fused
-# tests without the dead AND.
+# LIR of hand-written codes is exactly the reviewed one (dead instruction gone, a slot
+# per tmp, a register that holds a tmp reused without a reload, the slot taken as an
+# operand where the form allows, no register live across the instruction or clobbered
+# by a call handed out; a tmp read only in its own block after its def stays in its
+# register, stored only when the register is wanted while it is still to be read (a
+# call's clobbers); a 32-bit update in its slot only when the upper half of the slot
+# is known zero); the examples and corpus/regress pass their run lines through the
+# TARGET-O0-local stages; compiled programs keep selection's fused tests without the
+# dead AND.
 set -u
 circ=$1 here=$(dirname "$0") fails=0
 fail() { echo "FAIL: $1"; fails=$((fails + 1)); }

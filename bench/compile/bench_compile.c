@@ -63,10 +63,11 @@ typedef struct {
     uint64_t failures;
 } Series;
 
-static void measure(const Module *m, const Target *t, int level, Emu *emu, Interp *in, Series *s, Outcome *o)
+static void measure(const Module *m, const Target *t, int level, CompileAllocator alloc, Emu *emu, Interp *in,
+                    Series *s, Outcome *o)
 {
     Arena *arena = arena_new();
-    CompileOptions opt = {.opt_level = level};
+    CompileOptions opt = {.opt_level = level, .allocator = level ? ALLOC_LINEAR_SCAN : alloc};
     Diag d;
     diag_init(&d, "<gen>", stderr);
     CodeBlob blob;
@@ -519,7 +520,7 @@ int main(int argc, char **argv)
         gates_total += (double)module_gates(m);
         Interp *in = interp_new(m, NULL);
         for (unsigned k = 0; k < nseries; k++)
-            measure(m, targets[k / 2], k % 2 ? 2 : 0, emus[k / 2], in, &s[k], o);
+            measure(m, targets[k / 2], k % 2 ? 2 : 0, alloc, emus[k / 2], in, &s[k], o);
         interp_free(in);
         module_free(m);
     }

@@ -52,6 +52,12 @@ typedef struct {
     Tmp holds[BANK_COUNT][LIR_MAX_REGS]; /* the virtual tmp a register holds, as its slot */
     uint8_t *held_in;            /* per virtual tmp: 1 + the register holding it (if holds
                                     agrees), 0: none */
+    bool dirty[BANK_COUNT][LIR_MAX_REGS]; /* the register holds a newer value than the
+                                    slot of the tmp it holds (a local tmp, see home) */
+    uint32_t *home;              /* per virtual tmp: 1 + the block it first appears in */
+    bool *global;                /* per virtual tmp: read outside that block, or read
+                                    there before its first def (then always stored) */
+    uint32_t scan_at;            /* the block scan_code is counting */
     uint8_t stack_args[LIR_OP_COUNT]; /* bit i: a form of the op takes a Stack as arg i */
     InstTmp tmps[INST_TMPS];     /* the instruction being rewritten */
     unsigned ntmps;
@@ -81,6 +87,19 @@ typedef struct {
     PhysUse phys;
 } ReadScan;
 
+/* a tmp is local to the block it first appears in when it is written there first
+ * and read nowhere else: its value then need not reach its slot unless its register
+ * is wanted while it is still to be read */
+static void note_home(LocalCtx *c, uint32_t v, Role role)
+{
+    if (!c->home[v]) {
+        c->home[v] = 1 + c->scan_at;
+        c->global[v] = role_is_use(role) || role == ROLE_SCRATCH;
+    } else if (c->home[v] != 1 + c->scan_at) {
+        c->global[v] = true;
+    }
+}
+
 static void scan_tmp(void *ctx, Tmp *t, Role role, Bank bank, Width width)
 {
     (void)bank;
@@ -96,6 +115,8 @@ static void scan_tmp(void *ctx, Tmp *t, Role role, Bank bank, Width width)
     uint32_t v = vindex(r->c, *t), *n = &r->c->reads[v];
     if (r->delta > 0 && role_is_def(role) && !(role_is_zdef(role) && width == 32) && !r->copy)
         r->c->wide_def[v] = true;
+    if (r->delta > 0)
+        note_home(r->c, v, role);
     if (role_is_def(role) && *n > (role_is_use(role) ? 1u : 0u))
         r->read_defs = true;
     if (role_is_use(role) && role != ROLE_SCRATCH)
@@ -189,6 +210,7 @@ static void scan_code(LocalCtx *c)
     uint32_t total = 0;
     for (uint32_t b = 0; b < code->nblocks; b++) {
         c->first[b] = total;
+        c->scan_at = b;
         total += code->blocks[b]->ninsts;
         for (uint32_t i = 0; i < code->blocks[b]->ninsts; i++) {
             Inst *in = &code->blocks[b]->insts[i];
@@ -251,10 +273,21 @@ static void set_holds(LocalCtx *c, Bank b, unsigned r, Tmp t)
     if (t != TMP_NONE) {
         int was = held_reg(c, t);
         if (was >= 0)
-            c->holds[b][was] = TMP_NONE;
+            c->holds[b][was] = TMP_NONE, c->dirty[b][was] = false;
         c->held_in[vindex(c, t)] = (uint8_t)(r + 1);
     }
     c->holds[b][r] = t;
+    c->dirty[b][r] = false;
+}
+
+/* register r of bank b about to be overwritten or taken: a newer value it holds goes
+ * to its tmp's slot first (if the tmp is still to be read) */
+static void save_reg(LocalCtx *c, Bank b, unsigned r)
+{
+    Tmp t = c->holds[b][r];
+    if (c->dirty[b][r] && t != TMP_NONE && c->reads[vindex(c, t)])
+        emit_slot_move(c, t, tmp_reg(b, r), false);
+    c->dirty[b][r] = false;
 }
 
 /* bit i: some form of op on the code's target takes a Stack argument at i */
@@ -289,8 +322,12 @@ static void fold_args(LocalCtx *c, Inst *in)
         bool use_only = role_is_use(role) && !role_is_def(role) && role != ROLE_SCRATCH;
         bool full_def = (role == ROLE_DEF || role == ROLE_USE_DEF) && ov->args[i].width == 64;
         full_def |= role == ROLE_USE_ZDEF && ov->args[i].width == 32 && !c->wide_def[vindex(c, a->base)];
-        if (((use_only && held_reg(c, a->base) < 0) || full_def) && lir_code_admits_stack(c->code, in, i))
+        bool reads_slot = role_is_use(role) && held_reg(c, a->base) >= 0; /* the register is newer */
+        if ((use_only || full_def) && !reads_slot && lir_code_admits_stack(c->code, in, i)) {
+            uint32_t *n = &c->reads[vindex(c, a->base)];
+            *n -= role_is_use(role) && *n;
             *a = arg_stack(tmp_slot(c, a->base), 0);
+        }
     }
 }
 
@@ -309,6 +346,7 @@ static Tmp pick_reg(LocalCtx *c, Tmp t, bool *held)
         if (!((c->taken[b] >> r) & 1)) {
             c->taken[b] |= 1ull << r;
             c->next[b] = (c->next[b] + k + 1) % c->norder[b];
+            save_reg(c, b, r);
             return tmp_reg(b, r);
         }
     }
@@ -336,7 +374,10 @@ static void assign_tmp(void *ctx, Tmp *t, Role role, Bank bank, Width width)
         c->tmps[k].reg = pick_reg(c, *t, &c->tmps[k].held);
         c->ntmps++;
     }
-    c->tmps[k].used |= role_is_use(role) && role != ROLE_SCRATCH;
+    bool use = role_is_use(role) && role != ROLE_SCRATCH;
+    uint32_t *n = &c->reads[vindex(c, *t)];
+    *n -= use && *n;
+    c->tmps[k].used |= use;
     c->tmps[k].defined |= role_is_def(role) && role != ROLE_SCRATCH;
     *t = c->tmps[k].reg;
 }
@@ -363,14 +404,28 @@ static void note_writes(LocalCtx *c, const PhysUse *p, const Tmp *changed, unsig
         bool stale = false;
         for (unsigned j = 0; j < nchanged; j++)
             stale |= changed[j] == it->tmp;
-        set_holds(c, tmp_bank(it->reg), tmp_reg_number(it->reg),
-                  it->defined || (it->used && !stale) ? it->tmp : TMP_NONE);
+        Bank b = tmp_bank(it->reg);
+        unsigned r = tmp_reg_number(it->reg);
+        bool local = !c->global[vindex(c, it->tmp)], live = c->reads[vindex(c, it->tmp)] > 0;
+        bool newer = c->dirty[b][r] && c->holds[b][r] == it->tmp; /* only read here: still newer */
+        set_holds(c, b, r, (it->defined || (it->used && !stale)) && (live || !local) ? it->tmp : TMP_NONE);
+        /* a local's new value waits in its register */
+        c->dirty[b][r] = (it->defined || newer) && local && live && c->holds[b][r] == it->tmp;
     }
+}
+
+/* the registers the instruction writes or names: a newer value there goes to its slot */
+static void save_busy(LocalCtx *c, const uint64_t *busy)
+{
+    for (int b = 0; b < BANK_COUNT; b++)
+        for (uint64_t m = busy[b]; m; m &= m - 1)
+            save_reg(c, (Bank)b, (unsigned)__builtin_ctzll(m));
 }
 
 static void rewrite_inst(LocalCtx *c, const Inst *orig, const uint64_t *busy, const PhysUse *p)
 {
     Inst in = *orig;
+    save_busy(c, busy);
     fold_args(c, &in);
     Tmp changed[LIR_MAX_ARGS];
     unsigned nchanged = 0;
@@ -385,7 +440,7 @@ static void rewrite_inst(LocalCtx *c, const Inst *orig, const uint64_t *busy, co
             emit_slot_move(c, c->tmps[k].tmp, c->tmps[k].reg, true);
     emit(c, &in);
     for (unsigned k = 0; k < c->ntmps; k++)
-        if (c->tmps[k].defined)
+        if (c->tmps[k].defined && c->global[vindex(c, c->tmps[k].tmp)])
             emit_slot_move(c, c->tmps[k].tmp, c->tmps[k].reg, false);
     note_writes(c, p, changed, nchanged);
 }
@@ -439,8 +494,10 @@ static void rewrite_block(LocalCtx *c, uint32_t bi)
     LirBlock *b = c->code->blocks[bi];
     const PhysUse *phys = c->phys + c->first[bi];
     busy_masks(c, bi);
-    /* predecessors leave registers as they like (held_in is checked against holds) */
+    /* predecessors leave registers as they like (held_in is checked against holds);
+     * a local tmp's value does not outlive its block */
     memset(c->holds, 0, sizeof c->holds);
+    memset(c->dirty, 0, sizeof c->dirty);
     start_output(c, b);
     for (uint32_t i = 0; i < b->ninsts; i++)
         rewrite_inst(c, &b->insts[i], c->busy[i], &phys[i]);
@@ -466,6 +523,8 @@ static bool ctx_init(LocalCtx *c, Code *code, char *err, size_t errlen)
     c->reads = xcalloc(nv, sizeof *c->reads);
     c->wide_def = xcalloc(nv, sizeof *c->wide_def);
     c->held_in = xcalloc(nv, sizeof *c->held_in);
+    c->home = xcalloc(nv, sizeof *c->home);
+    c->global = xcalloc(nv, sizeof *c->global);
     c->first = xcalloc(nb, sizeof *c->first);
     c->array = xcalloc(nb, sizeof *c->array);
     c->array_bytes = xcalloc(nb, sizeof *c->array_bytes);
@@ -489,6 +548,8 @@ static void ctx_free(LocalCtx *c)
     free(c->wide_def);
     free(c->copies);
     free(c->held_in);
+    free(c->home);
+    free(c->global);
     free(c->first);
     free(c->array);
     free(c->array_bytes);

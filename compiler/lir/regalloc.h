@@ -124,7 +124,10 @@ bool lir_allocate_compiled(Code *code, const RegallocOptions *opt, LirLiveness *
  * where the target's form accepts a Stack argument, and otherwise a register of its
  * own, loaded from the slot right before the instruction (uses; not when the
  * register still holds the tmp from an instruction before in the block) and stored
- * to it right after (defs).  The registers come from the allocation order, leaving
+ * to it right after (defs).  A tmp read only in the block it is first written in,
+ * after that write, is not stored: its register keeps it until its last read, and
+ * it goes to its slot only if the register is wanted before (another tmp, a call's
+ * clobbers, a physical register the code names).  The registers come from the allocation order, leaving
  * out the physical registers live across the instruction or named by it (a call's
  * clobbers included; a fixed-point dataflow over the blocks of one bit set per bank
  * gives them).  Then the stack allocator, as lir_allocate.  false with a message in
