@@ -33,20 +33,28 @@ bool lir_for_each_arg(Inst *inst, LirArgFn fn, void *ctx)
     return true;
 }
 
-/* the tmps of one argument: a Tmp with its role, an address's base and index as
- * Use (GP, 64) */
-static void tmps_of_arg(Arg *a, Role role, Bank bank, Width width, LirTmpFn fn, void *ctx)
+typedef struct {
+    LirTmpFn fn;
+    void *ctx;
+} TmpWalk;
+
+static void tmp_of_arg(void *ctx, Arg *a, Role role, Bank bank, Width width)
 {
+    TmpWalk *w = ctx;
     switch ((ArgKind)a->kind) {
     case ARG_TMP:
         if (a->base != TMP_NONE)
-            fn(ctx, &a->base, role, bank, width);
+            w->fn(w->ctx, &a->base, role, bank, width);
         break;
-    case ARG_ADDR: case ARG_INDEX:
+    case ARG_ADDR:
         if (a->base != TMP_NONE)
-            fn(ctx, &a->base, ROLE_USE, BANK_GP, 64);
-        if (a->kind == ARG_INDEX && a->index != TMP_NONE)
-            fn(ctx, &a->index, ROLE_USE, BANK_GP, 64);
+            w->fn(w->ctx, &a->base, ROLE_USE, BANK_GP, 64);
+        break;
+    case ARG_INDEX:
+        if (a->base != TMP_NONE)
+            w->fn(w->ctx, &a->base, ROLE_USE, BANK_GP, 64);
+        if (a->index != TMP_NONE)
+            w->fn(w->ctx, &a->index, ROLE_USE, BANK_GP, 64);
         break;
     default:
         break;
@@ -55,23 +63,8 @@ static void tmps_of_arg(Arg *a, Role role, Bank bank, Width width, LirTmpFn fn, 
 
 bool lir_for_each_tmp(Inst *inst, LirTmpFn fn, void *ctx)
 {
-    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
-    if (!o)
-        return false;
-    for (unsigned i = 0; i < o->nargs; i++)
-        tmps_of_arg(&inst->args[i], (Role)o->args[i].role, (Bank)o->args[i].bank, o->args[i].width, fn, ctx);
-    CallInfo *ci = (o->flags & LF_CALL) ? inst->call : NULL;
-    for (uint32_t i = 0; ci && i < ci->nuses; i++) {
-        Arg *a = &ci->uses[i];
-        tmps_of_arg(a, ROLE_USE, a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP,
-                    ci->use_widths ? ci->use_widths[i] : 64, fn, ctx);
-    }
-    for (uint32_t i = 0; ci && i < ci->ndefs; i++) {
-        Arg *a = &ci->defs[i];
-        tmps_of_arg(a, ROLE_DEF, a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP,
-                    ci->def_widths ? ci->def_widths[i] : 64, fn, ctx);
-    }
-    return true;
+    TmpWalk w = { fn, ctx };
+    return lir_for_each_arg(inst, tmp_of_arg, &w);
 }
 
 /* ---- forms ------------------------------------------------------------------------- */
