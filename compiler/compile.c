@@ -59,7 +59,7 @@ static bool allocate(Code *code, const CompileOptions *opt, char *err, size_t er
     if (opt->allocator == ALLOC_LOCAL) {
         if (opt->dump_lir)
             lir_print(opt->dump_lir, code);
-        return lir_allocate_local(code, err, errlen);
+        return lir_allocate_local(code, &opt->regalloc, err, errlen);
     }
     Arena *scratch = arena_new();
     LirLiveness *live = lir_remove_dead(scratch, code);

@@ -784,20 +784,19 @@ static void sum_mcov(Parent *p)
         return;
     for (uint32_t i = 0; i < p->o->jobs; i++)
         mcov_table_add(t, &p->shared[i].mcov);
-    McovTotals n = mcov_table_unhit(t, NULL);
-    p->st->mcov_items = n.items;
-    p->st->mcov_unhit = n.items - n.hit;
+    p->st->mcov = mcov_table_unhit(t, NULL);
     p->st->mcov_written = t->nslots && mcov_table_write(t, p->o->out_dir);
     free(t);
 }
 
 static void print_mcov(Parent *p)
 {
-    if (!p->st->mcov_items)
+    if (!p->st->mcov.items)
         return;
-    fprintf(p->status, "machine coverage: %u of %u items never hit (forms, conditions, encoder paths, idioms)%s%s%s\n",
-            p->st->mcov_unhit, p->st->mcov_items, p->st->mcov_written ? "; table: " : "",
-            p->st->mcov_written ? p->o->out_dir : "", p->st->mcov_written ? "/machine-coverage.txt" : "");
+    fprintf(p->status, "machine coverage: ");
+    mcov_totals_print(p->status, p->st->mcov);
+    fprintf(p->status, "%s%s%s\n", p->st->mcov_written ? "; table: " : "", p->st->mcov_written ? p->o->out_dir : "",
+            p->st->mcov_written ? "/machine-coverage.txt" : "");
 }
 
 static void summary(Parent *p)

@@ -26,6 +26,7 @@
 
 #include "fuzz/check.h"
 #include "fuzz/gen.h"
+#include "fuzz/mcov_table.h"
 
 /* a reducer (extension point for `--reduce`): called in the parent for each new
  * finding before it is saved, with the seconds left of the campaign (0: no limit),
@@ -79,9 +80,10 @@ typedef struct {
     char first_signature[128];
     double first_finding_at; /* seconds into the campaign */
     bool report_unsaved;     /* the report's final files could not be written */
-    uint32_t mcov_items, mcov_unhit; /* machine-level coverage: items of the forms
-                                        tables, conditions, encoder paths and idioms of
-                                        the ISAs compiled for, and those never hit */
+    McovTotals mcov;         /* machine-level coverage: items of the forms tables,
+                                conditions, encoder paths and idioms of the ISAs
+                                compiled for, those hit, those never hit that no IR
+                                reaches */
     bool mcov_written;       /* its table is OUT/machine-coverage.txt */
 } CampaignStats;
 

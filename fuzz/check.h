@@ -36,7 +36,7 @@ enum { CHECK_O0 = 1 << 0, CHECK_O1 = 1 << 1, CHECK_O2 = 1 << 2, CHECK_ALL_LEVELS
 enum { PRESSURE_EVERY_DEFAULT = 2 };
 /* likewise the local-allocator stages (x86-64-O0-local, ...): the -O0 code of the
  * local allocator is about twice the size of linear scan's, so it costs more to run */
-enum { LOCAL_EVERY_DEFAULT = 8 };
+enum { LOCAL_EVERY_DEFAULT = 4 };
 
 typedef struct {
     uint32_t levels;         /* CHECK_O* mask; 0: all */

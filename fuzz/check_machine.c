@@ -145,11 +145,14 @@ bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blo
     diag_init(&d, m->file, NULL);
     diag_keep_first(&d, first, sizeof first);
     CompileOptions co = {.opt_level = s->level, .prepared = true, .schedules = sched,
-                         .regalloc = s->pressure ? check_pressure_options(c->m) : c->opt->regalloc,
+                         .regalloc = s->pressure ? check_pressure_options(c->m)
+                                     : s->local  ? check_local_options(c->m)
+                                                 : c->opt->regalloc,
                          .allocator = s->local ? ALLOC_LOCAL : ALLOC_LINEAR_SCAN,
                          .cov = mcov_table_slot(c->opt->mcov, s->target, s->level,
                                                 s->pressure ? "regs" : s->local ? "local" : NULL)};
-    if (!compile_module(m, s->target, &co, arena, blob, NULL, &d)) {
+    if (!compile_module(m, s->pressure ? check_pressure_level(c->m, s->target) : s->target, &co, arena, blob, NULL,
+                        &d)) {
         snprintf(r->detail, sizeof r->detail, "compile failed: %s", first);
         r->fail_kind = "compile";
         return false;
@@ -189,7 +192,8 @@ static bool open_machine(CheckCtx *c, const CheckStage *s, StageRun *r)
                            EMU_CODE_ADDR, elf_resolve_emu_stub, NULL, mr->arena, &img, &object, r))
         return false;
     double t = check_now();
-    mr->emu = engine(c->machine, s->target);
+    /* the pressure stage's CPU level: its engine runs that level's instructions */
+    mr->emu = engine(c->machine, s->pressure ? check_pressure_level(c->m, s->target) : s->target);
     bool loaded = mr->emu && emu_load(mr->emu, &object);
     elf_image_free(&img);
     double loading = check_now() - t; /* emulation, not compilation */

@@ -1,13 +1,14 @@
 /* check_pressure.c — the register-pressure stages (x86-64-O2-regs, arm64-O2-regs):
- * the module compiled at -O2 as the machine-code stage compiles it, but allocated
- * with a reduced register file (3 to 6 general and 2 to 4 float registers) and
+ * the module compiled at -O2 as the machine-code stage compiles it (for a CPU level
+ * of the target drawn from the program), but allocated with a reduced register file (3 to 6 general and 2 to 4 float registers) and
  * knobs drawn from the program's hash (the spill choice, no coalescing, no sharing
  * of spill slots, no folding of spilled operands), then run under the emulator.
  * Spills, reloads, parallel moves that need a scratch register and the memory forms
  * of spilled operands, rare with the full register file, become the rule.  The
  * knobs come from the program, so `circ check` of a finding replays it.  Each ISA's
  * stage takes one program in pressure_every (a campaign: every other one, a different
- * half for each ISA; `circ check`: every one). */
+ * half for each ISA; `circ check`: every one).  The local allocator's stages draw
+ * their one knob here too. */
 #include "fuzz/check_stage.h"
 
 static uint64_t mix(uint64_t x)
@@ -40,4 +41,18 @@ RegallocOptions check_pressure_options(const Module *m)
     ra.no_share_slots = (h >> 32) % 4 == 0;
     ra.no_fold = (h >> 40) % 8 == 0;
     return ra;
+}
+
+RegallocOptions check_local_options(const Module *m)
+{
+    RegallocOptions ra = {0};
+    ra.slot_operands = mix(check_program_hash(m) ^ 0x5851f42d4c957f2dull) % 2 == 0;
+    return ra;
+}
+
+const Target *check_pressure_level(const Module *m, const Target *t)
+{
+    if (t->nlevels < 2)
+        return t;
+    return t->levels[mix(check_program_hash(m) ^ 0x2545f4914f6cdd1dull) % t->nlevels];
 }

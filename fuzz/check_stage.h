@@ -165,5 +165,13 @@ bool check_pressure_sampled(const Module *m, const CheckOptions *o, Isa isa);
  * one), a different one per ISA and per salt */
 bool check_stage_sampled(const Module *m, uint32_t every, Isa isa, unsigned salt);
 RegallocOptions check_pressure_options(const Module *m);
+/* the CPU level of target t m is compiled for in the pressure stage, drawn from its
+ * hash (each of t's levels alike): the memory operands of spills meet every level's
+ * forms */
+const Target *check_pressure_level(const Module *m, const Target *t);
+/* the knobs m gets in the local allocator's stages: slot_operands (every value in
+ * its slot, memory operands wherever a form takes one) on half of the programs,
+ * drawn from its hash */
+RegallocOptions check_local_options(const Module *m);
 
 #endif

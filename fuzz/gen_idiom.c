@@ -1,6 +1,6 @@
 /* gen_idiom.c — generator statements aimed at what the backends match and bound:
- * single-bit tests and compares with zero or a boundary constant (tbz/cbz/bt/test
- * forms), operations with constants at the encoders' boundaries, blocks with more
+ * single-bit tests, sign tests, mask tests and compares with zero or a boundary
+ * constant (tbz/cbz/bt/test forms), operations with constants at the encoders' boundaries, blocks with more
  * values live across a call than there are registers, and the effect shapes around
  * calls: stack addresses passed to callees (offset, through selectors, in loops) with
  * a store before and a load after, call and load dependencies joined by selectors and
@@ -52,12 +52,30 @@ static GateId bit_test(Gen *g, Type t)
     return gen_cmp(g, OP_ICMP, gen_rd_chance(g, 50) ? ICMP_ne : ICMP_eq, bit, zero);
 }
 
+/* a sign test, x < 0 or x >= 0, of x or of x & m (m a boundary constant or a value),
+ * or a test of x & y against zero (a mask in a register): the test forms */
+static GateId sign_or_mask_test(Gen *g, Type t, bool sign)
+{
+    /* one draw a statement: argument order is unspecified in C */
+    GateId x = live_value(g, t);
+    GateId zero = gen_cnst(g, t, 0);
+    bool masked = !sign || gen_rd_chance(g, 50);
+    if (masked) {
+        GateId m = sign && gen_rd_chance(g, 50) ? gen_cnst(g, t, gen_boundary_int(g, t)) : live_value(g, t);
+        x = gen_bin(g, OP_AND, t, x, m);
+    }
+    int cond = gen_rd_chance(g, 50) ? (sign ? ICMP_slt : ICMP_ne) : (sign ? ICMP_sge : ICMP_eq);
+    return gen_cmp(g, OP_ICMP, cond, x, zero);
+}
+
 GateId gen_idiom_cond(Gen *g)
 {
     Type t = idiom_type(g);
-    uint32_t shape = gen_rd_below(g, 4);
+    uint32_t shape = gen_rd_below(g, 6);
     if (shape < 2)
         return bit_test(g, t);
+    if (shape >= 4)
+        return sign_or_mask_test(g, t, shape == 4);
     GateId x = live_value(g, t);
     GateId k = gen_cnst(g, t, shape == 2 ? 0 : gen_boundary_int(g, t));
     int cond = icmp_all[gen_rd_below(g, 10)];

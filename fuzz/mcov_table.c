@@ -6,6 +6,7 @@
 #include "compiler/target.h"
 #include "fuzz/atomic_write.h"
 
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -142,32 +143,63 @@ static bool isa_view(const MachCovTable *tab, Isa isa, IsaView *v)
     return v->nslots > 0;
 }
 
+/* the reason item (kind k, named what) of v's ISA is marked unreachable by IR, or NULL */
+static const char *unreached_reason(const IsaView *v, ItemKind k, const char *what)
+{
+    for (uint32_t u = 0; u < v->t->nunreached; u++) {
+        const CovUnreached *m = &v->t->unreached[u];
+        if (strcmp(m->kind, kind_names[k]) == 0 && fnmatch(m->pattern, what, 0) == 0)
+            return m->reason;
+    }
+    return NULL;
+}
+
+typedef enum { LIST_NONE, LIST_REACHABLE, LIST_UNREACHED, LIST_MARKED_HIT } ListWhat;
+
 typedef struct {
     FILE *out;
+    ListWhat list;
     McovTotals n;
 } UnhitCtx;
 
 static void count_unhit(void *ctx, const IsaView *v, ItemKind k, uint32_t i, uint32_t j, const char *what)
 {
     UnhitCtx *u = ctx;
+    const char *reason = v->t->nunreached ? unreached_reason(v, k, what) : NULL;
+    bool hit = total(v, k, i, j) != 0;
+    ListWhat is = hit ? (reason ? LIST_MARKED_HIT : LIST_NONE) : reason ? LIST_UNREACHED : LIST_REACHABLE;
     u->n.items++;
-    if (total(v, k, i, j)) {
-        u->n.hit++;
-        return;
-    }
-    if (u->out)
-        fprintf(u->out, "  %s %-5s %s\n", v->t->name, kind_names[k], what);
+    u->n.hit += hit;
+    u->n.unreached += is == LIST_UNREACHED;
+    u->n.marked_hit += is == LIST_MARKED_HIT;
+    if (u->out && is == u->list && is != LIST_NONE)
+        fprintf(u->out, "  %s %-5s %s%s%s\n", v->t->name, kind_names[k], what, reason ? "  -- " : "",
+                reason ? reason : "");
 }
 
-McovTotals mcov_table_unhit(const MachCovTable *tab, FILE *out)
+static McovTotals walk_unhit(const MachCovTable *tab, FILE *out, ListWhat list)
 {
-    UnhitCtx u = {out, {0, 0}};
+    UnhitCtx u = {out, list, {0, 0, 0, 0}};
     for (int isa = 0; isa < ISA_COUNT; isa++) {
         IsaView v;
         if (isa_view(tab, (Isa)isa, &v))
             for_each_item(&v, count_unhit, &u);
     }
     return u.n;
+}
+
+McovTotals mcov_table_unhit(const MachCovTable *tab, FILE *out)
+{
+    return walk_unhit(tab, out, LIST_REACHABLE);
+}
+
+void mcov_totals_print(FILE *out, McovTotals n)
+{
+    fprintf(out, "%u of %u items never hit (%u reachable, %u marked unreachable by IR", n.items - n.hit, n.items,
+            n.items - n.hit - n.unreached, n.unreached);
+    if (n.marked_hit)
+        fprintf(out, "; %u marked unreachable but hit", n.marked_hit);
+    fprintf(out, "; forms, conditions, encoder paths, idioms)");
 }
 
 static void print_row(void *ctx, const IsaView *v, ItemKind k, uint32_t i, uint32_t j, const char *what)
@@ -199,8 +231,14 @@ void mcov_table_print(FILE *out, const MachCovTable *tab)
         fprintf(out, "\n");
     }
     McovTotals n = mcov_table_unhit(tab, NULL);
-    fprintf(out, "# never hit: %u of %u items\n", n.items - n.hit, n.items);
-    mcov_table_unhit(tab, out);
+    fprintf(out, "# never hit: ");
+    mcov_totals_print(out, n);
+    fprintf(out, "\n# never hit, reachable: %u\n", n.items - n.hit - n.unreached);
+    walk_unhit(tab, out, LIST_REACHABLE);
+    fprintf(out, "# never hit, no IR reaches them (the targets' unreached.def): %u\n", n.unreached);
+    walk_unhit(tab, out, LIST_UNREACHED);
+    fprintf(out, "# marked unreachable by IR but hit (a mark to correct): %u\n", n.marked_hit);
+    walk_unhit(tab, out, LIST_MARKED_HIT);
 }
 
 static bool count_compile(MachCovTable *tab, const Module *m, const Target *t, int level)

@@ -38,11 +38,15 @@ void mcov_table_add(MachCovTable *into, const MachCovTable *from);
 
 typedef struct {
     uint32_t items, hit;   /* every item of the table's ISAs, and those hit */
+    uint32_t unreached;    /* never hit, and marked as no IR reaching them (Target.unreached) */
+    uint32_t marked_hit;   /* marked so, yet hit: a mark to correct */
 } McovTotals;
 
-/* the items of every ISA with a slot, never hit by any of its slots: counted, and
- * (out not NULL) listed one a line under "never hit" headings */
+/* the items of every ISA with a slot: counted, and (out not NULL) those never hit
+ * by any of its slots and not marked unreachable listed one a line */
 McovTotals mcov_table_unhit(const MachCovTable *tab, FILE *out);
+/* "N of M items never hit (R reachable, U marked unreachable by IR; ...)" */
+void mcov_totals_print(FILE *out, McovTotals n);
 /* the whole table: per ISA and item, the count of each slot of the ISA */
 void mcov_table_print(FILE *out, const MachCovTable *tab);
 /* compile m for every target of the registry and each of its CPU levels at -O0 and

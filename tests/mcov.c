@@ -2,8 +2,10 @@
  * bit-test branch and a compare with 4096 count the idiom and the ARM64 tbz/tbnz
  * and shifted-imm12 paths, x86-64's imm32 (test has no imm8 form); counting changes no
  * byte of the code; the forms counted add up to the instructions encoded; a table
- * over generated programs hits most items and sums by key; the register-pressure
- * knobs are a function of the program, within their ranges, and vary. */
+ * over generated programs hits most items and sums by key; items marked as no IR
+ * reaching them are counted apart, and one that is hit is reported; the
+ * register-pressure knobs, the pressure stage's CPU level and the local stage's
+ * slot_operands are a function of the program, within their ranges, and vary. */
 #include "compiler/compile.h"
 #include "compiler/target.h"
 #include "fuzz/check_stage.h"
@@ -130,10 +132,60 @@ static void check_table(void)
     free(b);
 }
 
+/* the index of x86-64's form named text ("Add8 Tmp,Tmp") in a printed table, -1 */
+static int form_row(const char *table, const char *text)
+{
+    const char *line = table;
+    int row = 0;
+    while ((line = strstr(line, "\nform ")) != NULL) {
+        line++;
+        const char *end = strchr(line, '\n');
+        size_t n = strlen(text);
+        if (end && (size_t)(end - line) > n && !strncmp(end - n, text, n))
+            return row;
+        row++;
+    }
+    return -1;
+}
+
+/* items marked as no IR reaching them: counted apart, listed with their reason; a
+ * marked item that a compile hit is counted and listed as a mark to correct */
+static void check_unreached(void)
+{
+    MachCovTable *t = calloc(1, sizeof *t);
+    if (!t)
+        abort();
+    const Target *x64 = target_for_isa(ISA_X64);
+    MachCov *cov = mcov_table_slot(t, x64, 2, NULL);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mcov_table_print(f, t);
+    fclose(f);
+    McovTotals n = mcov_table_unhit(t, NULL);
+    EXPECT(n.hit == 0 && n.unreached > 50 && n.unreached < n.items && n.marked_hit == 0,
+           "nothing hit: %u of %u marked unreachable", n.unreached, n.items);
+    EXPECT(strstr(buf, "x86-64 form  Add8 Tmp,Tmp  -- selection computes 8- and 16-bit") != NULL,
+           "a marked item is listed with its reason");
+    int row = form_row(buf, "Add8 Tmp,Tmp");
+    EXPECT(row >= 0, "Add8 Tmp,Tmp is a row of the x86-64 table");
+    if (row >= 0)
+        cov->forms[row] = 1;
+    McovTotals m = mcov_table_unhit(t, NULL);
+    EXPECT(m.marked_hit == 1 && m.unreached == n.unreached - 1, "a hit marked item: %u", m.marked_hit);
+    f = open_memstream(&buf, &len);
+    mcov_table_print(f, t);
+    fclose(f);
+    EXPECT(strstr(buf, "# marked unreachable by IR but hit (a mark to correct): 1\n  x86-64 form  Add8 Tmp,Tmp") != NULL,
+           "listed as a mark to correct");
+    free(buf);
+    free(t);
+}
+
 /* the pressure knobs: deterministic, in range, varied */
 static void check_pressure(void)
 {
-    bool seen_gp[8] = {0};
+    bool seen_gp[8] = {0}, seen_level[2] = {0}, seen_slots[2] = {0};
     for (uint64_t seed = 0; seed < 60; seed++) {
         Module *m = generated(seed, 60, true);
         RegallocOptions r1 = check_pressure_options(m), r2 = check_pressure_options(m);
@@ -142,12 +194,18 @@ static void check_pressure(void)
                    r1.max_regs[BANK_FP] <= 4 && r1.spill < RA_SPILL_COUNT,
                "knobs in range");
         seen_gp[r1.max_regs[BANK_GP]] = true;
+        const Target *x64 = target_for_isa(ISA_X64);
+        seen_level[check_pressure_level(m, x64)->level & 1] = true;
+        seen_slots[check_local_options(m).slot_operands] = true;
+        EXPECT(check_pressure_level(m, x64) == check_pressure_level(m, x64), "the level is a function of the program");
         CheckOptions o = {.pressure_every = 2};
         EXPECT(check_pressure_sampled(m, &o, ISA_X64) != check_pressure_sampled(m, &o, ISA_A64),
                "every other program, a different half per ISA");
         module_free(m);
     }
     EXPECT(seen_gp[3] && seen_gp[6], "the register counts vary over programs");
+    EXPECT(seen_level[0] && seen_level[1], "the pressure stage's CPU level varies over programs");
+    EXPECT(seen_slots[0] && seen_slots[1], "the local stage's slot_operands varies over programs");
 }
 
 int main(void)
@@ -161,6 +219,7 @@ int main(void)
         check_target(m, target_at(i));
     module_free(m);
     check_table();
+    check_unreached();
     check_pressure();
     if (failures)
         printf("%d failures\n", failures);

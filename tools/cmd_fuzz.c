@@ -298,7 +298,7 @@ static const char fuzz_usage[] =
     "  --pressure-every N each ISA's register-pressure stage checks one program in N,\n"
     "                     default 2 (1: every one)\n"
     "  --local-every N    each ISA's local-allocator stage checks one program in N,\n"
-    "                     default 8 (1: every one)\n"
+    "                     default 4 (1: every one)\n"
     "  --size S           target gate count of generated modules, default 100\n"
     "  --swarm            switch a random subset of generator features off per program\n"
     "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"

@@ -250,8 +250,9 @@ static int write_one(const GenArgs *a)
 static int print_machine(const GenArgs *a, const MachCovTable *tab, bool compiled)
 {
     McovTotals n = mcov_table_unhit(tab, NULL);
-    printf("machine coverage: %u of %u items never hit (forms, conditions, encoder paths, idioms)\n",
-           n.items - n.hit, n.items);
+    printf("machine coverage: ");
+    mcov_totals_print(stdout, n);
+    printf("\n");
     mcov_table_unhit(tab, stdout);
     if (!compiled)
         printf("machine coverage: a program failed to compile\n");

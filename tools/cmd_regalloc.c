@@ -128,7 +128,7 @@ static bool allocate(Code *code, const RegallocOptions *opt, bool local, char *e
 {
     if (!local)
         return lir_allocate(code, opt, err, errlen);
-    if (!lir_allocate_local(code, err, errlen))
+    if (!lir_allocate_local(code, NULL, err, errlen))
         return false;
     int problems = lir_verify(code, stderr);
     if (problems)

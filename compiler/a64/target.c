@@ -200,6 +200,12 @@ static const char *const cov_names[A64COV_COUNT] = {
 #include "cov.def"
 #undef X
 };
+
+static const CovUnreached unreached[] = {
+#define U(kind, pattern, reason) {kind, pattern, reason},
+#include "unreached.def"
+#undef U
+};
 _Static_assert(sizeof a64_forms / sizeof a64_forms[0] <= MCOV_MAX_FORMS, "forms exceed MCOV_MAX_FORMS");
 
 static const Target a64;
@@ -230,6 +236,8 @@ static const Target a64 = {
     .disasm = { CS_ARCH_ARM64, CS_MODE_ARM, a64_cs_reg },
     .obj = &a64_obj_format,
     .cov_names = cov_names,
+    .unreached = unreached,
+    .nunreached = sizeof unreached / sizeof unreached[0],
     .ncov = A64COV_COUNT,
 };
 

@@ -59,6 +59,7 @@ typedef struct {
                                     there before its first def (then always stored) */
     uint32_t scan_at;            /* the block scan_code is counting */
     uint8_t stack_args[LIR_OP_COUNT]; /* bit i: a form of the op takes a Stack as arg i */
+    bool slot_operands;          /* RegallocOptions.slot_operands */
     InstTmp tmps[INST_TMPS];     /* the instruction being rewritten */
     unsigned ntmps;
     uint64_t taken[BANK_COUNT];  /* registers busy at it or handed out to it */
@@ -314,7 +315,11 @@ static void fold_args(LocalCtx *c, Inst *in)
 {
     unsigned may = stack_args(c, (LirOp)in->op);
     const LirOverload *ov = may ? lir_overload((LirOp)in->op, in->nargs) : NULL;
-    for (unsigned i = 0; ov && i < in->nargs; i++) {
+    /* slot_operands: each instruction from another argument on (in turn), so that a
+     * form taking one memory operand gets it in every place */
+    unsigned start = c->slot_operands && in->nargs ? c->nout % in->nargs : 0;
+    for (unsigned k = 0; ov && k < in->nargs; k++) {
+        unsigned i = (start + k) % in->nargs;
         Arg *a = &in->args[i];
         Role role = (Role)ov->args[i].role;
         if (!((may >> i) & 1) || a->kind != ARG_TMP || !tmp_is_virtual(a->base))
@@ -322,7 +327,10 @@ static void fold_args(LocalCtx *c, Inst *in)
         bool use_only = role_is_use(role) && !role_is_def(role) && role != ROLE_SCRATCH;
         bool full_def = (role == ROLE_DEF || role == ROLE_USE_DEF) && ov->args[i].width == 64;
         full_def |= role == ROLE_USE_ZDEF && ov->args[i].width == 32 && !c->wide_def[vindex(c, a->base)];
-        bool reads_slot = role_is_use(role) && held_reg(c, a->base) >= 0; /* the register is newer */
+        int h = held_reg(c, a->base);
+        Bank b = tmp_bank(a->base);
+        /* the register is newer (slot_operands: only a dirty one) */
+        bool reads_slot = role_is_use(role) && h >= 0 && (!c->slot_operands || c->dirty[b][h]);
         if ((use_only || full_def) && !reads_slot && lir_code_admits_stack(c->code, in, i)) {
             uint32_t *n = &c->reads[vindex(c, a->base)];
             *n -= role_is_use(role) && *n;
@@ -562,12 +570,15 @@ static void ctx_free(LocalCtx *c)
     free(c->out);
 }
 
-bool lir_allocate_local(Code *code, char *err, size_t errlen)
+bool lir_allocate_local(Code *code, const RegallocOptions *opt, char *err, size_t errlen)
 {
     LocalCtx c;
     bool ok = ctx_init(&c, code, err, errlen);
     if (ok) {
         scan_code(&c);
+        c.slot_operands = opt && opt->slot_operands;
+        if (c.slot_operands) /* every tmp stored at its defs */
+            memset(c.global, 1, ((size_t)code->ntmps[BANK_GP] + code->ntmps[BANK_FP] + 1) * sizeof *c.global);
         for (uint32_t b = 0; b < code->nblocks && !c.failed; b++)
             rewrite_block(&c, b);
         ok = !c.failed;

@@ -101,14 +101,56 @@ void isel_branch_or_continue(Lower *l, uint32_t taken)
     l->cur = next;
 }
 
+void isel_unary(Lower *l, LirOp op, Arg x, Arg dst)
+{
+    if (isel_valid(l, op, 2, (Arg[]){x, dst})) {
+        lower_emit2(l, op, x, dst);
+        return;
+    }
+    lower_emit2(l, LIR_Move, x, dst);
+    lower_emit1(l, op, dst);
+}
+
 /* ---- integer arithmetic ------------------------------------------------------------ */
+/* XOR g of 32 or 64 bits with all ones as the target's NOT; false, nothing emitted,
+ * for another XOR */
+static bool sel_not(Lower *l, GateId g, int w)
+{
+    GateId a = isel_in(l, g, 0), b = isel_in(l, g, 1);
+    if (isel_is_const(l, a)) {
+        a = b;
+        b = isel_in(l, g, 0);
+    }
+    if ((w != 32 && w != 64) || isel_is_const(l, a) || !isel_is_const(l, b) ||
+        (isel_g(l, b)->lit & ty_mask(isel_type(l, g))) != ty_mask(isel_type(l, g)))
+        return false;
+    mcov_idiom(l->code->cov, MCOV_XOR_ONES_NOT);
+    isel_unary(l, isel_pick(w, LIR_Not32, LIR_Not64), isel_t(l, a), isel_t(l, g));
+    return true;
+}
+
 static bool sel_binary(Lower *l, GateId g, LirOp op32, LirOp op64, bool may_widen)
 {
     int w = ty_bits(isel_type(l, g));
+    if (op32 == LIR_Xor32 && sel_not(l, g, w))
+        return true;
     Arg dst = isel_t(l, g), a = isel_t(l, isel_in(l, g, 0));
     isel_alu(l, LIR_Move, isel_pick(w, op32, op64), a, isel_operand(l, isel_in(l, g, 1), w), dst,
              isel_in(l, g, 1));
     if (may_widen && w < 32)
+        isel_zero_above(l, dst, w);
+    return true;
+}
+
+/* dst := x * 2^k of width w by a left shift (no immediate multiply form); false,
+ * nothing emitted, when the bits u are not a power of two above 1 */
+static bool mul_by_shift(Lower *l, int w, uint64_t u, Arg x, Arg dst)
+{
+    if (!u || (u & (u - 1)) || u == 1)
+        return false;
+    mcov_idiom(l->code->cov, MCOV_MUL_POW2);
+    isel_alu(l, LIR_Move, isel_pick(w, LIR_Lshift32, LIR_Lshift64), x, arg_imm(__builtin_ctzll(u)), dst, NO_GATE);
+    if (w < 32)
         isel_zero_above(l, dst, w);
     return true;
 }
@@ -122,8 +164,7 @@ static bool sel_mul(Lower *l, GateId g)
     LirOp op = isel_pick(w, LIR_Mul32, LIR_Mul64);
     Arg dst = isel_t(l, g);
     GateId a = isel_in(l, g, 0), b = isel_in(l, g, 1);
-    bool three = isel_valid(l, op, 3, (Arg[]){dst, dst, dst});
-    if (!three && isel_is_const(l, a) && !isel_is_const(l, b)) {
+    if (isel_is_const(l, a) && !isel_is_const(l, b)) {
         GateId t = a;
         a = b;
         b = t;
@@ -141,6 +182,8 @@ static bool sel_mul(Lower *l, GateId g)
             return true;
         }
     }
+    if (imm.kind == ARG_IMM && mul_by_shift(l, w, (uint64_t)imm.value, isel_t(l, a), dst))
+        return true;
     isel_alu(l, LIR_Move, op, isel_t(l, a), isel_t(l, b), dst, NO_GATE);
     if (w < 32)
         isel_zero_above(l, dst, w);

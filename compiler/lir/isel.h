@@ -11,6 +11,14 @@
  *     32-bit value zero-extended), else `Move $bigimm`;
  *   - a float compare uses the DoubleCond itself, else the commuted one with the
  *     operands swapped, else (oeq, une) two compares combined;
+ *   - a compare is fused into the branch or the SELECT that reads it: `(x & m)
+ *     ==|!= 0` and the sign tests `x < 0`, `x >= 0`, `(x & m) < 0` become a test
+ *     (BranchTest*, MoveConditionallyTest*, or Test* for a compare that is a value),
+ *     other compares a compare-and-branch or a conditional move on the compare
+ *     (MoveConditionally32/64, MoveConditionallyFloat/Double);
+ *   - XOR with all ones is Not; a multiply by 2^k is the immediate multiply where
+ *     the target has one, else a shift; CHECKED_* of a constant takes the immediate
+ *     form where the target has one;
  *   - u64 -> float, ALLOCA zeroing and helper calls use the target's direct form
  *     when it has one (ConvertUInt64To*, StorePair64, Call $helper), else a
  *     sequence of simpler instructions;
@@ -104,6 +112,9 @@ Inst *isel_emit_imm(Lower *l, LirOp op, unsigned n, Arg *args, unsigned imm_at, 
  * (with `mov`, unless a is dst) and the two-operand form; b is an immediate or a
  * tmp, g as for isel_emit_imm */
 void isel_alu(Lower *l, LirOp mov, LirOp op, Arg a, Arg b, Arg dst, GateId g);
+/* dst := op x (a one-operand op such as Neg or Not): the two-operand form where
+ * the target has it, else a move to dst and the one-operand form */
+void isel_unary(Lower *l, LirOp op, Arg x, Arg dst);
 /* Branch8/16/32/64 and Compare8/16/32/64 */
 LirOp isel_branch_op(int w);
 LirOp isel_compare_op(int w);
@@ -137,6 +148,10 @@ bool isel_icmp(Lower *l, GateId g);
 bool isel_fcmp(Lower *l, GateId g);
 bool isel_if(Lower *l, const Block *b);
 bool isel_switch(Lower *l, const Block *b);
+/* dst := src when the compare c (a SELECT's condition) holds, the compare fused into
+ * the conditional move (its own instruction, unread then, left to dead-code removal);
+ * false, nothing emitted, when c is not an ICMP or an FCMP of one test */
+bool isel_cmov_on(Lower *l, GateId c, Arg src, Arg dst);
 /* isel_bits.c: SELECT ROTL ROTR SMIN SMAX UMIN UMAX SMULHI UMULHI CHECKED_* CLZ CTZ
  * POPCNT BSWAP ABS */
 bool isel_bits(Lower *l, GateId g);

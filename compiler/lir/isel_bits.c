@@ -75,17 +75,11 @@ static Arg sext64(Lower *l, Arg x, int w)
     return s;
 }
 
-/* a fresh tmp := -x (Neg32 zero-extends), by the two-operand form where the target has it */
+/* a fresh tmp := -x (Neg32 zero-extends) */
 static Arg negate(Lower *l, int w, Arg x)
 {
-    LirOp op = w == 64 ? LIR_Neg64 : LIR_Neg32;
     Arg n = gp(l);
-    if (isel_valid(l, op, 2, (Arg[]){x, n})) {
-        lower_emit2(l, op, x, n);
-        return n;
-    }
-    move64(l, x, n);
-    lower_emit1(l, op, n);
+    isel_unary(l, w == 64 ? LIR_Neg64 : LIR_Neg32, x, n);
     return n;
 }
 
@@ -107,19 +101,22 @@ static bool sel_select(Lower *l, GateId g)
     Arg c = isel_t(l, isel_in(l, g, 0)), a = isel_t(l, isel_in(l, g, 1)), b = isel_t(l, isel_in(l, g, 2));
     Arg dst = isel_t(l, g);
     mcov_idiom(l->code->cov, MCOV_SELECT_CMOV);
-    if (ty_is_int(ty)) {
+    bool d = ty == TY_F64, fp = !ty_is_int(ty);
+    Arg src = a, r = dst;
+    if (fp) {
+        src = gp(l);
+        r = gp(l);
+        lower_emit2(l, d ? LIR_MoveDoubleTo64 : LIR_MoveFloatTo32, a, src);
+        lower_emit2(l, d ? LIR_MoveDoubleTo64 : LIR_MoveFloatTo32, b, r);
+    } else {
         move64(l, b, dst);
-        Arg args[5] = {arg_rescond(RES_nonzero), c, arg_imm(1), a, dst};
-        isel_emit_imm(l, LIR_MoveConditionallyTest64, 5, args, 2, NO_GATE);
-        return true;
     }
-    bool d = ty == TY_F64;
-    Arg ga = gp(l), r = gp(l);
-    lower_emit2(l, d ? LIR_MoveDoubleTo64 : LIR_MoveFloatTo32, a, ga);
-    lower_emit2(l, d ? LIR_MoveDoubleTo64 : LIR_MoveFloatTo32, b, r);
-    Arg args[5] = {arg_rescond(RES_nonzero), c, arg_imm(1), ga, r};
-    isel_emit_imm(l, LIR_MoveConditionallyTest64, 5, args, 2, NO_GATE);
-    lower_emit2(l, d ? LIR_Move64ToDouble : LIR_Move32ToFloat, r, dst);
+    if (!isel_cmov_on(l, isel_in(l, g, 0), src, r)) {
+        Arg args[5] = {arg_rescond(RES_nonzero), c, arg_imm(1), src, r};
+        isel_emit_imm(l, LIR_MoveConditionallyTest64, 5, args, 2, NO_GATE);
+    }
+    if (fp)
+        lower_emit2(l, d ? LIR_Move64ToDouble : LIR_Move32ToFloat, r, dst);
     return true;
 }
 
@@ -464,15 +461,20 @@ static Arg checked64(Lower *l, int op, Arg a, Arg b)
     return r;
 }
 
-/* 32/64 bits by the target's Checked* (the operation, then its overflow trap) */
-static bool checked_native(Lower *l, int op, int w, Arg a, Arg b, Arg dst)
+/* 32/64 bits by the target's Checked* (the operation, then its overflow trap), a
+ * constant right operand bg as an immediate where a form takes it */
+static bool checked_native(Lower *l, int op, int w, Arg a, GateId bg, Arg dst)
 {
     LirOp ck = op == OP_CHECKED_ADD   ? isel_pick(w, LIR_CheckedAdd32, LIR_CheckedAdd64)
                : op == OP_CHECKED_SUB ? isel_pick(w, LIR_CheckedSub32, LIR_CheckedSub64)
                                       : isel_pick(w, LIR_CheckedMul32, LIR_CheckedMul64);
+    Arg b = isel_t(l, bg);
     if (w < 32 || !(isel_valid(l, ck, 3, (Arg[]){a, b, dst}) || isel_valid(l, ck, 2, (Arg[]){b, dst})))
         return false;
-    isel_alu(l, LIR_Move, ck, a, b, dst, NO_GATE);
+    Arg k = isel_operand(l, bg, w);
+    if (k.kind == ARG_IMM && w == 32)
+        k = arg_imm((int64_t)(int32_t)(uint32_t)k.value);
+    isel_alu(l, LIR_Move, ck, a, k, dst, bg);
     return true;
 }
 
@@ -480,7 +482,7 @@ static bool sel_checked(Lower *l, GateId g, int op)
 {
     int w = ty_bits(isel_type(l, g));
     Arg a = isel_t(l, isel_in(l, g, 0)), b = isel_t(l, isel_in(l, g, 1)), r;
-    if (checked_native(l, op, w, a, b, isel_t(l, g))) {
+    if (checked_native(l, op, w, a, isel_in(l, g, 1), isel_t(l, g))) {
         mcov_idiom(l->code->cov, MCOV_CHECKED_NATIVE);
         return true;
     }

@@ -40,29 +40,37 @@ static int cmp_width(const Lower *l, Type t, RelCond c)
     return w;
 }
 
+/* ICMP g's condition, its operands in *a and *b, a constant on the right when
+ * possible */
+static RelCond icmp_operands(const Lower *l, GateId g, GateId *a, GateId *b)
+{
+    RelCond c = relcond_of(isel_g(l, g)->cond, isel_type(l, isel_in(l, g, 0)));
+    *a = isel_in(l, g, 0);
+    *b = isel_in(l, g, 1);
+    if (isel_is_const(l, *a) && !isel_is_const(l, *b)) {
+        GateId t = *a;
+        *a = *b;
+        *b = t;
+        c = relcond_commute(c);
+    }
+    return c;
+}
+
 /* ICMP's operands and condition, constants on the right when possible; *right is
  * the gate of args[2] (its tmp replaces an immediate the form cannot take) */
 static void icmp_args(Lower *l, GateId g, int *w, Arg args[3], GateId *right)
 {
-    Type ot = isel_type(l, isel_in(l, g, 0));
-    RelCond c = relcond_of(isel_g(l, g)->cond, ot);
-    GateId a = isel_in(l, g, 0), b = isel_in(l, g, 1);
-    if (isel_is_const(l, a) && !isel_is_const(l, b)) {
-        GateId t = a;
-        a = b;
-        b = t;
-        c = relcond_commute(c);
-    }
-    *w = cmp_width(l, ot, c);
+    GateId a, b;
+    RelCond c = icmp_operands(l, g, &a, &b);
+    *w = cmp_width(l, isel_type(l, a), c);
     args[0] = arg_relcond(c);
     args[1] = isel_t(l, a);
     args[2] = isel_operand(l, b, *w);
     *right = b;
 }
 
-/* FCMP's condition as one DoubleCond the target tests (*swap: with the operands
- * swapped); false for false/true and for what takes two tests (x86: oeq, une) */
-static bool fcmp_single(const Lower *l, int fcmp, bool d, DoubleCond *c, bool *swap)
+/* FCMP condition fcmp as a DoubleCond; false for false and true */
+static bool doublecond_of_fcmp(int fcmp, DoubleCond *c)
 {
     static const struct { int ir; DoubleCond dc; } map[] = {
         {FCMP_oeq, DBL_oeq}, {FCMP_ogt, DBL_ogt}, {FCMP_oge, DBL_oge}, {FCMP_olt, DBL_olt},
@@ -70,26 +78,36 @@ static bool fcmp_single(const Lower *l, int fcmp, bool d, DoubleCond *c, bool *s
         {FCMP_ueq, DBL_ueq}, {FCMP_ugt, DBL_ugt}, {FCMP_uge, DBL_uge}, {FCMP_ult, DBL_ult},
         {FCMP_ule, DBL_ule}, {FCMP_une, DBL_une},
     };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (map[i].ir == fcmp) {
+            *c = map[i].dc;
+            return true;
+        }
+    return false;
+}
+
+/* FCMP's condition as one DoubleCond the target tests (*swap: with the operands
+ * swapped); false for false/true and for what takes two tests (x86: oeq, une) */
+static bool fcmp_single(const Lower *l, int fcmp, bool d, DoubleCond *c, bool *swap)
+{
     LirOp op = d ? LIR_BranchDouble : LIR_BranchFloat;
     Arg x = arg_tmp(tmp_fp(0));
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-        if (map[i].ir != fcmp)
-            continue;
-        *c = map[i].dc;
-        *swap = false;
-        if (isel_valid(l, op, 3, (Arg[]){arg_doublecond(*c), x, x}))
-            return true;
-        *c = doublecond_commute(*c);
-        *swap = true;
-        return isel_valid(l, op, 3, (Arg[]){arg_doublecond(*c), x, x});
-    }
-    return false;
+    if (!doublecond_of_fcmp(fcmp, c))
+        return false;
+    *swap = false;
+    if (isel_valid(l, op, 3, (Arg[]){arg_doublecond(*c), x, x}))
+        return true;
+    *c = doublecond_commute(*c);
+    *swap = true;
+    return isel_valid(l, op, 3, (Arg[]){arg_doublecond(*c), x, x});
 }
 
 static bool fuses_into_branch(Lower *l, GateId g)
 {
     return lower_only_user_is_term(l, g, l->block) && isel_g(l, l->block->term_gate)->op == OP_IF_BRANCH;
 }
+
+static bool test_args(Lower *l, GateId c, Arg args[3], int *w, McovIdiom *idiom);
 
 bool isel_icmp(Lower *l, GateId g)
 {
@@ -99,6 +117,13 @@ bool isel_icmp(Lower *l, GateId g)
     }
     int w;
     Arg args[4];
+    McovIdiom idiom;
+    if (test_args(l, g, args, &w, &idiom)) {
+        mcov_idiom(l->code->cov, MCOV_TEST_SET);
+        args[3] = isel_t(l, g);
+        isel_emit_imm(l, isel_pick(w, LIR_Test32, LIR_Test64), 4, args, 2, NO_GATE);
+        return true;
+    }
     GateId right;
     icmp_args(l, g, &w, args, &right);
     args[3] = isel_t(l, g);
@@ -164,29 +189,74 @@ static GateId tested_and(const Lower *l, GateId c)
     return a;
 }
 
-/* `ICMP eq|ne (AND x, m), 0` fused: a test of x against m (test; tst, tbz/tbnz for
- * a single bit), the AND's own instruction then left to dead-code removal; false
- * when the compare has another shape */
-static bool and_test_branch(Lower *l, GateId c)
+/* `ICMP slt x, 0` or `ICMP sge x, 0` of 32 or 64 bits: x's sign tested (*res signed
+ * or notsigned), else NO_GATE */
+static GateId sign_tested(const Lower *l, GateId c, ResCond *res, int *w)
 {
-    GateId a = tested_and(l, c);
-    if (a == NO_GATE)
-        return false;
+    const Gate *cmp = isel_g(l, c);
+    GateId x = isel_in(l, c, 0), z = isel_in(l, c, 1);
+    *w = ty_bits(isel_type(l, x));
+    if ((cmp->cond != ICMP_slt && cmp->cond != ICMP_sge) || (*w != 32 && *w != 64) || isel_is_const(l, x) ||
+        !isel_is_const(l, z) || (isel_g(l, z)->lit & ty_mask(isel_type(l, z))) != 0)
+        return NO_GATE;
+    *res = cmp->cond == ICMP_slt ? RES_signed : RES_notsigned;
+    return x;
+}
+
+/* the operands of AND a as a test's x and mask (args[0], args[1]), a constant mask
+ * an immediate (*mask its bits, else 0); false when both are constants */
+static bool and_operands(Lower *l, GateId a, Arg args[2], uint64_t *mask)
+{
     GateId x = isel_in(l, a, 0), m = isel_in(l, a, 1);
     if (isel_is_const(l, x)) {
-        GateId t = x;
         x = m;
-        m = t;
+        m = isel_in(l, a, 0);
     }
     if (isel_is_const(l, x))
         return false;
     Type t = isel_type(l, a);
-    int w = ty_bits(t) == 64 ? 64 : 32;
-    bool zero = isel_g(l, c)->cond == ICMP_eq;
-    uint64_t mask = isel_is_const(l, m) ? isel_g(l, m)->lit & ty_mask(t) : 0;
-    mcov_idiom(l->code->cov, mask && !(mask & (mask - 1)) ? MCOV_BIT_TEST_BRANCH : MCOV_MASK_TEST_BRANCH);
-    Arg args[3] = {arg_rescond(zero ? RES_zero : RES_nonzero), isel_t(l, x),
-                   isel_is_const(l, m) ? arg_imm((int64_t)(isel_g(l, m)->lit & ty_mask(t))) : isel_t(l, m)};
+    *mask = isel_is_const(l, m) ? isel_g(l, m)->lit & ty_mask(t) : 0;
+    args[0] = isel_t(l, x);
+    args[1] = isel_is_const(l, m) ? arg_imm((int64_t)*mask) : isel_t(l, m);
+    return true;
+}
+
+/* the test a Test*, BranchTest* or MoveConditionallyTest* form makes for compare c,
+ * args[0..2] = condition, x, mask (*w its width, *idiom the branch idiom it is):
+ * `(x & m) ==|!= 0`, or a sign test of x or of `x & m` (an AND that nothing else
+ * reads is then left to dead-code removal); false for another shape */
+static bool test_args(Lower *l, GateId c, Arg args[3], int *w, McovIdiom *idiom)
+{
+    ResCond res;
+    uint64_t mask;
+    GateId x = isel_g(l, c)->op == OP_ICMP ? sign_tested(l, c, &res, w) : NO_GATE;
+    if (x != NO_GATE) {
+        args[0] = arg_rescond(res);
+        *idiom = MCOV_SIGN_TEST_BRANCH;
+        if (isel_g(l, x)->op == OP_AND && sole_user_is(l, x, c) && and_operands(l, x, args + 1, &mask))
+            return true;
+        args[1] = args[2] = isel_t(l, x);
+        return true;
+    }
+    GateId a = isel_g(l, c)->op == OP_ICMP ? tested_and(l, c) : NO_GATE;
+    if (a == NO_GATE || !and_operands(l, a, args + 1, &mask))
+        return false;
+    *w = ty_bits(isel_type(l, a)) == 64 ? 64 : 32;
+    *idiom = mask && !(mask & (mask - 1)) ? MCOV_BIT_TEST_BRANCH : MCOV_MASK_TEST_BRANCH;
+    args[0] = arg_rescond(isel_g(l, c)->cond == ICMP_eq ? RES_zero : RES_nonzero);
+    return true;
+}
+
+/* compare c fused into its branch as a test (test; tst, tbz/tbnz for a single bit),
+ * see test_args; false, nothing emitted, for another shape */
+static bool test_branch(Lower *l, GateId c)
+{
+    Arg args[3];
+    int w;
+    McovIdiom idiom;
+    if (!test_args(l, c, args, &w, &idiom))
+        return false;
+    mcov_idiom(l->code->cov, idiom);
     GateId saved = l->origin;
     l->origin = c;
     isel_emit_imm(l, isel_pick(w, LIR_BranchTest32, LIR_BranchTest64), 3, args, 2, NO_GATE);
@@ -197,7 +267,7 @@ static bool and_test_branch(Lower *l, GateId c)
 /* the branch of a fused compare c */
 static void fused_branch(Lower *l, GateId c)
 {
-    if (isel_g(l, c)->op == OP_ICMP && and_test_branch(l, c))
+    if (test_branch(l, c))
         return;
     if (isel_g(l, c)->op == OP_ICMP) {
         int w;
@@ -256,4 +326,68 @@ bool isel_switch(Lower *l, const Block *b)
     }
     lower_jump(l, lower_edge_block(l, b, b->nsuccs - 1));
     return true;
+}
+
+/* ---- a SELECT's compare fused into its conditional move ------------------------------- */
+/* dst := src when integer compare c holds: a test form (test_args), else
+ * MoveConditionally32/64 on c's operands, 8/16-bit ones compared at 32 bits
+ * (sign-extended first for a signed condition) */
+static void cmov_on_icmp(Lower *l, GateId c, Arg src, Arg dst)
+{
+    int w;
+    Arg args[5];
+    McovIdiom idiom;
+    if (test_args(l, c, args, &w, &idiom)) {
+        mcov_idiom(l->code->cov, MCOV_SELECT_TEST_CMOV);
+        args[3] = src;
+        args[4] = dst;
+        isel_emit_imm(l, isel_pick(w, LIR_MoveConditionallyTest32, LIR_MoveConditionallyTest64), 5, args, 2,
+                      NO_GATE);
+        return;
+    }
+    GateId a, b;
+    RelCond rc = icmp_operands(l, c, &a, &b);
+    w = cmp_width(l, isel_type(l, a), rc);
+    args[0] = arg_relcond(rc);
+    args[1] = isel_t(l, a);
+    args[2] = isel_operand(l, b, w);
+    if (w < 32 && rc >= REL_sgt) {
+        args[2] = isel_t(l, b);
+        isel_sign_extend_pair(l, w, &args[1], &args[2]);
+    }
+    mcov_idiom(l->code->cov, MCOV_SELECT_CMP_CMOV);
+    args[3] = src;
+    args[4] = dst;
+    isel_emit_imm(l, isel_pick(w, LIR_MoveConditionally32, LIR_MoveConditionally64), 5, args, 2, b);
+}
+
+/* dst := src when float compare c holds, by one DoubleCond the target's conditional
+ * move tests (or the commuted one, operands swapped); false, nothing emitted, for a
+ * condition that takes two tests */
+static bool cmov_on_fcmp(Lower *l, GateId c, Arg src, Arg dst)
+{
+    bool d = isel_type(l, isel_in(l, c, 0)) == TY_F64;
+    LirOp op = d ? LIR_MoveConditionallyDouble : LIR_MoveConditionallyFloat;
+    Arg a = isel_t(l, isel_in(l, c, 0)), b = isel_t(l, isel_in(l, c, 1));
+    for (int swap = 0; swap < 2; swap++) {
+        DoubleCond dc;
+        if (!doublecond_of_fcmp(isel_g(l, c)->cond, &dc))
+            return false;
+        Arg args[5] = {arg_doublecond(swap ? doublecond_commute(dc) : dc), swap ? b : a, swap ? a : b, src, dst};
+        if (isel_valid(l, op, 5, args)) {
+            mcov_idiom(l->code->cov, MCOV_SELECT_FCMP_CMOV);
+            lower_emit(l, op, 5, args);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool isel_cmov_on(Lower *l, GateId c, Arg src, Arg dst)
+{
+    if (isel_g(l, c)->op == OP_ICMP) {
+        cmov_on_icmp(l, c, src, dst);
+        return true;
+    }
+    return isel_g(l, c)->op == OP_FCMP && cmov_on_fcmp(l, c, src, dst);
 }

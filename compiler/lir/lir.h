@@ -343,6 +343,13 @@ struct IselHooks;   /* compiler/lir/isel.h */
 struct LirAsm;      /* compiler/lir/asm.h */
 struct ObjFormat;   /* compiler/lir/objwrite.h */
 
+/* an item of a target's machine-coverage table (compiler/lir/mcov.h) that no IR
+ * reaches: its kind ("form", "cond", "path", "idiom"), an fnmatch(3) pattern over
+ * the item's name as the table prints it, and why */
+typedef struct CovUnreached {
+    const char *kind, *pattern, *reason;
+} CovUnreached;
+
 /* One target: everything the compile driver, the tools and the checks need to know
  * about it.  compiler/target.h lists the targets of the build (the registry);
  * docs/porting.md says what a new one provides. */
@@ -378,6 +385,10 @@ struct Target {
      * names, cov_names[0..ncov) (its cov.def) */
     const char *const *cov_names;
     uint16_t ncov;
+    /* the items of its coverage table no IR reaches, with the reason (its
+     * unreached.def): unreached[0..nunreached) */
+    const CovUnreached *unreached;
+    uint16_t nunreached;
     /* values the kinds cannot say: immediate ranges, conditions, scales, symbols */
     bool (*arg_ok)(const LirForm *form, unsigned i, const Arg *arg);
     /* ---- instruction selection and calls (compiler/lir/isel*.c, abi.c): the

@@ -26,13 +26,15 @@ enum {
 #define MCOV_IDIOMS(X)                                                             \
     X(BIT_TEST_BRANCH, "bit-test branch ((x & 2^k) ==/!= 0)")                     \
     X(MASK_TEST_BRANCH, "mask-test branch ((x & m) ==/!= 0, m not one bit)")      \
+    X(SIGN_TEST_BRANCH, "sign-test branch (x < 0, x >= 0 as a test of x)")       \
     X(CMP_BRANCH, "compare fused into its branch")                                \
     X(CMP_IMM_BRANCH, "compare with an immediate fused into its branch")          \
     X(CMP_ZERO_BRANCH, "compare with zero fused into its branch")                 \
     X(FCMP_BRANCH, "float compare fused into its branch")                         \
     X(VALUE_BRANCH, "branch on a value (compare with zero)")                      \
     X(MUL_IMM, "multiply by an immediate (three-operand form)")                   \
-    X(MUL_POW2, "multiply by a power of two")                                     \
+    X(MUL_POW2, "multiply by a power of two (immediate, or a shift without one)") \
+    X(XOR_ONES_NOT, "xor with all ones as not")                                   \
     X(ADDR_SLOT, "address of an ALLOCA as a stack operand")                       \
     X(ADDR_SLOT_OFFSET, "ALLOCA plus a constant as a stack operand")              \
     X(ADDR_BASE_OFFSET, "base plus a constant as a memory operand")               \
@@ -42,6 +44,10 @@ enum {
     X(STORE_NARROW, "store of 8 or 16 bits")                                      \
     X(STORE_IMM, "store of an immediate")                                         \
     X(SELECT_CMOV, "select as a conditional move")                                \
+    X(SELECT_CMP_CMOV, "select on a compare fused into its conditional move")    \
+    X(SELECT_TEST_CMOV, "select on a bit, mask or sign test fused into its conditional move") \
+    X(SELECT_FCMP_CMOV, "select on a float compare fused into its conditional move") \
+    X(TEST_SET, "bit, mask or sign test as a value (test and set)")              \
     X(MIN_MAX_CMOV, "min/max as compare and conditional move")                    \
     X(ROTATE_NATIVE, "rotate by the target's instruction")                        \
     X(ROTATE_SHIFTS, "rotate by shifts")                                          \

@@ -559,6 +559,41 @@ bool ra_linear_scan(RaCtx *c, Bank bank)
     return !c->failed;
 }
 
+/* ---- a reduced register file: never below what one instruction needs ---------------- */
+typedef struct {
+    Bank bank;
+    unsigned n;
+    Tmp seen[16];
+} DistinctTmps;
+
+static void note_distinct(void *ctx, Tmp *tmp, Role role, Bank bank, Width width)
+{
+    (void)role;
+    (void)width;
+    DistinctTmps *d = ctx;
+    if (bank != d->bank || !tmp_is_virtual(*tmp))
+        return;
+    for (unsigned i = 0; i < d->n; i++)
+        if (d->seen[i] == *tmp)
+            return;
+    if (d->n < sizeof d->seen / sizeof d->seen[0])
+        d->seen[d->n++] = *tmp;
+}
+
+/* the most virtual tmps of bank b one instruction of code names (each may need a
+ * register at once: a compare fused into a conditional move names four) */
+static unsigned tmps_at_once(const Code *code, Bank b)
+{
+    unsigned most = 0;
+    for (uint32_t i = 0; i < code->nblocks; i++)
+        for (uint32_t k = 0; k < code->blocks[i]->ninsts; k++) {
+            DistinctTmps d = {.bank = b};
+            lir_for_each_tmp(&code->blocks[i]->insts[k], note_distinct, &d);
+            most = d.n > most ? d.n : most;
+        }
+    return most;
+}
+
 /* ---- entry points ------------------------------------------------------------------ */
 unsigned lir_alloc_order(const Code *code, const RegallocOptions *opt, Bank b, uint8_t *regs)
 {
@@ -566,6 +601,10 @@ unsigned lir_alloc_order(const Code *code, const RegallocOptions *opt, Bank b, u
     unsigned n = 0;
     unsigned total = t->alloc_order[b] ? t->nalloc_order[b] : t->nregs[b];
     unsigned limit = opt && opt->max_regs[b] ? opt->max_regs[b] : LIR_MAX_REGS;
+    if (limit < LIR_MAX_REGS) {
+        unsigned need = tmps_at_once(code, b);
+        limit = need > limit ? need : limit;
+    }
     for (unsigned k = 0; k < total && n < limit; k++) {
         unsigned r = t->alloc_order[b] ? t->alloc_order[b][k] : k;
         if (r >= t->nregs[b] || r >= LIR_MAX_REGS || !((t->allocatable[b] >> r) & 1))

@@ -93,13 +93,19 @@ typedef enum {
 /* zero-initialized options are the defaults */
 typedef struct RegallocOptions {
     /* at most this many allocatable registers per bank (the first ones of the
-     * target's allocation order); 0 = all of them.  Physical registers written in
-     * the code are honoured whatever the limit. */
+     * target's allocation order), or as many as the instruction naming the most
+     * virtual tmps of the bank names, if more; 0 = all of them.  Physical registers
+     * written in the code are honoured whatever the limit. */
     uint8_t max_regs[BANK_COUNT];
     uint8_t spill;             /* RegallocSpill */
     bool no_coalesce;          /* no move hints (self-moves are still removed) */
     bool no_share_slots;       /* one spill slot per spilled tmp, never shared */
     bool no_fold;              /* never fold a spilled operand into the instruction */
+    /* lir_allocate_local only (the other knobs are linear scan's): every value lives
+     * in its slot, stored right after each def, and every use a form can take from
+     * the slot is read from there even if a register still holds it, so memory
+     * operands become the rule */
+    bool slot_operands;
 } RegallocOptions;
 
 /* allocate registers and stack of one Code in place (the single entry point):
@@ -130,9 +136,10 @@ bool lir_allocate_compiled(Code *code, const RegallocOptions *opt, LirLiveness *
  * clobbers, a physical register the code names).  The registers come from the allocation order, leaving
  * out the physical registers live across the instruction or named by it (a call's
  * clobbers included; a fixed-point dataflow over the blocks of one bit set per bank
- * gives them).  Then the stack allocator, as lir_allocate.  false with a message in
- * err if an instruction names more tmps than there are registers left. */
-bool lir_allocate_local(Code *code, char *err, size_t errlen);
+ * gives them).  Then the stack allocator, as lir_allocate.  opt (may be NULL): only
+ * slot_operands counts.  false with a message in err if an instruction names more
+ * tmps than there are registers left. */
+bool lir_allocate_local(Code *code, const RegallocOptions *opt, char *err, size_t errlen);
 
 /* remove the instructions selection left whose results nobody reads (no effect,
  * every def a virtual tmp dead after it; dead.c), in up to four rounds; the

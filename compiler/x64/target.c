@@ -109,6 +109,12 @@ static const char *const cov_names[X64COV_COUNT] = {
 #include "cov.def"
 #undef X
 };
+
+static const CovUnreached unreached[] = {
+#define U(kind, pattern, reason) {kind, pattern, reason},
+#include "unreached.def"
+#undef U
+};
 _Static_assert(sizeof x64_forms / sizeof x64_forms[0] <= MCOV_MAX_FORMS, "forms exceed MCOV_MAX_FORMS");
 
 /* every field the CPU levels share */
@@ -135,6 +141,8 @@ _Static_assert(sizeof x64_forms / sizeof x64_forms[0] <= MCOV_MAX_FORMS, "forms 
     .disasm = { CS_ARCH_X86, CS_MODE_64, x64_cs_reg }, \
     .obj = &x64_obj_format, \
     .cov_names = cov_names, \
+    .unreached = unreached, \
+    .nunreached = sizeof unreached / sizeof unreached[0], \
     .ncov = X64COV_COUNT,
 
 static const Target x64, x64_v3;
