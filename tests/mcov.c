@@ -173,6 +173,7 @@ static void check_unreached(void)
         cov->forms[row] = 1;
     McovTotals m = mcov_table_unhit(t, NULL);
     EXPECT(m.marked_hit == 1 && m.unreached == n.unreached - 1, "a hit marked item: %u", m.marked_hit);
+    free(buf);
     f = open_memstream(&buf, &len);
     mcov_table_print(f, t);
     fclose(f);
