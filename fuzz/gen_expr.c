@@ -40,16 +40,22 @@ static GateId nonzero_const(Gen *g, Type t, bool avoid_minus_one)
     return gen_cnst(g, t, k);
 }
 
+GateId gen_stmt_div(Gen *g, bool may_trap)
+{
+    Type t = gen_rand_int_type(g);
+    return gen_div_of(g, t, may_trap, NO_GATE);
+}
+
 /* a division whose divisor is never zero and, when signed, never INT_MIN / -1;
- * with may_trap, a raw divisor (the rare division that can trap) */
-void gen_stmt_div(Gen *g, bool may_trap)
+ * with may_trap, a raw divisor (the rare division that can trap): `divisor` if it
+ * is not NO_GATE */
+GateId gen_div_of(Gen *g, Type t, bool may_trap, GateId divisor)
 {
     static const Opcode ops[] = {OP_SDIV, OP_SREM, OP_UDIV, OP_UREM};
-    Type t = gen_rand_int_type(g);
     Opcode op = ops[gen_rd_below(g, 4)];
     bool is_signed = op == OP_SDIV || op == OP_SREM;
     GateId a = gen_val_of(g, t);
-    GateId b = gen_val_of(g, t);
+    GateId b = divisor != NO_GATE ? divisor : gen_val_of(g, t);
     if (may_trap && is_signed && gen_rd_chance(g, 30)) {
         /* INT_MIN / (-1 or -2): the overflow trap, when b is odd */
         uint64_t min = (uint64_t)1 << (ty_bits(t) - 1);
@@ -74,7 +80,9 @@ void gen_stmt_div(Gen *g, bool may_trap)
             break;
         }
     }
-    gen_pool_add(g, gen_bin(g, op, t, a, b));
+    GateId q = gen_bin(g, op, t, a, b);
+    gen_pool_add(g, q);
+    return q;
 }
 
 /* ---- floats, conversions, compares ---------------------------------------------- */

@@ -210,6 +210,15 @@ void gen_block(Gen *g, uint32_t limit)
 
 /* ---- functions --------------------------------------------------------------------- */
 
+/* is there an earlier function whose result may trap with no effect before it? */
+static bool has_pure_trap_callee(const Gen *g, uint32_t idx)
+{
+    for (uint32_t j = 0; j < idx; j++)
+        if (g->sigs[j].pure_trap)
+            return true;
+    return false;
+}
+
 static void make_signature(Gen *g, uint32_t idx, bool entry)
 {
     static const uint32_t ptr_sizes[] = {8, 16, 64, 256, 32};
@@ -221,8 +230,10 @@ static void make_signature(Gen *g, uint32_t idx, bool entry)
     uint32_t n = gen_rd_below(g, GEN_MAX_PARAMS - 1);
     if (entry && n == 0 && gen_rd_chance(g, 75))
         n = 1 + gen_rd_below(g, 3); /* the run lines' arguments keep the entry from folding away */
+    /* callees: stack addresses handed in; an entry that may call such a function at
+     * its end (gen_stmt_call_relay): the harness buffer, where a store outlives a trap */
+    uint32_t ptr_chance = !entry ? 35 : has_pure_trap_callee(g, idx) ? 50 : 20;
     for (uint32_t p = 0; p < n; p++) {
-        uint32_t ptr_chance = entry ? 20 : 35; /* callees: stack addresses handed in */
         if (gen_rd_chance(g, gen_feat(g, GF_LOAD) || gen_feat(g, GF_STORE) ? ptr_chance : 0)) {
             s->params[p] = TY_I64;
             s->ptr_size[p] = entry ? HEAP_SIZE : ptr_sizes[gen_rd_below(g, 5)];
@@ -311,15 +322,24 @@ void gen_function(Gen *g, uint32_t idx, uint32_t budget)
     }
     if (small) { /* a few gates: what the inliner takes */
         GenRecord head = gen_begin_record(g, GEN_RECORD);
-        gen_small_callee_head(g);
+        s->pure_trap = gen_small_callee_head(g);
         gen_end_record(g, head);
         budget = budget < 24 ? budget : 24;
     }
-    gen_block(g, g->c->ngates + budget);
+    if (s->pure_trap)
+        gen_pure_block(g, g->c->ngates + budget);
+    else
+        gen_block(g, g->c->ngates + budget);
     if (entry && !gen_path_ended(g))
         gen_extreme_tail(g);
     if (idx == g->wide_fn && !gen_path_ended(g)) /* every parameter reaches the return */
         g->ret_extra = gen_args_checksum(g, s->ret);
+    if (!small && !gen_path_ended(g)) { /* mostly where a callee's result may trap */
+        GenRecord tail = gen_begin_record(g, GEN_RECORD);
+        if (gen_rd_chance(g, has_pure_trap_callee(g, idx) ? 70 : 25))
+            gen_stmt_call_relay(g);
+        gen_end_record(g, tail);
+    }
     if (!gen_path_ended(g))
         /* a throw only from the entry: a callee that always threw would hide its callers */
         gen_end_path(g, entry && gen_feat(g, GF_EXIT) && gen_rd_chance(g, 5));

@@ -7,6 +7,8 @@
  * relays before later effects, and small callees that store, trap or throw. */
 #include "fuzz/gen_internal.h"
 
+#include <string.h>
+
 static const int icmp_all[] = {
     ICMP_eq, ICMP_ne, ICMP_ugt, ICMP_uge, ICMP_ult, ICMP_ule, ICMP_sgt, ICMP_sge, ICMP_slt, ICMP_sle,
 };
@@ -303,14 +305,77 @@ void gen_stmt_call_via_stack(Gen *g)
     call_via_obj(g, NULL);
 }
 
-/* a call of a small earlier function (one the inliner takes), if there is one */
+/* a small earlier function (one the inliner takes), if there is one (else
+ * UINT32_MAX); with_result: only one that returns a value, one whose result may trap
+ * if there is any */
+static uint32_t pick_small(Gen *g, bool with_result)
+{
+    uint32_t cand[GEN_MAX_FUNCS], n = callees(g, cand, false), k = 0, trap[GEN_MAX_FUNCS], t = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const GenSig *s = &g->sigs[cand[i]];
+        if (s->small && (!with_result || s->ret != TY_NONE))
+            cand[k++] = cand[i];
+        if (s->small && with_result && s->pure_trap)
+            trap[t++] = cand[i];
+    }
+    if (t)
+        return trap[gen_rd_below(g, t)];
+    return k ? cand[gen_rd_below(g, k)] : UINT32_MAX;
+}
+
 static GateId call_small(Gen *g)
 {
-    uint32_t cand[GEN_MAX_FUNCS], n = callees(g, cand, false), k = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (g->sigs[cand[i]].small)
-            cand[k++] = cand[i];
-    return k ? gen_call(g, cand[gen_rd_below(g, k)]) : NO_GATE;
+    uint32_t fn = pick_small(g, false);
+    return fn != UINT32_MAX ? gen_call(g, fn) : NO_GATE;
+}
+
+/* the ARG gates of the function's value parameters (not pointers, not the recursion
+ * depth), at most GEN_MAX_PARAMS; their count */
+static uint32_t value_params(Gen *g, GateId *args)
+{
+    const GenSig *s = &g->sigs[g->fidx];
+    uint32_t n = 0;
+    for (GateId x = NUM_ROOTS; x < g->c->ngates && n < GEN_MAX_PARAMS; x++) {
+        const Gate *gt = &g->c->gates[x];
+        if (gt->op == OP_ARG && !s->ptr_size[gt->lit] && (int)gt->lit != s->depth_param)
+            args[n++] = x;
+    }
+    return n;
+}
+
+/* a value parameter converted to t, else a value of t that is not a constant if
+ * there is one */
+static GateId param_value(Gen *g, Type t)
+{
+    GateId args[GEN_MAX_PARAMS];
+    uint32_t n = value_params(g, args);
+    if (!n)
+        return live_value(g, t);
+    GateId a = args[gen_rd_below(g, n)];
+    return gen_convert_to(g, a, t);
+}
+
+/* a call of fn with arguments made from the function's parameters (the run lines'
+ * arguments then decide whether a division in the callee traps); NO_GATE if a
+ * pointer argument cannot be had */
+static GateId call_with_live_args(Gen *g, uint32_t fn)
+{
+    const GenSig *s = &g->sigs[fn];
+    GateId args[GEN_WIDE_PARAMS];
+    for (uint32_t p = 0; p < s->nparams; p++) {
+        if (s->ptr_size[p])
+            args[p] = gen_ptr_arg(g, s->ptr_size[p]);
+        else if ((int)p == s->depth_param)
+            args[p] = gen_cnst(g, TY_I32, gen_rd_below(g, 4));
+        else
+            args[p] = param_value(g, s->params[p]);
+        if (args[p] == NO_GATE)
+            return NO_GATE;
+    }
+    gen_charge(g, s->cost);
+    GateId call = gen_emit_call(g, fn, args);
+    gen_pool_add(g, call);
+    return call;
 }
 
 /* the effect in the true arm: a call of an earlier function (a small one half the
@@ -370,6 +435,43 @@ void gen_stmt_dep_join(Gen *g)
         gen_stmt_load(g);
 }
 
+/* a pointer parameter of the function (a STORE through it may outlive a trap:
+ * the entry's point into the harness buffer), else any object of 8 bytes or more */
+static GenPtr *param_ptr(Gen *g)
+{
+    for (uint32_t i = 0; i < g->nptrs; i++)
+        if (g->c->gates[g->ptrs[i].base].op == OP_ARG && g->ptrs[i].size >= 8)
+            return &g->ptrs[i];
+    return gen_pick_ptr(g, 8);
+}
+
+/* CALL of a small function whose dependency output reaches a STORE only through a
+ * DEPEND_RELAY (after an ORDINARY_BLOCK), then a LOAD at an address made from the
+ * call's result, on the chain the path's terminator reads: inlined, a trap in the
+ * callee's result must still come before the STORE.  For a function's end (an
+ * effect chain that meets a selector before its terminator makes the inliner refuse
+ * the call on other grounds). */
+void gen_stmt_call_relay(Gen *g)
+{
+    GenPtr *p = param_ptr(g);
+    if (!p)
+        return;
+    GenPtr obj = *p;
+    uint32_t fn = pick_small(g, true);
+    GateId call = fn != UINT32_MAX ? call_with_live_args(g, fn) : NO_GATE;
+    if (call == NO_GATE)
+        return;
+    g->state = gen_state1(g, OP_ORDINARY_BLOCK, 0, g->state);
+    g->dep = gen_relay(g, g->state, call);
+    store_into(g, &obj);
+    GateId wide = gen_convert_to(g, call, TY_I64);
+    GateId off = gen_masked(g, TY_I64, wide, gen_mask_below(obj.size - 8));
+    GateId a = gen_bin(g, OP_ADD, TY_I64, obj.base, off);
+    GateId ld = gen_add_gate(g, OP_LOAD, TY_I64, 0, 0, NULL, 0, &g->dep, 1, &a, 1);
+    g->dep = ld;
+    gen_pool_add(g, ld);
+}
+
 /* ---- small callees ---------------------------------------------------------------- */
 
 /* IF (a == boundary constant) { THROW } for an integer argument a: true only for some
@@ -391,6 +493,20 @@ static void rare_throw(Gen *g)
     g->dep = gen_relay(g, f_end, dep0);
 }
 
+/* the division that may trap, its divisor made from a value parameter (so that the
+ * caller's arguments decide whether it traps); NO_GATE if the function has none */
+static GateId param_div(Gen *g)
+{
+    GateId args[GEN_MAX_PARAMS];
+    uint32_t n = value_params(g, args);
+    if (!n)
+        return NO_GATE;
+    Type t = gen_rand_int_type(g);
+    GateId b = args[gen_rd_below(g, n)];
+    b = gen_convert_to(g, b, t);
+    return gen_div_of(g, t, true, b);
+}
+
 /* a store of the first bytes of the function's first pointer parameter (where a
  * caller's load after the call reads: call_via), one function in three */
 void gen_ptr_param_head(Gen *g)
@@ -404,16 +520,48 @@ void gen_ptr_param_head(Gen *g)
 }
 
 /* what makes a small callee interesting to inline: a store (through a pointer
- * parameter when it has one), the module's one division that may trap, a throw */
-void gen_small_callee_head(Gen *g)
+ * parameter when it has one), the module's one division that may trap, a throw.
+ * Without a store, the trapping division is folded into the result (ret_extra): a
+ * call's result that may trap, with no effect before it */
+bool gen_small_callee_head(Gen *g)
 {
     uint32_t what = gen_rd_below(g, 4);
+    bool store = what != 1 || gen_rd_chance(g, 50);
+    GateId q = NO_GATE;
     if (what == 1 && gen_feat(g, GF_DIV0) && g->unsafe_divs < 1) {
         g->unsafe_divs++;
-        gen_stmt_div(g, true);
+        q = store ? NO_GATE : param_div(g);
+        if (q == NO_GATE)
+            gen_stmt_div(g, true);
     } else if (what >= 2 && gen_feat(g, GF_EXIT)) {
         rare_throw(g);
     }
-    if (what != 1 || gen_rd_chance(g, 50))
+    if (store) {
         gen_stmt_store(g);
+        return false;
+    }
+    if (q == NO_GATE || g->dep != ROOT_DEPEND_ENTRY || g->f->ret == TY_NONE)
+        return false;
+    g->ret_extra = q;
+    return true;
+}
+
+/* statements of arithmetic, conversions and compares only: no memory effect, call,
+ * runtime call, INVOKE or state gate (what a pure small callee is made of) */
+void gen_pure_block(Gen *g, uint32_t limit)
+{
+    static const GenFeature off[] = {GF_DIV, GF_DIV0, GF_LOAD, GF_STORE, GF_CALL, GF_IF,
+                                      GF_SWITCH, GF_LOOP, GF_EXIT, GF_BLOCK};
+    uint8_t weight[GF_COUNT];
+    memcpy(weight, g->weight, sizeof weight);
+    bool no_rt = g->no_joins_runtime;
+    uint32_t exc_n = g->exc_n; /* gen_exc_stmt places INVOKEs only while there is a chain */
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        g->weight[off[i]] = 0;
+    g->no_joins_runtime = true;
+    g->exc_n = 0;
+    gen_block(g, limit);
+    memcpy(g->weight, weight, sizeof weight);
+    g->no_joins_runtime = no_rt;
+    g->exc_n = exc_n;
 }

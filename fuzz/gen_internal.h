@@ -47,6 +47,8 @@ typedef struct {
     Type ret;
     uint64_t cost;                     /* estimated gate evaluations per call */
     bool small;                        /* a few gates: what the inliner takes */
+    bool pure_trap;                    /* small, straight-line, no memory effect or call,
+                                          its result made from a division that may trap */
 } GenSig;
 
 typedef struct {
@@ -154,7 +156,9 @@ void gen_charge(Gen *g, uint64_t evals);      /* add to the cost estimate */
 void gen_stmt_int(Gen *g);
 /* gen_ops.c: SELECT and the added integer operations */
 void gen_stmt_bits(Gen *g);
-void gen_stmt_div(Gen *g, bool may_trap);
+GateId gen_stmt_div(Gen *g, bool may_trap);     /* the division made */
+/* the same of type t; with may_trap, divisor (if not NO_GATE) is the divisor's value */
+GateId gen_div_of(Gen *g, Type t, bool may_trap, GateId divisor);
 void gen_stmt_float(Gen *g);
 void gen_stmt_fops(Gen *g);                   /* SQRT .. FCOPYSIGN, edge operands (gen_fops.c) */
 void gen_stmt_convert(Gen *g);
@@ -208,8 +212,13 @@ void gen_stmt_pressure(Gen *g, uint32_t left, bool with_call); /* many values li
                                                  together (across a call) */
 void gen_stmt_dep_join(Gen *g);               /* IF { CALL or LOAD } MERGE, then an effect */
 void gen_stmt_call_via_stack(Gen *g);         /* STORE, CALL f(address), LOAD */
+void gen_stmt_call_relay(Gen *g);             /* CALL, DEPEND_RELAY, STORE, LOAD at the result:
+                                                 a function's last statement */
 GateId gen_ptr_arg(Gen *g, uint32_t need);    /* a pointer argument; NO_GATE if none */
-void gen_small_callee_head(Gen *g);           /* a small callee's store / trap / throw */
+/* a small callee's store / trap / throw; true if its result is to be made from the
+ * trapping division with no effect (the body is then built by gen_pure_block) */
+bool gen_small_callee_head(Gen *g);
+void gen_pure_block(Gen *g, uint32_t limit);  /* gen_block without effects or control flow */
 void gen_ptr_param_head(Gen *g);              /* at times a store through the first pointer parameter */
 GateId gen_call_some(Gen *g);                 /* a call of an earlier function; NO_GATE if none */
 
