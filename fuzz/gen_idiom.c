@@ -1,6 +1,6 @@
 /* gen_idiom.c — generator statements aimed at what the backends match and bound:
- * single-bit tests, sign tests, mask tests and compares with zero or a boundary
- * constant (tbz/cbz/bt/test forms), operations with constants at the encoders' boundaries, blocks with more
+ * single-bit tests, sign tests, mask tests, compares with zero or a boundary
+ * constant (tbz/cbz/bt/test forms) and of two values, operations with constants at the encoders' boundaries, blocks with more
  * values live across a call than there are registers, and the effect shapes around
  * calls: stack addresses passed to callees (offset, through selectors, in loops) with
  * a store before and a load after, call and load dependencies joined by selectors and
@@ -73,12 +73,16 @@ static GateId sign_or_mask_test(Gen *g, Type t, bool sign)
 GateId gen_idiom_cond(Gen *g)
 {
     Type t = idiom_type(g);
-    uint32_t shape = gen_rd_below(g, 6);
+    uint32_t shape = gen_rd_below(g, 8);
     if (shape < 2)
         return bit_test(g, t);
-    if (shape >= 4)
+    if (shape == 4 || shape == 5)
         return sign_or_mask_test(g, t, shape == 4);
     GateId x = live_value(g, t);
+    if (shape >= 6) { /* two values: a register (or, spilled, memory) on either side */
+        GateId y = live_value(g, t);
+        return gen_cmp(g, OP_ICMP, icmp_all[gen_rd_below(g, 10)], x, y);
+    }
     GateId k = gen_cnst(g, t, shape == 2 ? 0 : gen_boundary_int(g, t));
     int cond = icmp_all[gen_rd_below(g, 10)];
     if (gen_rd_chance(g, 15)) /* the constant first */

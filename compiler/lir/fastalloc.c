@@ -311,13 +311,23 @@ static unsigned stack_args(LocalCtx *c, LirOp op)
  * a tmp whose every def zero-extends from 32 bits: its slot's upper half is zero
  * already, so a 4-byte store leaves the slot right.  A 32-bit first def would
  * leave the upper half as it was. */
+/* slot_operands: the argument folding starts at, each of the virtual tmps in the
+ * places a form may take from memory (may) in turn, so that a form taking one
+ * memory operand gets it in every place alike */
+static unsigned fold_start(const LocalCtx *c, const Inst *in, unsigned may)
+{
+    unsigned places[LIR_MAX_ARGS], n = 0;
+    for (unsigned i = 0; i < in->nargs; i++)
+        if (((may >> i) & 1) && in->args[i].kind == ARG_TMP && tmp_is_virtual(in->args[i].base))
+            places[n++] = i;
+    return n ? places[c->nout % n] : 0;
+}
+
 static void fold_args(LocalCtx *c, Inst *in)
 {
     unsigned may = stack_args(c, (LirOp)in->op);
     const LirOverload *ov = may ? lir_overload((LirOp)in->op, in->nargs) : NULL;
-    /* slot_operands: each instruction from another argument on (in turn), so that a
-     * form taking one memory operand gets it in every place */
-    unsigned start = c->slot_operands && in->nargs ? c->nout % in->nargs : 0;
+    unsigned start = c->slot_operands && ov ? fold_start(c, in, may) : 0;
     for (unsigned k = 0; ov && k < in->nargs; k++) {
         unsigned i = (start + k) % in->nargs;
         Arg *a = &in->args[i];
