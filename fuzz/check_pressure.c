@@ -46,7 +46,7 @@ RegallocOptions check_pressure_options(const Module *m)
 RegallocOptions check_local_options(const Module *m)
 {
     RegallocOptions ra = {0};
-    ra.slot_operands = mix(check_program_hash(m) ^ 0x5851f42d4c957f2dull) % 2 == 0;
+    ra.slot_operands = mix(check_program_hash(m) ^ 0x5851f42d4c957f2dull) % 4 != 0;
     return ra;
 }
 

@@ -170,7 +170,7 @@ RegallocOptions check_pressure_options(const Module *m);
  * forms */
 const Target *check_pressure_level(const Module *m, const Target *t);
 /* the knobs m gets in the local allocator's stages: slot_operands (every value in
- * its slot, memory operands wherever a form takes one) on half of the programs,
+ * its slot, memory operands wherever a form takes one) on three programs in four,
  * drawn from its hash */
 RegallocOptions check_local_options(const Module *m);
 

@@ -453,7 +453,7 @@ void gen_stmt_guarded_access(Gen *g, bool is_load)
 /* ---- loops ----------------------------------------------------------------------- */
 
 typedef struct {
-    int form;          /* 0: up, i+1 <u/<s trip; 1: up, i+1 != trip; 2: down, i-1 >s 0 (trip >= 1) */
+    int form;          /* 0: up, i+1 < trip (below_trip); 1: up, i+1 != trip; 2: down, i-1 > 0 (trip >= 1) */
     GateId trip, start;
     Type type;
 } Counted;
@@ -476,20 +476,34 @@ static Counted plan_counter(Gen *g, uint64_t maxtrip)
     return k;
 }
 
+/* i+1 < trip (trip >= 1 and below the signed range) in one of eight spellings, each
+ * condition of the order: i+1 <u trip, <s, trip >u i+1, >s, i+1 <=u trip-1, <=s,
+ * trip-1 >=u i+1, >=s */
+static GateId below_trip(Gen *g, const Counted *k, GateId next)
+{
+    static const int conds[] = {ICMP_ult, ICMP_slt, ICMP_ugt, ICMP_sgt, ICMP_ule, ICMP_sle, ICMP_uge, ICMP_sge};
+    uint32_t c = gen_rd_below(g, 8);
+    GateId bound = k->trip;
+    if (c >= 4)
+        bound = gen_bin(g, OP_SUB, k->type, k->trip, gen_cnst(g, k->type, 1));
+    bool trip_left = (c / 2) % 2 == 1; /* >u >s >=u >=s */
+    return gen_cmp(g, OP_ICMP, conds[c], trip_left ? bound : next, trip_left ? next : bound);
+}
+
 static GateId counter_step(Gen *g, const Counted *k, GateId i, GateId *next)
 {
     GateId one = gen_cnst(g, k->type, 1);
-    if (k->form == 2) {
+    if (k->form == 2) { /* down to 0: i-1 >s 0, >=s 1, >u 0, >=u 1 or != 0 (i-1 >= 0) */
+        static const int down[] = {ICMP_sgt, ICMP_sge, ICMP_ugt, ICMP_uge, ICMP_ne};
+        static const uint64_t bound[] = {0, 1, 0, 1, 0};
+        uint32_t c = gen_rd_below(g, 5);
         *next = gen_bin(g, OP_SUB, k->type, i, one);
-        return gen_cmp(g, OP_ICMP, ICMP_sgt, *next, gen_cnst(g, k->type, 0));
+        return gen_cmp(g, OP_ICMP, down[c], *next, gen_cnst(g, k->type, bound[c]));
     }
     *next = gen_bin(g, OP_ADD, k->type, i, one);
     if (k->form == 1)
         return gen_cmp(g, OP_ICMP, ICMP_ne, *next, k->trip);
-    static const int conds[] = {ICMP_ult, ICMP_slt};
-    if (gen_rd_chance(g, 25)) /* trip >u i+1 */
-        return gen_cmp(g, OP_ICMP, ICMP_ugt, k->trip, *next);
-    return gen_cmp(g, OP_ICMP, conds[gen_rd_below(g, 2)], *next, k->trip);
+    return below_trip(g, k, *next);
 }
 
 /* the value a carried selector takes around the back edge: it depends on itself */
