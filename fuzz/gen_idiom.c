@@ -54,6 +54,19 @@ static GateId bit_test(Gen *g, Type t)
     return gen_cmp(g, OP_ICMP, gen_rd_chance(g, 50) ? ICMP_ne : ICMP_eq, bit, zero);
 }
 
+/* a constant mask for a sign test: a boundary constant, three times in four with the
+ * sign bit set (without it the test is constant and folds away), as a sign-extended
+ * 32-bit value at 64 bits (an immediate of x86-64's test and of ARM64's tst) */
+static uint64_t sign_mask(Gen *g, Type t)
+{
+    uint64_t k = gen_boundary_int(g, t);
+    if (gen_rd_chance(g, 25))
+        return k;
+    if (t != TY_I64)
+        return k | (uint64_t)1 << (ty_bits(t) - 1);
+    return (uint64_t)(int64_t)(int32_t)(uint32_t)(k | 0x80000000u);
+}
+
 /* a sign test, x < 0 or x >= 0, of x or of x & m (m a boundary constant or a value),
  * or a test of x & y against zero (a mask in a register): the test forms */
 static GateId sign_or_mask_test(Gen *g, Type t, bool sign)
@@ -63,7 +76,7 @@ static GateId sign_or_mask_test(Gen *g, Type t, bool sign)
     GateId zero = gen_cnst(g, t, 0);
     bool masked = !sign || gen_rd_chance(g, 50);
     if (masked) {
-        GateId m = sign && gen_rd_chance(g, 50) ? gen_cnst(g, t, gen_boundary_int(g, t)) : live_value(g, t);
+        GateId m = sign && gen_rd_chance(g, 50) ? gen_cnst(g, t, sign_mask(g, t)) : live_value(g, t);
         x = gen_bin(g, OP_AND, t, x, m);
     }
     int cond = gen_rd_chance(g, 50) ? (sign ? ICMP_slt : ICMP_ne) : (sign ? ICMP_sge : ICMP_eq);
