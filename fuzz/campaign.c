@@ -38,6 +38,7 @@
 
 enum { MSG_FINDING = 2, MAX_JOBS = 256, MAX_SIGNATURES = 4096 };
 enum { WORKER_TRIM_PROGRAMS = 2048 }; /* programs between two malloc_trim of a worker */
+enum { WORKER_PROGRAMS_DEFAULT = 8192 }; /* programs of one worker process (a few tens of s) */
 
 typedef struct {
     uint32_t type, worker;
@@ -60,6 +61,7 @@ typedef struct {
     volatile int64_t started_ns;    /* when, 0 between programs */
     volatile int stop;
     volatile int finished;          /* the worker checked its share of max_programs */
+    volatile int retired;           /* it checked its worker_programs: start a fresh one */
     Msg tally;                      /* running totals of this worker slot (all its
                                        processes), updated after each program so a
                                        crash loses nothing */
@@ -113,6 +115,7 @@ void campaign_options_default(CampaignOptions *o)
     o->out_dir = "fuzz-out";
     o->runs = 3;
     o->hang_seconds = 60;
+    o->worker_programs = WORKER_PROGRAMS_DEFAULT;
     o->status_interval = 5;
     check_options_default(&o->check);
     o->check.qemu_every = QEMU_EVERY_DEFAULT;
@@ -274,8 +277,15 @@ static void worker_main(const CampaignOptions *o, uint32_t worker, uint64_t star
          * hand the whole free pages back now and then (bench/fuzz/README.md) */
         if (k % WORKER_TRIM_PROGRAMS == WORKER_TRIM_PROGRAMS - 1)
             malloc_trim(0);
+        /* what a process keeps still rises with the largest programs it has met (the
+         * buffers kept at their high-water size, the heap's stranded pages): a
+         * fresh process goes on at the next program */
+        if (o->worker_programs && k + 1 - start >= o->worker_programs && k + 1 < end && !sh->stop) {
+            sh->retired = 1;
+            break;
+        }
     }
-    sh->finished = !sh->stop;
+    sh->finished = !sh->stop && !sh->retired;
     if (w.check.engines != o->check.engines)
         check_engines_free(w.check.engines);
     if (w.check.interp.memory != o->check.interp.memory)
@@ -292,6 +302,7 @@ static bool spawn(Parent *p, uint32_t i, uint64_t start)
         return false;
     p->shared[i].stop = 0;
     p->shared[i].finished = 0;
+    p->shared[i].retired = 0;
     p->shared[i].started_ns = 0;
     p->shared[i].current = start;
     fflush(NULL);
@@ -304,6 +315,9 @@ static bool spawn(Parent *p, uint32_t i, uint64_t start)
     }
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* a worker never outlives its campaign */
+        char name[16]; /* what ps and /proc/PID/comm show: the worker slot */
+        snprintf(name, sizeof name, "circ-worker-%u", i);
+        prctl(PR_SET_NAME, name);
         if (getppid() != parent)
             _exit(0);
         close(fds[0]);
@@ -316,6 +330,7 @@ static bool spawn(Parent *p, uint32_t i, uint64_t start)
     }
     close(fds[1]);
     p->w[i] = (WorkerSlot){.pid = pid, .fd = fds[0], .next_index = start};
+    p->st->worker_processes++;
     return true;
 }
 
@@ -602,6 +617,10 @@ static void worker_ended(Parent *p, uint32_t i)
     bool clean = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
     if (clean && (p->shared[i].stop || p->shared[i].finished))
         return;
+    if (clean && p->shared[i].retired) { /* its worker_programs checked */
+        restart(p, i);
+        return;
+    }
     char sig[64], detail[128];
     if (WIFSIGNALED(ws)) {
         const char *name = sigabbrev_np(WTERMSIG(ws));

@@ -51,6 +51,9 @@ typedef struct {
     void *reducer_ctx;
     uint64_t max_programs;   /* stop after this many programs; 0: no limit */
     double hang_seconds;     /* one program checked longer than this is a hang */
+    uint64_t worker_programs; /* a worker process checks at most this many programs,
+                                then a fresh one goes on at the next index (its
+                                memory never outgrows a young worker's); 0: no limit */
     double status_interval;  /* seconds between plain status lines */
     StatusMode status_mode;
     bool stop_on_mismatch;   /* end the campaign at the first mismatch */
@@ -71,6 +74,8 @@ typedef struct {
     uint64_t mismatches;     /* every mismatching program (a signature may repeat) */
     uint64_t signatures;     /* distinct signatures */
     uint64_t crashes, hangs; /* worker deaths and kills (also counted as mismatches) */
+    uint64_t worker_processes; /* started: jobs, plus one for each restart (a death or
+                                  CampaignOptions.worker_programs reached) */
     uint64_t unsaved;        /* new signatures whose files could not be written */
     double execs_per_sec;
     double worker_seconds[3];/* CPU time of the workers in generate / run lines

@@ -274,6 +274,39 @@ static void test_crash_and_hang(const char *out)
            (unsigned long long)st.programs);
 }
 
+/* ---- 5. worker processes handing over ------------------------------------------------ */
+/* workers that retire after worker_programs check the same programs as workers that
+ * live for the whole campaign: the same count and the same oracle outcomes */
+static void test_worker_handover(const char *out)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/handover", out);
+    CampaignStats st[2];
+    for (int k = 0; k < 2; k++) {
+        CampaignOptions o;
+        base_options(&o, dir, &idle_pass);
+        o.seconds = 0;
+        o.jobs = 2;
+        o.max_programs = 61;
+        o.worker_programs = k ? 7 : 0;
+        o.check.targets = "O";
+        CHECK(campaign_run(&o, &st[k], stderr) == 0, "campaign %d ran", k);
+    }
+    CHECK(st[0].worker_processes == 2, "no limit: one process a job (%llu)",
+          (unsigned long long)st[0].worker_processes);
+    /* 31 and 30 programs, 7 a process: 5 processes each */
+    CHECK(st[1].worker_processes == 10, "7 programs a process: 10 processes (%llu)",
+          (unsigned long long)st[1].worker_processes);
+    CHECK(st[0].programs == 61 && st[1].programs == 61, "every program once: %llu and %llu",
+          (unsigned long long)st[0].programs, (unsigned long long)st[1].programs);
+    CHECK(!memcmp(st[0].outcome_kinds, st[1].outcome_kinds, sizeof st[0].outcome_kinds) &&
+              st[0].runs == st[1].runs && st[0].execs == st[1].execs,
+          "the same programs: %llu and %llu runs, %llu and %llu execs", (unsigned long long)st[0].runs,
+          (unsigned long long)st[1].runs, (unsigned long long)st[0].execs, (unsigned long long)st[1].execs);
+    CHECK(!st[1].crashes && !st[1].mismatches, "a handover is no finding (%llu crashes)",
+          (unsigned long long)st[1].crashes);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -287,6 +320,7 @@ int main(int argc, char **argv)
     test_check_module(res);
     test_wrong_pass_campaign(argv[1], res);
     test_crash_and_hang(argv[1]);
+    test_worker_handover(argv[1]);
     free(res);
     printf("%d failed\n", failures);
     return failures ? 1 : 0;

@@ -267,7 +267,7 @@ static const char fuzz_usage[] =
     "                 [--tv] [--tv-timeout MS] [--no-native] [--qemu-every N]\n"
     "                 [--load-pass-plugin=PATH.so]... [--report DIR]\n"
     "                 [--cc LIST] [--no-c] [--c-every N] [--no-pressure] [--pressure-every N]\n"
-    "                 [--no-local] [--local-every N]\n"
+    "                 [--no-local] [--local-every N] [--worker-programs N]\n"
     "Differential fuzzing campaign: J worker processes generate programs from the\n"
     "deterministic seed stream (seed, worker, index), run their run lines through the\n"
     "oracle and every compiler stage (as `circ check`), and report to this process,\n"
@@ -304,6 +304,9 @@ static const char fuzz_usage[] =
     "  --reduce           minimize each new finding, keeping its signature (circ reduce)\n"
     "  --max-programs N   check exactly N programs (the same ones for a given --jobs)\n"
     "  --hang-seconds H   a program checked for longer than H seconds is a hang (default 60)\n"
+    "  --worker-programs N a worker process checks N programs, then a fresh one goes\n"
+    "                     on at the next (default 8192, a few tens of seconds; 0: one\n"
+    "                     process for the whole campaign): memory stays flat\n"
     "  --tv               also prove every pass application with Z3 (tv-PASS stages, as\n"
     "                     circ check --tv); the status line and the summary count the\n"
     "                     proved, refuted and unknown applications, and the reasons\n"
@@ -334,6 +337,7 @@ static const FuzzValue fuzz_values[] = {
     {"--hang-seconds", 1, 1u << 30}, {"--status-interval", 1, 1u << 30},
     {"--qemu-every", 1, 1u << 30},   {"--c-every", 1, 1u << 30},
     {"--pressure-every", 1, 1u << 30}, {"--local-every", 1, 1u << 30},
+    {"--worker-programs", 0, UINT64_MAX},
 };
 
 static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
@@ -349,7 +353,8 @@ static void set_fuzz_value(CampaignOptions *o, int which, uint64_t v)
     case 7: o->check.qemu_every = (uint32_t)v; break;
     case 8: o->check.c_every = (uint32_t)v; break;
     case 9: o->check.pressure_every = (uint32_t)v; break;
-    default: o->check.local_every = (uint32_t)v; break;
+    case 10: o->check.local_every = (uint32_t)v; break;
+    default: o->worker_programs = v; break;
     }
 }
 
