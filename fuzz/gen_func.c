@@ -146,10 +146,15 @@ static void stmt_in_record(Gen *g, uint32_t limit)
         else
             gen_stmt_div(g, false);
         break;
-    case GF_DIV0: /* the division that may trap: at most one per module */
-        gen_stmt_div(g, g->unsafe_divs < 1);
+    case GF_DIV0: { /* the division that may trap: at most one per module */
+        bool raw = g->unsafe_divs < 1;
         g->unsafe_divs++;
+        if (raw && gen_rd_chance(g, 40))
+            gen_stmt_absorbed_div(g);
+        else
+            gen_stmt_div(g, raw);
         break;
+    }
     case GF_FLOAT: gen_stmt_float(g); break;
     case GF_CONVERT: gen_stmt_convert(g); break;
     case GF_COMPARE:

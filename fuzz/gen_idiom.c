@@ -83,6 +83,47 @@ static GateId sign_or_mask_test(Gen *g, Type t, bool sign)
     return gen_cmp(g, OP_ICMP, cond, x, zero);
 }
 
+/* a use of q (the module's division that may trap) whose value q does not change:
+ * q * 0, 0 & q, q - q, q ^ q, q | -1, q urem 1, a compare of q with itself or
+ * unsigned against 0, an FCMP true or false of q made float.  Demanding it demands
+ * q, so a folder that makes it a constant must keep q's trap. */
+static GateId absorbing_use(Gen *g, GateId q)
+{
+    Type t = (Type)g->c->gates[q].type;
+    switch (gen_rd_below(g, 8)) {
+    case 0: return gen_bin(g, OP_MUL, t, q, gen_cnst(g, t, 0));
+    case 1: return gen_bin(g, OP_AND, t, gen_cnst(g, t, 0), q);
+    case 2: return gen_bin(g, OP_SUB, t, q, q);
+    case 3: return gen_bin(g, OP_XOR, t, q, q);
+    case 4: return gen_bin(g, OP_OR, t, q, gen_cnst(g, t, ~0ull));
+    case 5: return gen_bin(g, OP_UREM, t, q, gen_cnst(g, t, 1));
+    case 6:
+        if (gen_rd_chance(g, 50)) {
+            int cond = gen_rd_chance(g, 50) ? ICMP_ult : ICMP_uge;
+            return gen_cmp(g, OP_ICMP, cond, q, gen_cnst(g, t, 0));
+        }
+        return gen_cmp(g, OP_ICMP, icmp_all[gen_rd_below(g, 10)], q, q);
+    default: {
+        Type f = gen_rd_chance(g, 50) ? TY_F64 : TY_F32;
+        GateId x = gen_un(g, OP_SITOFP, f, q);
+        GateId y = gen_val_of(g, f);
+        int cond = gen_rd_chance(g, 50) ? FCMP_true : FCMP_false;
+        return gen_rd_chance(g, 50) ? gen_cmp(g, OP_FCMP, cond, x, y) : gen_cmp(g, OP_FCMP, cond, y, x);
+    }
+    }
+}
+
+/* the module's division that may trap, by a divisor that is zero for about half of
+ * the values (x & 1 or x & 3), and a use of it that a folder can make constant */
+void gen_stmt_absorbed_div(Gen *g)
+{
+    Type t = gen_rand_int_type(g);
+    GateId x = live_value(g, t);
+    GateId d = gen_masked(g, t, x, gen_rd_chance(g, 50) ? 1 : 3);
+    GateId q = gen_div_of(g, t, true, d);
+    gen_pool_add(g, absorbing_use(g, q));
+}
+
 GateId gen_idiom_cond(Gen *g)
 {
     Type t = idiom_type(g);

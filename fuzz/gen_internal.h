@@ -207,6 +207,7 @@ GateId gen_call(Gen *g, uint32_t fn); /* arguments from here, cost charged; NO_G
 /* gen_idiom.c: shapes instruction selectors match, register pressure, and the
  * effect shapes of calls (see the file's opening comment) */
 GateId gen_idiom_cond(Gen *g);                /* bit test, compare with 0 or a boundary */
+void gen_stmt_absorbed_div(Gen *g);           /* a division that may trap, used as q * 0, q - q, ... */
 void gen_stmt_idiom(Gen *g);                  /* an operation with a boundary constant */
 void gen_stmt_pressure(Gen *g, uint32_t left, bool with_call); /* many values live
                                                  together (across a call) */
