@@ -5,10 +5,14 @@
  * exceptions or for a number of functions) get a chain before their own
  * functions, chosen by the header's function-count byte and built from bytes of its
  * own (the other functions' bytes stay put):
- * e0(i32 x) throws a value of some type made from x when (x & mask) == 0 (mask 1 or
- * 3, so most run lines see both paths), else returns; e1..e3 call the one before,
- * each by a plain CALL (the throw passes), or by an INVOKE whose handler throws again
- * (the caught bits, or them plus k) or returns.  The depth of the chain is 1..4.
+ * e0(i32 x, i64 p) throws a value of some type made from x when (x & mask) == 0
+ * (mask 1 or 3, so most run lines see both paths), else returns; or, one chain in
+ * five, always throws; half the time it first stores x through p (a pointer to 8
+ * bytes or more, the caller's), the effect an inliner of the INVOKE must keep;
+ * e1..e3 call the one before with x + k and their p, each by a plain CALL (the throw
+ * passes), or by an INVOKE whose handler throws again (the caught bits, or them plus
+ * k) or returns, now and then on the chain from before the INVOKE (the callee's
+ * store happened all the same: control passed it).  The depth of the chain is 1..4.
  * Plain calls of the program's own statements never call the chain: a throw leaves
  * a run only through a handler that rethrows.
  *
@@ -16,8 +20,9 @@
  * calls a chain function; its IF_SUCCESS arm has the result, its IF_EXCEPTION arm
  * GET_EXCEPTION (an i64) and the INVOKE's dependency through a relay; each arm may
  * hold statements of its own (nested INVOKEs: try inside try or inside a handler) and
- * the handler sometimes rethrows; the arms that go on MERGE with an i64 selector
- * and a dependency selector.  Inside a loop body this is a catch in a loop.  Every
+ * the handler sometimes rethrows, or returns on the chain from before the INVOKE
+ * (nothing after it to race with the callee's store); the arms that go on MERGE with
+ * an i64 selector and a dependency selector.  Inside a loop body this is a catch in a loop.  Every
  * effect stays on the one dependency chain of its path, so nothing races. */
 #include "fuzz/gen_internal.h"
 
@@ -73,16 +78,25 @@ static void throw_value(Gen *g, GateId state, GateId dep, GateId v)
     g->state = NO_GATE;
 }
 
-/* e0: IF ((x & mask) == 0) THROW f(x) ELSE RETURN g(x) */
-static void thrower_body(Gen *g, GateId x, Type ret)
+/* e0: [STORE x at p;] IF ((x & mask) == 0) THROW f(x) ELSE RETURN g(x), or THROW f(x) */
+static void thrower_body(Gen *g, GateId x, GateId p, Type ret)
 {
+    GateId dep = ROOT_DEPEND_ENTRY;
+    if (gen_rd_chance(g, 50)) {
+        GateId in[2] = {x, p};
+        dep = gen_add_gate(g, OP_STORE, TY_NONE, 0, 0, NULL, 0, &dep, 1, in, 2);
+    }
+    if (gen_rd_chance(g, 20)) { /* always throws: an INVOKE of it has no success path */
+        throw_value(g, g->state, dep, from_x(g, x, gen_rand_value_type(g)));
+        return;
+    }
     GateId m = gen_masked(g, TY_I32, x, gen_rd_chance(g, 50) ? 1 : 3);
     GateId c = gen_cmp(g, OP_ICMP, ICMP_eq, m, gen_cnst(g, TY_I32, 0));
     GateId br = gen_add_gate(g, OP_IF_BRANCH, TY_NONE, 0, 0, &g->state, 1, NULL, 0, &c, 1);
     GateId t = gen_state1(g, OP_IF_TRUE, 0, br), f = gen_state1(g, OP_IF_FALSE, 0, br);
     GateId tv = from_x(g, x, gen_rand_value_type(g));
-    throw_value(g, t, ROOT_DEPEND_ENTRY, tv);
-    ret_value(g, f, ROOT_DEPEND_ENTRY, ret == TY_NONE ? NO_GATE : from_x(g, x, ret));
+    throw_value(g, t, dep, tv);
+    ret_value(g, f, dep, ret == TY_NONE ? NO_GATE : from_x(g, x, ret));
 }
 
 /* the result of a call of type `of` (or x if void) made into the type ret */
@@ -93,24 +107,27 @@ static GateId pass_on(Gen *g, GateId r, Type of, GateId x, Type ret)
     return of == TY_NONE ? from_x(g, x, ret) : gen_convert_to(g, r, ret);
 }
 
-/* e_k: CALL e_{k-1}(x + k) and return; or INVOKE it and rethrow or return in the handler */
-static void wrapper_body(Gen *g, uint32_t callee, GateId x, Type ret, uint32_t k)
+/* e_k: CALL e_{k-1}(x + k, p) and return; or INVOKE it and rethrow or return in the
+ * handler (on the INVOKE's chain or, one time in three, on the chain from before it) */
+static void wrapper_body(Gen *g, uint32_t callee, GateId x, GateId p, Type ret, uint32_t k)
 {
     GateId arg = gen_bin(g, OP_ADD, TY_I32, x, gen_cnst(g, TY_I32, k));
-    GateId in[2] = {gen_add_gate(g, OP_SYMBOL, TY_I64, 0, callee, NULL, 0, NULL, 0, NULL, 0), arg};
+    GateId in[3] = {gen_add_gate(g, OP_SYMBOL, TY_I64, 0, callee, NULL, 0, NULL, 0, NULL, 0), arg, p};
     Type of = g->sigs[callee].ret;
     if (gen_rd_chance(g, 60)) {
-        GateId r = gen_add_gate(g, OP_CALL, of, 0, 0, NULL, 0, &g->dep, 1, in, 2);
+        GateId r = gen_add_gate(g, OP_CALL, of, 0, 0, NULL, 0, &g->dep, 1, in, 3);
         ret_value(g, g->state, r, pass_on(g, r, of, x, ret));
         return;
     }
-    GateId inv = gen_add_gate(g, OP_INVOKE, of, 0, 0, &g->state, 1, &g->dep, 1, in, 2);
+    GateId inv = gen_add_gate(g, OP_INVOKE, of, 0, 0, &g->state, 1, &g->dep, 1, in, 3);
     GateId ok = gen_state1(g, OP_IF_SUCCESS, 0, inv), ex = gen_state1(g, OP_IF_EXCEPTION, 0, inv);
     ret_value(g, ok, inv, pass_on(g, inv, of, x, ret));
     GateId e = gen_add_gate(g, OP_GET_EXCEPTION, TY_I64, 0, 0, &ex, 1, NULL, 0, NULL, 0);
     GateId d = gen_relay(g, ex, inv);
-    if (gen_rd_chance(g, 30))
-        ret_value(g, ex, d, ret == TY_NONE ? NO_GATE : gen_convert_to(g, e, ret));
+    if (gen_rd_chance(g, 30)) {
+        GateId on = gen_rd_chance(g, 33) ? g->dep : d;
+        ret_value(g, ex, on, ret == TY_NONE ? NO_GATE : gen_convert_to(g, e, ret));
+    }
     else if (gen_rd_chance(g, 50))
         throw_value(g, ex, d, e);
     else
@@ -122,19 +139,23 @@ static void chain_function(Gen *g, uint32_t idx, uint32_t k)
     GenSig *s = &g->sigs[idx];
     memset(s, 0, sizeof *s);
     s->depth_param = -1;
-    s->nparams = 1;
+    s->nparams = 2;
     s->params[0] = TY_I32;
+    s->params[1] = TY_I64;
+    s->ptr_size[1] = 8;
     s->ret = gen_rd_chance(g, 10) ? TY_NONE : gen_rand_value_type(g);
     s->cost = 24 * (k + 1) + 16;
     char name[8];
     snprintf(name, sizeof name, "e%u", k);
     gen_begin_function(g, idx, name);
     GateId x = gen_add_gate(g, OP_ARG, TY_I32, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+    GateId p = gen_add_gate(g, OP_ARG, TY_I64, 0, 1, NULL, 0, NULL, 0, NULL, 0);
     circ_set_name(g->c, x, "x", 1);
+    circ_set_name(g->c, p, "p", 1);
     if (k == 0)
-        thrower_body(g, x, s->ret);
+        thrower_body(g, x, p, s->ret);
     else
-        wrapper_body(g, idx - 1, x, s->ret, k);
+        wrapper_body(g, idx - 1, x, p, s->ret, k);
 }
 
 void gen_exc_chain(Gen *g, uint32_t first)
@@ -180,15 +201,26 @@ static ArmEnd success_arm(Gen *g, GateId inv, GateId ok, uint32_t budget)
     return end;
 }
 
-static ArmEnd handler_arm(Gen *g, GateId inv, GateId ex, uint32_t budget)
+/* the function returns from the handler on the chain from before the INVOKE (before):
+ * nothing demands the INVOKE's dependency, yet the callee ran */
+static void return_before(Gen *g, GateId before, GateId e)
+{
+    Type ret = g->sigs[g->fidx].ret;
+    ret_value(g, g->state, before, ret == TY_NONE ? NO_GATE : gen_convert_to(g, e, ret));
+}
+
+static ArmEnd handler_arm(Gen *g, GateId inv, GateId ex, GateId before, uint32_t budget)
 {
     g->state = ex;
     g->dep = gen_relay(g, ex, inv);
     gen_scope_push(g);
     GateId e = gen_add_gate(g, OP_GET_EXCEPTION, TY_I64, 0, 0, &ex, 1, NULL, 0, NULL, 0);
     gen_pool_add(g, e);
-    if (gen_rd_chance(g, 12)) /* rethrow */
+    uint32_t how = gen_rd_below(g, 100);
+    if (how < 12) /* rethrow */
         throw_value(g, g->state, g->dep, gen_rd_chance(g, 50) ? e : gen_bin(g, OP_XOR, TY_I64, e, gen_i64_value(g)));
+    else if (how < 20)
+        return_before(g, before, e);
     else
         arm_body(g, budget);
     ArmEnd end = {g->state, g->dep, e};
@@ -222,13 +254,18 @@ static void stmt_invoke(Gen *g, uint32_t limit)
     if (g->cost + g->mult * g->sigs[fn].cost > GEN_FUNC_COST_MAX)
         return;
     gen_charge(g, g->sigs[fn].cost);
-    GateId in[2] = {gen_add_gate(g, OP_SYMBOL, TY_I64, 0, fn, NULL, 0, NULL, 0, NULL, 0), gen_val_of(g, TY_I32)};
-    GateId inv = gen_add_gate(g, OP_INVOKE, g->sigs[fn].ret, 0, 0, &g->state, 1, &g->dep, 1, in, 2);
+    GenPtr *p = gen_pick_ptr(g, 8);
+    if (!p)
+        return;
+    GateId in[3] = {gen_add_gate(g, OP_SYMBOL, TY_I64, 0, fn, NULL, 0, NULL, 0, NULL, 0), gen_val_of(g, TY_I32),
+                    p->base};
+    GateId before = g->dep;
+    GateId inv = gen_add_gate(g, OP_INVOKE, g->sigs[fn].ret, 0, 0, &g->state, 1, &before, 1, in, 3);
     GateId ok = gen_state1(g, OP_IF_SUCCESS, 0, inv), ex = gen_state1(g, OP_IF_EXCEPTION, 0, inv);
     uint32_t budget = gen_room(g, limit) / 4;
     g->nest++;
     ArmEnd a = success_arm(g, inv, ok, budget);
-    ArmEnd b = handler_arm(g, inv, ex, budget);
+    ArmEnd b = handler_arm(g, inv, ex, before, budget);
     g->nest--;
     join(g, a, b);
 }
