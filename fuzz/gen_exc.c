@@ -8,7 +8,8 @@
  * e0(i32 x, i64 p) throws a value of some type made from x when (x & mask) == 0
  * (mask 1 or 3, so most run lines see both paths), else returns; or, one chain in
  * five, always throws; half the time it first stores x through p (a pointer to 8
- * bytes or more, the caller's), the effect an inliner of the INVOKE must keep;
+ * bytes or more, the caller's), the effect an inliner of the INVOKE must keep, and
+ * sometimes returns it loaded back on entry's chain (only the value demands it);
  * e1..e3 call the one before with x + k and their p, each by a plain CALL (the throw
  * passes), or by an INVOKE whose handler throws again (the caught bits, or them plus
  * k) or returns, now and then on the chain from before the INVOKE (the callee's
@@ -96,6 +97,13 @@ static void thrower_body(Gen *g, GateId x, GateId p, Type ret)
     GateId t = gen_state1(g, OP_IF_TRUE, 0, br), f = gen_state1(g, OP_IF_FALSE, 0, br);
     GateId tv = from_x(g, x, gen_rand_value_type(g));
     throw_value(g, t, dep, tv);
+    if (dep != ROOT_DEPEND_ENTRY && ret != TY_NONE && gen_rd_chance(g, 30)) {
+        /* the value reads the store back, the RETURN's chain is entry's: only the
+         * value demands the store, and an INVOKE runs it even if nothing reads that */
+        GateId ld = gen_add_gate(g, OP_LOAD, TY_I32, 0, 0, NULL, 0, &dep, 1, &p, 1);
+        ret_value(g, f, ROOT_DEPEND_ENTRY, gen_convert_to(g, ld, ret));
+        return;
+    }
     ret_value(g, f, dep, ret == TY_NONE ? NO_GATE : from_x(g, x, ret));
 }
 
