@@ -31,21 +31,6 @@ Tmp lir_tmp_of_index(const Code *c, uint32_t i)
 }
 
 /* ---- operands ------------------------------------------------------------------ */
-/* room for need operands in *ops (capacity *cap, first growth to at least initial) */
-static void reserve_operands(Operand **ops, uint32_t *cap, uint32_t need, uint32_t initial)
-{
-    if (need <= *cap && *ops)
-        return;
-    uint32_t ncap = *cap ? 2 * *cap : initial;
-    while (ncap < need)
-        ncap *= 2;
-    Operand *p = realloc(*ops, ncap * sizeof *p);
-    if (!p)
-        abort();
-    *ops = p;
-    *cap = ncap;
-}
-
 /* the most operands an instruction of overload o can have */
 static uint32_t max_operands(const Inst *inst, const LirOverload *o)
 {
@@ -103,18 +88,6 @@ static void append_operands(const Code *c, Inst *inst, const LirOverload *o, Ope
                         o->args[i].width, (int)i);
     if ((o->flags & LF_CALL) && inst->call)
         call_operands(c, inst->call, list);
-}
-
-bool ra_operands(const Code *c, Inst *inst, OperandList *list)
-{
-    list->n = 0;
-    list->timing = 0;
-    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
-    if (!o)
-        return false;
-    reserve_operands(&list->ops, &list->cap, max_operands(inst, o), 16);
-    append_operands(c, inst, o, list);
-    return true;
 }
 
 OperandList ra_inst_operands(const LirLiveness *l, uint32_t n)

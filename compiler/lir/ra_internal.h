@@ -58,10 +58,6 @@ typedef struct {
     uint8_t timing; /* RT_* of every operand, or'ed */
 } OperandList;
 
-/* the tmp operands of inst (false if it has no overload), in lir_for_each_tmp's
- * order; list->ops reused */
-bool ra_operands(const Code *c, Inst *inst, OperandList *list);
-
 /* a sorted set of dense tmp indices per block: block b's are tmps[at[b] .. at[b + 1]) */
 typedef struct {
     uint32_t *at, *tmps;
@@ -74,7 +70,7 @@ struct LirLiveness {
     uint32_t *first_inst;           /* global number of each block's first instruction */
     uint32_t ninsts;
     Arena *arena;
-    Operand *ops;                   /* every instruction's operands (ra_operands), in layout order */
+    Operand *ops;                   /* every instruction's operands, in layout order */
     uint32_t *ops_at;               /* global instruction number -> its first in ops (ninsts + 1) */
     uint32_t nops, capops;
 };
