@@ -196,7 +196,9 @@ GateId gen_make_cond(Gen *g)
 
 /* ---- memory ------------------------------------------------------------------------ */
 
-static const uint32_t alloca_sizes[] = {8, 16, 32, 64, 24, 100, 256, 4, 2, 1, 12};
+/* every tail modulo 8 (7, 15, 23; 6; 5; 4, 12, 100; 2; 1) and whole words: what is
+ * zeroed or copied in words has its last bytes done on their own */
+static const uint32_t alloca_sizes[] = {8, 16, 32, 64, 24, 100, 256, 4, 2, 1, 12, 7, 15, 6, 5, 23};
 
 GenPtr *gen_pick_ptr(Gen *g, uint32_t min_size)
 {
