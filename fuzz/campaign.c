@@ -38,7 +38,7 @@
 
 enum { MSG_FINDING = 2, MAX_JOBS = 256, MAX_SIGNATURES = 4096 };
 enum { WORKER_TRIM_PROGRAMS = 2048 }; /* programs between two malloc_trim of a worker */
-enum { WORKER_PROGRAMS_DEFAULT = 8192 }; /* programs of one worker process (a few tens of s) */
+enum { WORKER_PROGRAMS_DEFAULT = 2048 }; /* programs of one worker process (a few seconds) */
 
 typedef struct {
     uint32_t type, worker;

@@ -305,7 +305,7 @@ static const char fuzz_usage[] =
     "  --max-programs N   check exactly N programs (the same ones for a given --jobs)\n"
     "  --hang-seconds H   a program checked for longer than H seconds is a hang (default 60)\n"
     "  --worker-programs N a worker process checks N programs, then a fresh one goes\n"
-    "                     on at the next (default 8192, a few tens of seconds; 0: one\n"
+    "                     on at the next (default 2048, a few seconds; 0: one\n"
     "                     process for the whole campaign): memory stays flat\n"
     "  --tv               also prove every pass application with Z3 (tv-PASS stages, as\n"
     "                     circ check --tv); the status line and the summary count the\n"

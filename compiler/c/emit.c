@@ -348,15 +348,23 @@ static void emit_locals(CEmit *e)
     free(has);
 }
 
+/* does emit_term write a goto for edge i of b?  Not for an INVOKE's exception edge in
+ * a module without throws (emit_invoke) */
+static bool edge_emitted(const CEmit *e, const Block *b, uint32_t i)
+{
+    return !(b->term == TERM_INVOKE && i == 1 && !e->throws);
+}
+
 static bool emit_body(CEmit *e)
 {
     const Schedule *s = e->s;
     bool *target = calloc(s->nblocks + 1, 1);
     if (!target)
         abort();
-    for (uint32_t bi = 0; bi < s->nblocks; bi++)
+    for (uint32_t bi = 0; bi < s->nblocks; bi++) /* a label only where a goto leads */
         for (uint32_t i = 0; i < s->blocks[bi].nsuccs; i++)
-            target[s->blocks[bi].succs[i].to] = true;
+            if (edge_emitted(e, &s->blocks[bi], i))
+                target[s->blocks[bi].succs[i].to] = true;
     bool ok = true;
     for (uint32_t bi = 0; ok && bi < s->nblocks; bi++) {
         const Block *b = &s->blocks[bi];
