@@ -91,6 +91,7 @@ static Code *compile_func(const Func *f, const Schedule *given, const Target *t,
         return NULL;
     code->frame_base = t->frame_base;
     code->stack_pointer = t->stack_pointer;
+    code->branch_reach = opt->branch_reach;
     char err[512];
     if (!allocate(code, opt, err, sizeof err)) {
         diag_error(d, f->line, f->col, "in @%s: register allocation failed: %s", f->name, err);

@@ -29,6 +29,7 @@ typedef struct CompileOptions {
     RegallocOptions regalloc;    /* register-limit and spill knobs (a register limit
                                     is the scheduler's register budget too) */
     CompileAllocator allocator;  /* the local allocator ignores regalloc's knobs */
+    uint32_t branch_reach;       /* Code.branch_reach of every function (0: the ISA's) */
     bool unbounded_hoisting;     /* global code motion hoists out of loops without a
                                     register budget (benchmarks compare the two) */
     struct MachCov *cov;         /* machine-level coverage counted into (NULL: none;

@@ -149,6 +149,7 @@ bool check_compile(CheckCtx *c, const CheckStage *s, Arena *arena, CodeBlob *blo
                                      : s->local  ? check_local_options(c->m)
                                                  : c->opt->regalloc,
                          .allocator = s->local ? ALLOC_LOCAL : ALLOC_LINEAR_SCAN,
+                         .branch_reach = s->pressure || s->local ? check_branch_reach(c->m) : 0,
                          .cov = mcov_table_slot(c->opt->mcov, s->target, s->level,
                                                 s->pressure ? "regs" : s->local ? "local" : NULL)};
     if (!compile_module(m, s->pressure ? check_pressure_level(c->m, s->target) : s->target, &co, arena, blob, NULL,

@@ -8,7 +8,8 @@
  * knobs come from the program, so `circ check` of a finding replays it.  Each ISA's
  * stage takes one program in pressure_every (a campaign: every other one, a different
  * half for each ISA; `circ check`: every one).  The local allocator's stages draw
- * their one knob here too. */
+ * their one knob here too, and both kinds of stage a branch reach that makes
+ * conditional branches take their long forms. */
 #include "fuzz/check_stage.h"
 
 static uint64_t mix(uint64_t x)
@@ -48,6 +49,12 @@ RegallocOptions check_local_options(const Module *m)
     RegallocOptions ra = {0};
     ra.slot_operands = mix(check_program_hash(m) ^ 0x5851f42d4c957f2dull) % 4 != 0;
     return ra;
+}
+
+uint32_t check_branch_reach(const Module *m)
+{
+    uint64_t h = mix(check_program_hash(m) ^ 0xd1b54a32d192ed03ull);
+    return h % 2 ? 0 : 8u << (h >> 8) % 8;
 }
 
 const Target *check_pressure_level(const Module *m, const Target *t)

@@ -173,5 +173,10 @@ const Target *check_pressure_level(const Module *m, const Target *t);
  * its slot, memory operands wherever a form takes one) on three programs in four,
  * drawn from its hash */
 RegallocOptions check_local_options(const Module *m);
+/* the CompileOptions.branch_reach m gets in the pressure and local stages, drawn
+ * from its hash: on half the programs 0 (the ISA's reach), on the others 8 to 1024
+ * bytes, so that conditional branches take their long forms (ARM64: inverted over a
+ * b) in code of generated sizes */
+uint32_t check_branch_reach(const Module *m);
 
 #endif

@@ -5,7 +5,8 @@
  * over generated programs hits most items and sums by key; items marked as no IR
  * reaching them are counted apart, and one that is hit is reported; the
  * register-pressure knobs, the pressure stage's CPU level and the local stage's
- * slot_operands are a function of the program, within their ranges, and vary. */
+ * slot_operands and the branch reach are a function of the program, within their
+ * ranges, and vary; a short branch reach makes ARM64 take long branch forms. */
 #include "compiler/compile.h"
 #include "compiler/target.h"
 #include "fuzz/check_stage.h"
@@ -40,11 +41,12 @@ static int failures;
 #define EXPECT(c, ...) do { if (!(c)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
                                         printf(__VA_ARGS__); printf("\n"); } } while (0)
 
-static bool compile_counted(const Module *m, const Target *t, MachCov *cov, CodeBlob *blob, Arena *arena)
+static bool compile_counted(const Module *m, const Target *t, MachCov *cov, CodeBlob *blob, Arena *arena,
+                            uint32_t branch_reach)
 {
     Diag d;
     diag_init(&d, "mcov", stderr);
-    CompileOptions co = {.opt_level = 2, .cov = cov};
+    CompileOptions co = {.opt_level = 2, .cov = cov, .branch_reach = branch_reach};
     return compile_module(m, t, &co, arena, blob, NULL, &d);
 }
 
@@ -72,7 +74,7 @@ static void check_target(const Module *m, const Target *t)
     MachCov *cov = calloc(1, sizeof *cov);
     Arena *arena = arena_new();
     CodeBlob plain, counted;
-    EXPECT(cov && compile_counted(m, t, NULL, &plain, arena) && compile_counted(m, t, cov, &counted, arena),
+    EXPECT(cov && compile_counted(m, t, NULL, &plain, arena, 0) && compile_counted(m, t, cov, &counted, arena, 0),
            "%s: compiles", t->name);
     EXPECT(plain.size == counted.size && !memcmp(plain.code, counted.code, plain.size),
            "%s: counting changes no byte", t->name);
@@ -87,6 +89,26 @@ static void check_target(const Module *m, const Target *t)
     } else {
         EXPECT(path(t, cov, "imm32") >= 2, "x86-64: test with 8 and cmp with 4096 take imm32");
         EXPECT(path(t, cov, "imm8 sign-extended (83, 6b, c1)") == 0, "x86-64: no imm8");
+    }
+    arena_free(arena);
+    free(cov);
+}
+
+/* a branch reach of 8 bytes: ARM64's conditional branches (b.cond, cbz, tbz) to
+ * blocks further away take the long form, which is longer code; x86-64 (rel32
+ * branches only) is unchanged */
+static void check_long_branches(const Module *m, const Target *t)
+{
+    MachCov *cov = calloc(1, sizeof *cov);
+    Arena *arena = arena_new();
+    CodeBlob plain, near;
+    EXPECT(cov && compile_counted(m, t, NULL, &plain, arena, 0) && compile_counted(m, t, cov, &near, arena, 8),
+           "%s: compiles with a branch reach of 8", t->name);
+    if (t->isa == ISA_A64) {
+        EXPECT(path(t, cov, "conditional branch out of range: inverted over a b") >= 1, "arm64: long forms taken");
+        EXPECT(near.size > plain.size, "arm64: long forms are longer (%u vs %u)", near.size, plain.size);
+    } else {
+        EXPECT(plain.size == near.size && !memcmp(plain.code, near.code, plain.size), "x86-64: the same code");
     }
     arena_free(arena);
     free(cov);
@@ -186,7 +208,7 @@ static void check_unreached(void)
 /* the pressure knobs: deterministic, in range, varied */
 static void check_pressure(void)
 {
-    bool seen_gp[8] = {0}, seen_level[2] = {0}, seen_slots[2] = {0};
+    bool seen_gp[8] = {0}, seen_level[2] = {0}, seen_slots[2] = {0}, seen_reach[2] = {0};
     for (uint64_t seed = 0; seed < 60; seed++) {
         Module *m = generated(seed, 60, true);
         RegallocOptions r1 = check_pressure_options(m), r2 = check_pressure_options(m);
@@ -198,6 +220,10 @@ static void check_pressure(void)
         const Target *x64 = target_for_isa(ISA_X64);
         seen_level[check_pressure_level(m, x64)->level & 1] = true;
         seen_slots[check_local_options(m).slot_operands] = true;
+        uint32_t reach = check_branch_reach(m);
+        EXPECT(reach == check_branch_reach(m) && (reach == 0 || (reach >= 8 && reach <= 1024)),
+               "the branch reach is a function of the program, 0 or 8 to 1024");
+        seen_reach[reach != 0] = true;
         EXPECT(check_pressure_level(m, x64) == check_pressure_level(m, x64), "the level is a function of the program");
         CheckOptions o = {.pressure_every = 2};
         EXPECT(check_pressure_sampled(m, &o, ISA_X64) != check_pressure_sampled(m, &o, ISA_A64),
@@ -207,6 +233,7 @@ static void check_pressure(void)
     EXPECT(seen_gp[3] && seen_gp[6], "the register counts vary over programs");
     EXPECT(seen_level[0] && seen_level[1], "the pressure stage's CPU level varies over programs");
     EXPECT(seen_slots[0] && seen_slots[1], "the local stage's slot_operands varies over programs");
+    EXPECT(seen_reach[0] && seen_reach[1], "the branch reach varies over programs");
 }
 
 int main(void)
@@ -216,8 +243,10 @@ int main(void)
     Module *m = parse_module("mcov", src, strlen(src), &d);
     if (!m)
         return 1;
-    for (unsigned i = 0; i < target_count(); i++)
+    for (unsigned i = 0; i < target_count(); i++) {
         check_target(m, target_at(i));
+        check_long_branches(m, target_at(i));
+    }
     module_free(m);
     check_table();
     check_unreached();

@@ -39,6 +39,7 @@ typedef struct LirAsm {
     uint32_t func_fixups;
     uint8_t *long_branch;
     uint32_t nlong;
+    uint32_t branch_reach;  /* the function's Code.branch_reach */
     struct MachCov *cov;/* the function's coverage counters (Code.cov), NULL: none */
     bool failed;        /* out of memory or an encoding error */
     char err[256];      /* the first error */

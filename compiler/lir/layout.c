@@ -30,6 +30,14 @@ static bool mark_long(LirAsm *as, uint32_t k)
     return true;
 }
 
+/* is a conditional branch's target within the function's branch_reach, if any? */
+static bool within_reach(const LirAsm *as, const LirFixup *f, uint32_t to)
+{
+    if (f->kind != LIR_FIX_COND || !as->branch_reach)
+        return true;
+    return (to > f->at ? to - f->at : f->at - to) <= as->branch_reach;
+}
+
 bool lir_resolve_blocks(LirAsm *as, const LirLayout *layout, const uint32_t *block_at, uint32_t nblocks,
                         bool *relayout)
 {
@@ -45,7 +53,7 @@ bool lir_resolve_blocks(LirAsm *as, const LirLayout *layout, const uint32_t *blo
             snprintf(as->err, sizeof as->err, "branch to block %u of %u", f.target, nblocks);
             return false;
         }
-        if (layout->patch(as, f.at, block_at[f.target]))
+        if (within_reach(as, &f, block_at[f.target]) && layout->patch(as, f.at, block_at[f.target]))
             continue;
         if (f.kind != LIR_FIX_COND || !mark_long(as, i - as->func_fixups)) {
             snprintf(as->err, sizeof as->err, "branch to block %u out of range", f.target);
@@ -91,6 +99,7 @@ static bool emit_func(LirAsm *as, const LirLayout *layout, const Code *code, uin
     as->func_fixups = as->nfixups;
     as->nlong = 0;
     as->cov = code->cov;
+    as->branch_reach = code->branch_reach;
     bool ok, relayout = true;
     do {
         as->size = size;

@@ -277,6 +277,9 @@ typedef struct Code {
     uint16_t *form_first;    /* [op]: its first row in indexed's forms, [op + 1]: the end */
     struct MachCov *cov;     /* machine-level coverage counted by selection and
                                 encoding (compiler/lir/mcov.h); NULL: none */
+    uint32_t branch_reach;   /* a conditional branch to a block more than this many
+                                bytes away takes its long form (0: as far as the
+                                ISA's branch reaches): tests the long forms */
 } Code;
 
 /* a Code using arena (owned by the caller) */
