@@ -2,7 +2,8 @@
  * (rotates, min/max, high products, checked arithmetic, bit counts, byte swap, ABS).
  * The checked operations mostly get operands that cannot overflow (halved, or cut to
  * half the width before a multiply), and now and then raw ones, so the overflow trap
- * is exercised without most runs trapping. */
+ * is exercised without most runs trapping.  A high product often gets one operand
+ * spread over every bit (XOR with a random constant). */
 #include "fuzz/gen_internal.h"
 
 static const Opcode binary_ops[] = {OP_ROTL, OP_ROTR, OP_SMIN, OP_SMAX, OP_UMIN, OP_UMAX, OP_SMULHI, OP_UMULHI,
@@ -27,6 +28,11 @@ static void stmt_binary(Gen *g)
     if (checked && !gen_rd_chance(g, 8)) {
         a = tame(g, op, t, a);
         b = tame(g, op, t, b);
+    } else if ((op == OP_SMULHI || op == OP_UMULHI) && gen_rd_chance(g, 50)) {
+        /* pool values are mostly small: one operand spread over every bit, so that
+         * the high product, and the carries into it, are not almost always 0 */
+        uint64_t k = (g->c->ngates + 1) * 0x9e3779b97f4a7c15ull; /* no input bytes */
+        b = gen_bin(g, OP_XOR, t, b, gen_cnst(g, t, k ^ k >> 29));
     }
     gen_pool_add(g, gen_bin(g, op, t, a, b));
 }
