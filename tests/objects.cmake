@@ -12,6 +12,11 @@ foreach(t x86-64 arm64)
   set_tests_properties(objects_link_${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
 
+# the header for names C cannot spell (a keyword, reserved identifiers), linked and called
+add_test(NAME objects_header_names COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/objects_header_names.sh $<TARGET_FILE:circ>
+         ${CMAKE_SOURCE_DIR}/runtime ${CMAKE_CURRENT_SOURCE_DIR}/objects_header_names.circ)
+set_tests_properties(objects_header_names PROPERTIES SKIP_RETURN_CODE 77)
+
 # the harness's ELF loader: circ's objects, the system C compilers', and bad ones
 add_executable(elf_load_test ${CMAKE_CURRENT_SOURCE_DIR}/elf_load.c)
 target_link_libraries(elf_load_test PRIVATE ${CIRC_LIBS})

@@ -127,9 +127,12 @@ bool obj_write_header(FILE *out, const Module *m, const char *prefix)
     for (uint32_t i = 0; i < m->nfuncs; i++)
         (flagged ? print_flagged_caller : print_caller)(out, m->funcs[i], prefix);
     fprintf(out, "\nstatic const CircRtFunc circ_module_funcs[] = {\n");
-    for (uint32_t i = 0; i < m->nfuncs; i++)
-        fprintf(out, "    {\"%s\", circ_call_%u, %u, %s, (uint64_t)(uintptr_t)%s%s},\n", m->funcs[i]->name, i,
-                m->funcs[i]->nparams, m->funcs[i]->ret == TY_NONE ? "true" : "false", prefix, m->funcs[i]->name);
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        fprintf(out, "    {\"%s\", circ_call_%u, %u, %s, (uint64_t)(uintptr_t)", m->funcs[i]->name, i,
+                m->funcs[i]->nparams, m->funcs[i]->ret == TY_NONE ? "true" : "false");
+        print_c_name(out, m->funcs[i], prefix);
+        fprintf(out, "},\n");
+    }
     if (!m->nfuncs)
         fprintf(out, "    {0, 0, 0, false, 0},\n");
     fprintf(out, "};\nenum { CIRC_MODULE_NFUNCS = %u };\n#endif\n", m->nfuncs);
