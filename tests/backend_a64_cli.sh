@@ -35,5 +35,11 @@ expect_exit 0 "$circ" compile "$div" --target arm64 --emit=bin -o "$tmp/code.bin
 check "-o writes bytes" test -s "$tmp/code.bin"
 check "-o writes whole instructions" test $(( $(stat -c %s "$tmp/code.bin") % 4 )) -eq 0
 
+# --branch-reach=N: a conditional branch further than N bytes takes its long form
+expect_exit 0 "$circ" compile "$examples/sum_to.circ" --target arm64 -S --branch-reach=4
+grep -A1 'b\.lt' "$tmp/out" > "$tmp/long"
+check "--branch-reach=4 inverts the loop test over a b" grep -q ' b #' "$tmp/long"
+expect_exit 2 "$circ" compile "$examples/sum_to.circ" --target arm64 --branch-reach=0
+
 check_circ_test arm64 'got return 14'
 finish backend_a64_cli

@@ -16,7 +16,8 @@
 static const char compile_usage[] =
     "usage: circ compile FILE --target T [--cpu LEVEL] [-O0|-O1|-O2] [--passes=LIST] [-S]\n"
     "                    [--emit=obj|bin|header|lir|lir-alloc] [--prefix=P]\n"
-    "                    [--max-regs=GP,FP] [--regalloc=linear|local] [-o OUT]\n"
+    "                    [--max-regs=GP,FP] [--regalloc=linear|local] [--branch-reach=N]\n"
+    "                    [-o OUT]\n"
     "       circ compile FILE --target c [-O0|-O1|-O2] [--prefix=P] [-o OUT.c]\n"
     "       circ compile --list-targets\n"
     "Compile every function of FILE for target T ({TARGETS_OR}): passes (-O\n"
@@ -32,6 +33,9 @@ static const char compile_usage[] =
     "  --regalloc=A     the register allocator: linear (linear scan, the default)\n"
     "                   or local (a slot per value, registers per instruction: the\n"
     "                   baseline's, time linear in the code; --max-regs is ignored)\n"
+    "  --branch-reach=N a conditional branch to a block more than N bytes away takes\n"
+    "                   its long form (arm64: inverted over a b), as the campaign's\n"
+    "                   -regs and -local stages do on half the programs\n"
     "  -o OUT           write an ELF64 relocatable object to OUT (docs/objects.md)\n"
     "  --emit=obj       the same (the default with -o)\n"
     "  --emit=bin       write the raw code bytes to OUT instead\n"
@@ -63,6 +67,7 @@ typedef struct {
     bool listing;
     RegallocOptions ra;
     CompileAllocator allocator;
+    uint32_t branch_reach;
 } CompileArgs;
 
 /* G,F: both 1..64 (0 would mean no limit to the allocator: not what was asked) */
@@ -76,6 +81,19 @@ static bool parse_max_regs(const char *s, RegallocOptions *ra)
     }
     ra->max_regs[BANK_GP] = (uint8_t)gp;
     ra->max_regs[BANK_FP] = (uint8_t)fp;
+    return true;
+}
+
+/* N: 1..2^24 bytes (0 would mean the ISA's own reach: no option at all) */
+static bool parse_branch_reach(const char *s, uint32_t *reach)
+{
+    unsigned n;
+    char extra;
+    if (sscanf(s, "%u%c", &n, &extra) != 1 || !n || n > (1u << 24)) {
+        fprintf(stderr, "circ compile: bad --branch-reach=%s: a byte count 1..16777216\n", s);
+        return false;
+    }
+    *reach = n;
     return true;
 }
 
@@ -106,6 +124,9 @@ static bool parse_compile_args(int argc, char **argv, CompileArgs *a)
             a->allocator = !strcmp(s + 11, "local") ? ALLOC_LOCAL : ALLOC_LINEAR_SCAN;
         else if (!strncmp(s, "--max-regs=", 11)) {
             if (!parse_max_regs(s + 11, &a->ra))
+                return false;
+        } else if (!strncmp(s, "--branch-reach=", 15)) {
+            if (!parse_branch_reach(s + 15, &a->branch_reach))
                 return false;
         } else if (!strcmp(s, "-o") && i + 1 < argc)
             a->out = argv[++i];
@@ -259,7 +280,8 @@ int cmd_compile(int argc, char **argv)
     Module *m = load_module(a.file, true, &status);
     if (!m)
         return status;
-    CompileOptions opt = {.opt_level = a.opt_level, .passes = a.passes, .regalloc = a.ra, .allocator = a.allocator};
+    CompileOptions opt = {.opt_level = a.opt_level, .passes = a.passes, .regalloc = a.ra, .allocator = a.allocator,
+                           .branch_reach = a.branch_reach};
     if (a.emit && !strcmp(a.emit, "lir"))
         opt.dump_lir = stdout;
     else if (a.emit && !strcmp(a.emit, "lir-alloc"))
