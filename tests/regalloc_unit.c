@@ -69,6 +69,12 @@ static void test_liveness(void)
         CHECK(!lir_live_out(l, 2, rax) && !lir_live_in(l, 3, rax), "rax: clobbered by the call, defined in the exit");
         CHECK(lir_tmp_of_index(c, lir_tmp_index(c, t2)) == t2 && lir_tmp_of_index(c, lir_tmp_index(c, rax)) == rax,
               "tmp index round trip");
+        for (int b = 0; b < BANK_COUNT; b++)
+            for (unsigned r = 0; r < LIR_MAX_REGS; r++)
+                CHECK(lir_tmp_of_index(c, lir_tmp_index(c, tmp_reg((Bank)b, r))) == tmp_reg((Bank)b, r),
+                      "physical register index round trip: bank %d register %u", b, r);
+        CHECK(lir_tmp_of_index(c, lir_tmp_index(c, tmp_virtual(BANK_FP, 0))) == tmp_virtual(BANK_FP, 0),
+              "FP tmp index round trip");
     }
     arena_free(a);
 }

@@ -3,12 +3,14 @@
  * given size, and where the time goes (generate, run lines, and the check's phases:
  * oracle, optimize, interp, schedule, compile, emulate).
  *
- *   bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c] [--stage-cost [ROUNDS]]]
+ *   bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c] [--no-pressure] [--no-local]
+ *              [--stage-cost [ROUNDS]]]
  *
  * --plain: the generator without exceptions, dependency joins and runtime calls
  * (GenOptions.no_exceptions, no_joins_runtime), for an A/B of their cost;
  * --no-native: without the stages on the host's CPU and under qemu;
  * --no-c: without the C stages (their one program in 1024 costs about a second);
+ * --no-pressure, --no-local: without the register-pressure or local-allocator stages;
  * --stage-cost: instead, the CPU cost per program of each machine-code stage
  * (stage_cost.c), ROUNDS times in turn (default 1), medians.
  *
@@ -45,6 +47,10 @@ int main(int argc, char **argv)
             o.check.no_native = true;
         else if (!strcmp(argv[i], "--no-c")) /* no C stage (one program in 1024 costs seconds) */
             o.check.no_c = true;
+        else if (!strcmp(argv[i], "--no-pressure")) /* no register-pressure stage (TARGET-O2-regs) */
+            o.check.no_pressure = true;
+        else if (!strcmp(argv[i], "--no-local")) /* no local-allocator stage (TARGET-O0-local) */
+            o.check.no_local = true;
         else if (!strcmp(argv[i], "--stage-cost")) /* each machine-code stage's cost per program */
             stage_rounds = i + 1 < argc && argv[i + 1][0] != '-' ? atoi(argv[++i]) : 1;
     }
@@ -52,7 +58,8 @@ int main(int argc, char **argv)
     o.seconds = 0;
     o.status_mode = STATUS_NONE;
     if (o.gen.size == 0 || o.max_programs == 0) {
-        fprintf(stderr, "usage: bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c] [--stage-cost [ROUNDS]]]\n");
+        fprintf(stderr, "usage: bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c] [--no-pressure] [--no-local]\n"
+                        "                 [--stage-cost [ROUNDS]]]\n");
         return 2;
     }
     if (stage_rounds)
