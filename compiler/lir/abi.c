@@ -43,9 +43,28 @@ static void take_value(Lower *l, Type t, Arg src, Arg dst)
 }
 
 /* ---- ALLOCA memory is zero on entry to every activation ------------------------------- */
-enum { ZERO_UNROLLED_BYTES = 128 };
+enum { ZERO_UNROLLED_BYTES = 128, ZERO_LOOP_BYTES = 64 };
 
-/* a loop storing zero quadwords over [slot, slot + size) */
+/* the address off bytes into slot s, or past the register p when p is a tmp */
+static Arg zero_at(uint32_t s, Arg p, uint32_t off)
+{
+    return p.kind == ARG_TMP ? arg_addr(p.base, off) : arg_stack(s, off);
+}
+
+/* zero stores over [from, to) of slot s (or past p): pairs of zero registers where the
+ * target stores pairs, then quadwords */
+static void zero_stores(Lower *l, uint32_t s, Arg p, uint32_t from, uint32_t to)
+{
+    uint32_t off = from;
+    bool pairs = isel_valid(l, LIR_StorePair64, 3, (Arg[]){arg_imm(0), arg_imm(0), zero_at(s, p, off)});
+    for (; pairs && off + 16 <= to; off += 16)
+        lower_emit3(l, LIR_StorePair64, arg_imm(0), arg_imm(0), zero_at(s, p, off));
+    for (; off < to; off += 8)
+        lower_emit2(l, LIR_Move, arg_imm(0), zero_at(s, p, off));
+}
+
+/* a loop zeroing [slot, slot + size), ZERO_LOOP_BYTES an iteration (size a multiple of
+ * them): a few branches and little code for a large object */
 static void zero_slot_loop(Lower *l, uint32_t slot, uint32_t size)
 {
     Arg p = isel_fresh(l, BANK_GP), end = isel_fresh(l, BANK_GP);
@@ -54,28 +73,22 @@ static void zero_slot_loop(Lower *l, uint32_t slot, uint32_t size)
     LirBlock *loop = lower_new_block(l, false), *after = lower_new_block(l, false);
     lower_jump(l, loop->index);
     l->cur = loop;
-    lower_emit2(l, LIR_Move, arg_imm(0), arg_addr(p.base, 0));
-    lower_emit2(l, LIR_Add64, arg_imm(8), p);
+    zero_stores(l, slot, p, 0, ZERO_LOOP_BYTES);
+    isel_alu(l, LIR_Move, LIR_Add64, p, arg_imm(ZERO_LOOP_BYTES), p, NO_GATE);
     lower_emit3(l, LIR_Branch64, arg_relcond(REL_ne), p, end);
     lir_add_succ(l->code, loop, loop->index);
     lir_add_succ(l->code, loop, after->index);
     l->cur = after;
 }
 
-/* slot s of size bytes (a multiple of 8): by pairs of zero registers where the
- * target stores pairs, else by quadwords, unrolled up to ZERO_UNROLLED_BYTES */
+/* slot s of size bytes (a multiple of 8): straight-line stores up to
+ * ZERO_UNROLLED_BYTES, else a loop and the tail's stores */
 static void zero_slot(Lower *l, uint32_t s, uint32_t size)
 {
-    uint32_t off = 0;
-    if (isel_valid(l, LIR_StorePair64, 3, (Arg[]){arg_imm(0), arg_imm(0), arg_stack(s, 0)})) {
-        for (; off + 16 <= size; off += 16)
-            lower_emit3(l, LIR_StorePair64, arg_imm(0), arg_imm(0), arg_stack(s, off));
-    } else if (size > ZERO_UNROLLED_BYTES) {
-        zero_slot_loop(l, s, size);
-        return;
-    }
-    for (; off < size; off += 8)
-        lower_emit2(l, LIR_Move, arg_imm(0), arg_stack(s, off));
+    uint32_t looped = size > ZERO_UNROLLED_BYTES ? size - size % ZERO_LOOP_BYTES : 0;
+    if (looped)
+        zero_slot_loop(l, s, looped);
+    zero_stores(l, s, arg_none(), looped, size);
 }
 
 bool isel_entry(Lower *l)
