@@ -6,7 +6,8 @@
  * reaching them are counted apart, and one that is hit is reported; the
  * register-pressure knobs, the pressure stage's CPU level and the local stage's
  * slot_operands and the branch reach are a function of the program, within their
- * ranges, and vary; a short branch reach makes ARM64 take long branch forms. */
+ * ranges, and vary; a short branch reach makes ARM64 take long branch forms; an ARM64
+ * constant of one instruction counts its own path. */
 #include "compiler/compile.h"
 #include "compiler/target.h"
 #include "fuzz/check_stage.h"
@@ -85,6 +86,39 @@ static void check_long_branches(const Module *m, const Target *t, const CodeBlob
     free(cov);
 }
 
+/* an ARM64 constant of one instruction counts its own path: movz, movn or orr of a
+ * logical immediate, and none of the others */
+static void check_constant_paths(const Target *t)
+{
+    static const struct { const char *lit, *path; } k[] = {
+        {"305397760", "constant by one movz"}, /* 0x12340000 */
+        {"-4661", "constant by one movn"},     /* ~0x1234 */
+        {"6148914691236517205", "constant by one orr of a logical immediate"}, /* 0x5555... */
+    };
+    static const char *const paths[] = {"constant by one movz", "constant by one movn",
+                                        "constant by one orr of a logical immediate",
+                                        "constant in two instructions"};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "func @k() -> i64 {\n  %%c = CONSTANT i64 %s\n  RETURN [entry] {entry} (%%c)\n}\n",
+                 k[i].lit);
+        Diag d;
+        diag_init(&d, "mcov", stderr);
+        Module *m = parse_module("mcov", text, strlen(text), &d);
+        MachCov *cov = calloc(1, sizeof *cov);
+        Arena *arena = arena_new();
+        CodeBlob blob;
+        EXPECT(m && cov && compile_counted(m, t, cov, &blob, arena, 0), "arm64: %s compiles", k[i].lit);
+        for (size_t j = 0; m && cov && j < sizeof paths / sizeof paths[0]; j++)
+            EXPECT(path(t, cov, paths[j]) == !strcmp(paths[j], k[i].path), "arm64: %s counts '%s' %u times",
+                   k[i].lit, paths[j], path(t, cov, paths[j]));
+        arena_free(arena);
+        free(cov);
+        if (m)
+            module_free(m);
+    }
+}
+
 /* the counts of one target; the code the same as without counting */
 static void check_target(const Module *m, const Target *t)
 {
@@ -101,6 +135,7 @@ static void check_target(const Module *m, const Target *t)
     EXPECT(sum(cov->forms, MCOV_MAX_FORMS) >= 5, "%s: forms counted (%u)", t->name,
            sum(cov->forms, MCOV_MAX_FORMS));
     if (t->isa == ISA_A64) {
+        check_constant_paths(t);
         EXPECT(path(t, cov, "tbz") + path(t, cov, "tbnz") == 1, "arm64: tbz or tbnz once");
         EXPECT(path(t, cov, "cmp imm12, lsl #12") == 1, "arm64: cmp #1, lsl #12 once");
     } else {
