@@ -1,6 +1,7 @@
 /* ir_verify_api.c — the verifier on circuits built through the builder API: shapes the
  * text parser never produces (missing inputs, removed gates, roots as inputs, bad
- * condition codes, out-of-range SYMBOL indices, constant bits beyond the type), dead
+ * condition codes, out-of-range SYMBOL indices, constant bits beyond the type, root
+ * list entries past the gates), dead
  * gates being skipped, near-linear time on a function of many thousand gates, a
  * parser regression, and diag_keep_first keeping the first message as printed. */
 #include "compiler/ir/ir.h"
@@ -219,6 +220,27 @@ static void test_parse_gates_without_references(Check *ck)
     module_free(m);
 }
 
+/* a root list entry that is no gate of the function (one past the last, or far out) */
+static void test_root_list_out_of_range(Check *ck)
+{
+    for (int far = 0; far < 2; far++) {
+        Module *m = module_new("built.circ");
+        GateId x;
+        Func *f = new_func(m, &x);
+        add_return(f->circ, ROOT_STATE_ENTRY, x);
+        EXPECT(ck, verify(ck, m) == 0, "the function verifies before the list is spoiled");
+        RootList *args = &f->circ->lists[ROOT_ARG_LIST];
+        GateId bad = f->circ->ngates + (far ? 1000 : 0);
+        if (args->n == 1 && args->items[0] == x)
+            args->items[0] = bad;
+        char want[120];
+        snprintf(want, sizeof want, "ARG_LIST registers gate %u, which is not a gate of the function", bad);
+        EXPECT(ck, verify(ck, m) >= 1 && said(ck, want), "an entry %s the gates is refused: %s",
+               far ? "far past" : "just past", want);
+        module_free(m);
+    }
+}
+
 int main(void)
 {
     Check ck = {0};
@@ -226,6 +248,7 @@ int main(void)
     test_valid_and_dead(&ck);
     test_missing_and_removed_inputs(&ck);
     test_roots_as_inputs(&ck);
+    test_root_list_out_of_range(&ck);
     test_literals(&ck);
     test_scale(&ck);
     test_keep_first(&ck);
