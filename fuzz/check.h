@@ -33,7 +33,7 @@ void check_engines_free(CheckEngines *e);
 enum { CHECK_O0 = 1 << 0, CHECK_O1 = 1 << 1, CHECK_O2 = 1 << 2, CHECK_ALL_LEVELS = 7 };
 /* a campaign's register-pressure stages check one program in this many by default
  * (bench/fuzz/README.md: their cost); `circ check` checks every one */
-enum { PRESSURE_EVERY_DEFAULT = 2 };
+enum { PRESSURE_EVERY_DEFAULT = 4 };
 /* likewise the local-allocator stages (x86-64-O0-local, ...): the -O0 code of the
  * local allocator is about twice the size of linear scan's, so it costs more to run */
 enum { LOCAL_EVERY_DEFAULT = 4 };

@@ -6,8 +6,8 @@
  * Spills, reloads, parallel moves that need a scratch register and the memory forms
  * of spilled operands, rare with the full register file, become the rule.  The
  * knobs come from the program, so `circ check` of a finding replays it.  Each ISA's
- * stage takes one program in pressure_every (a campaign: every other one, a different
- * half for each ISA; `circ check`: every one).  The local allocator's stages draw
+ * stage takes one program in pressure_every (a campaign: one in four, a different
+ * quarter for each ISA; `circ check`: every one).  The local allocator's stages draw
  * their one knob here too, and both kinds of stage a branch reach that makes
  * conditional branches take their long forms. */
 #include "fuzz/check_stage.h"

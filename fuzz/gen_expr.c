@@ -211,7 +211,7 @@ GenPtr *gen_pick_ptr(Gen *g, uint32_t min_size)
         return n ? &g->ptrs[fits[gen_rd_below(g, n)]] : NULL;
     uint32_t size = alloca_sizes[gen_rd_below(g, sizeof alloca_sizes / sizeof alloca_sizes[0])];
     /* one in the entry (which runs once, so zeroing it costs little): offsets past 4095 */
-    if (!g->big_alloca && g->fidx + 1 == g->nfuncs && gen_rd_chance(g, 8)) {
+    if (!g->big_alloca && g->fidx + 1 == g->nfuncs && gen_rd_chance(g, 4)) {
         g->big_alloca = true;
         size = gen_rd_chance(g, 70) ? 4104 : 8200;
     }

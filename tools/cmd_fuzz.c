@@ -296,7 +296,7 @@ static const char fuzz_usage[] =
     "  --no-pressure      no register-pressure stages (TARGET-O2-regs)\n"
     "  --no-local         no local-allocator stages (TARGET-O0-local)\n"
     "  --pressure-every N each ISA's register-pressure stage checks one program in N,\n"
-    "                     default 2 (1: every one)\n"
+    "                     default 4 (1: every one)\n"
     "  --local-every N    each ISA's local-allocator stage checks one program in N,\n"
     "                     default 4 (1: every one)\n"
     "  --size S           target gate count of generated modules, default 100\n"
