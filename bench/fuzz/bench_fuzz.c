@@ -4,13 +4,14 @@
  * oracle, optimize, interp, schedule, compile, emulate).
  *
  *   bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c] [--no-pressure] [--no-local]
- *              [--stage-cost [ROUNDS]]]
+ *              [--pressure-every N] [--stage-cost [ROUNDS]]]
  *
  * --plain: the generator without exceptions, dependency joins and runtime calls
  * (GenOptions.no_exceptions, no_joins_runtime), for an A/B of their cost;
  * --no-native: without the stages on the host's CPU and under qemu;
- * --no-c: without the C stages (their one program in 1024 costs about a second);
+ * --no-c: without the C stages (their one program in 2048 costs about 0.2 s);
  * --no-pressure, --no-local: without the register-pressure or local-allocator stages;
+ * --pressure-every N: each ISA's pressure stage on one program in N (circ fuzz's flag);
  * --stage-cost: instead, the CPU cost per program of each machine-code stage
  * (stage_cost.c), ROUNDS times in turn (default 1), medians.
  *
@@ -51,6 +52,8 @@ int main(int argc, char **argv)
             o.check.no_pressure = true;
         else if (!strcmp(argv[i], "--no-local")) /* no local-allocator stage (TARGET-O0-local) */
             o.check.no_local = true;
+        else if (!strcmp(argv[i], "--pressure-every") && i + 1 < argc) /* as circ fuzz */
+            o.check.pressure_every = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--stage-cost")) /* each machine-code stage's cost per program */
             stage_rounds = i + 1 < argc && argv[i + 1][0] != '-' ? atoi(argv[++i]) : 1;
     }
@@ -59,7 +62,7 @@ int main(int argc, char **argv)
     o.status_mode = STATUS_NONE;
     if (o.gen.size == 0 || o.max_programs == 0) {
         fprintf(stderr, "usage: bench_fuzz SIZE PROGRAMS [SEED [--plain] [--no-native] [--no-c] [--no-pressure] [--no-local]\n"
-                        "                 [--stage-cost [ROUNDS]]]\n");
+                        "                 [--pressure-every N] [--stage-cost [ROUNDS]]]\n");
         return 2;
     }
     if (stage_rounds)
