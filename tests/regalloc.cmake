@@ -26,3 +26,7 @@ add_test(NAME regalloc_unit COMMAND test_regalloc_unit)
 add_executable(test_regalloc_robust ${CMAKE_SOURCE_DIR}/tests/regalloc_robust.c)
 target_link_libraries(test_regalloc_robust circ_x64)
 add_test(NAME regalloc_robust COMMAND test_regalloc_robust ${CMAKE_SOURCE_DIR}/tests/regalloc 300)
+
+add_executable(test_ra_union_unit ${CMAKE_SOURCE_DIR}/tests/ra_union_unit.c)
+target_link_libraries(test_ra_union_unit circ_lir)
+add_test(NAME ra_union_unit COMMAND test_ra_union_unit)

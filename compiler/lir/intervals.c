@@ -29,10 +29,9 @@ Inst *ra_inst_at(const RaCtx *c, uint32_t n)
     return &c->code->blocks[b]->insts[n - c->live->first_inst[b]];
 }
 
-/* the first range of iv that ends after pos (nranges if none): a binary search, so
- * that asking about an interval of many ranges (a register clobbered by every call)
- * costs no walk from its start */
-static uint32_t range_ending_after(const Interval *iv, uint32_t pos)
+/* a binary search, so that asking about an interval of many ranges (a register
+ * clobbered by every call) costs no walk from its start */
+uint32_t ra_range_ending_after(const Interval *iv, uint32_t pos)
 {
     uint32_t lo = 0, hi = iv->nranges;
     while (lo < hi) {
@@ -47,20 +46,20 @@ static uint32_t range_ending_after(const Interval *iv, uint32_t pos)
 
 bool iv_covers(const Interval *iv, uint32_t pos)
 {
-    uint32_t i = range_ending_after(iv, pos);
+    uint32_t i = ra_range_ending_after(iv, pos);
     return i < iv->nranges && iv->ranges[i].from <= pos;
 }
 
 uint32_t iv_next_start(const Interval *iv, uint32_t pos)
 {
-    uint32_t i = range_ending_after(iv, pos);
+    uint32_t i = ra_range_ending_after(iv, pos);
     return i < iv->nranges ? iv->ranges[i].from : UINT32_MAX;
 }
 
 uint32_t iv_intersection(const Interval *a, const Interval *b)
 {
     /* ranges ending before the other interval starts cannot meet it */
-    uint32_t i = range_ending_after(a, iv_start(b)), j = range_ending_after(b, iv_start(a));
+    uint32_t i = ra_range_ending_after(a, iv_start(b)), j = ra_range_ending_after(b, iv_start(a));
     while (i < a->nranges && j < b->nranges) {
         LiveRange x = a->ranges[i], y = b->ranges[j];
         uint32_t lo = x.from > y.from ? x.from : y.from;

@@ -121,10 +121,10 @@ bool iv_covers(const Interval *iv, uint32_t pos);
 /* the start of the first range of iv ending after pos (pos itself if a range covers
  * it), UINT32_MAX if none */
 uint32_t iv_next_start(const Interval *iv, uint32_t pos);
+/* the index of iv's first range that ends after pos (nranges if none) */
+uint32_t ra_range_ending_after(const Interval *iv, uint32_t pos);
 /* the first position both cover at or after neither's start, UINT32_MAX if none */
 uint32_t iv_intersection(const Interval *a, const Interval *b);
-
-#endif
 
 /* ---- the allocator's state ---------------------------------------------------------- */
 typedef struct {
@@ -171,3 +171,5 @@ uint32_t ra_first_must_use(RaCtx *c, const Interval *iv, uint32_t from);
 bool ra_linear_scan(RaCtx *c, Bank bank);
 bool ra_assign_spill_slots(RaCtx *c);
 bool ra_resolve_and_rewrite(RaCtx *c);
+
+#endif

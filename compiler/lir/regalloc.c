@@ -7,8 +7,9 @@
  * evicted by a late def may also leave its register right after its early uses at
  * that instruction (its value is stored to the slot in the gap before).  Also the
  * entry points lir_allocate / lir_allocate_registers.  Needs liveness.c,
- * intervals.c, resolve.c, stackalloc.c. */
+ * intervals.c, ra_union.c, resolve.c, stackalloc.c. */
 #include "ra_internal.h"
+#include "ra_union.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,7 @@ typedef struct {
     uint32_t min_wake;          /* at most the earliest wake of any sleeper */
     uint32_t high;              /* the largest position advanced to */
     bool usable[LIR_MAX_REGS];
+    RaUnion uni;                /* per register, the ranges of its active and waiting holders */
 } Scan;
 
 static void sleep_swap(IvList *h, uint32_t i, uint32_t j)
@@ -176,8 +178,10 @@ static void wake_up_to(Scan *s, uint32_t pos)
         while (h->n && h->v[0]->wake <= pos) {
             Interval *it = h->v[0];
             sleep_remove(s, it);
-            if (iv_end(it) <= pos)
+            if (iv_end(it) <= pos) {
+                ra_union_remove(&s->uni, it, 0);
                 continue;
+            }
             if (iv_covers(it, pos))
                 list_push(&s->active, it);
             else
@@ -198,6 +202,7 @@ static void advance_to(Scan *s, uint32_t pos)
         Interval *it = s->active.v[i];
         if (iv_end(it) <= pos) {
             list_remove_at(&s->active, i);
+            ra_union_remove(&s->uni, it, 0);
         } else if (!iv_covers(it, pos)) {
             list_remove_at(&s->active, i);
             sleep_push(s, it, iv_next_start(it, pos));
@@ -235,10 +240,12 @@ static void to_slot(Scan *s, Interval *iv)
     s->c->spilled_any = true;
 }
 
-static void assign(Interval *cur, int reg)
+/* cur holds reg (its ranges join the register's union: split it before) */
+static void assign(Scan *s, Interval *cur, int reg)
 {
     cur->reg = reg;
     cur->spilled = false;
+    ra_union_add(&s->uni, cur, 0);
 }
 
 /* cur keeps only the early uses of its first instruction, then waits in its slot
@@ -265,19 +272,8 @@ static bool take_for_early_uses(Scan *s, Interval *cur, int reg, uint32_t until)
     uint32_t gap = pos_gap_before(iv_start(cur)), mid = gap + 2;
     if (until <= mid || !shorten_to_early_uses(s, cur))
         return false;
-    assign(cur, reg);
+    assign(s, cur, reg);
     return true;
-}
-
-/* the first position where a sleeper in heap h from index i on meets cur, into
- * *until (a sleeper meets nothing before its wake) */
-static void lower_free_until(const IvList *h, uint32_t i, const Interval *cur, uint32_t *until)
-{
-    if (i >= h->n || h->v[i]->wake >= *until || h->v[i]->wake >= iv_end(cur))
-        return;
-    *until = min_u32(*until, iv_intersection(h->v[i], cur));
-    lower_free_until(h, 2 * i + 1, cur, until);
-    lower_free_until(h, 2 * i + 2, cur, until);
 }
 
 static bool try_free_reg(Scan *s, Interval *cur)
@@ -289,8 +285,8 @@ static bool try_free_reg(Scan *s, Interval *cur)
         free_until[s->active.v[i]->reg] = 0;
     for (uint64_t m = s->sleeping; m;) {
         unsigned r = next_reg(&m);
-        if (free_until[r])
-            lower_free_until(&s->sleep[r], 0, cur, &free_until[r]);
+        if (free_until[r]) /* where a waiting holder first meets cur */
+            free_until[r] = ra_union_first_meet(&s->uni, (int)r, cur);
     }
     int best = -1;
     const uint8_t *order = s->c->order[s->bank];
@@ -307,14 +303,15 @@ static bool try_free_reg(Scan *s, Interval *cur)
         return false;
     uint32_t until = free_until[best];
     if (until >= iv_end(cur)) {
-        assign(cur, best);
+        assign(s, cur, best);
         return true;
     }
     uint32_t split = pos_gap_before(until);
     if (split <= iv_start(cur))
         return take_for_early_uses(s, cur, best, until);
-    assign(cur, best);
-    heap_push(&s->unhandled, ra_split(s->c, cur, split));
+    Interval *rest = ra_split(s->c, cur, split);
+    assign(s, cur, best);
+    heap_push(&s->unhandled, rest);
     return true;
 }
 
@@ -415,10 +412,15 @@ static int pick_victim(Scan *s, const Pressure *p, const Interval *cur)
 static void spill_from(Scan *s, Interval *iv, uint32_t gap)
 {
     Interval *rest = iv;
-    if (iv_start(iv) < gap)
+    if (iv_start(iv) < gap) { /* iv keeps its register before gap */
+        uint32_t k = ra_range_ending_after(iv, gap);
+        ra_union_remove(&s->uni, iv, k);
         rest = ra_split(s->c, iv, gap);
-    else
+        ra_union_add(&s->uni, iv, k);
+    } else {
+        ra_union_remove(&s->uni, iv, 0);
         rest->reg = -1;
+    }
     uint32_t use = ra_first_must_use(s->c, rest, gap);
     if (use == UINT32_MAX) {
         to_slot(s, rest);
@@ -503,9 +505,11 @@ static bool alloc_blocked_reg(Scan *s, Interval *cur)
         spill_current(s, cur, first_use);
         return true;
     }
-    assign(cur, victim);
-    if (p.block_pos[victim] < iv_end(cur))
-        heap_push(&s->unhandled, ra_split(s->c, cur, pos_gap_before(p.block_pos[victim])));
+    Interval *rest = p.block_pos[victim] < iv_end(cur) ? ra_split(s->c, cur, pos_gap_before(p.block_pos[victim]))
+                                                       : NULL;
+    assign(s, cur, victim);
+    if (rest)
+        heap_push(&s->unhandled, rest);
     evict_holders(s, cur, victim);
     return true;
 }
@@ -518,10 +522,12 @@ static void scan_add(Scan *s, uint32_t from, uint32_t to)
         Interval *iv = s->c->ivs[t];
         if (!iv || iv->bank != s->bank || !iv->nranges)
             continue;
-        if (!iv->fixed)
+        if (!iv->fixed) {
             heap_push(&s->unhandled, iv);
-        else if (s->usable[iv->reg])
+        } else if (s->usable[iv->reg]) {
             sleep_push(s, iv, iv_start(iv)); /* it covers nothing before its start */
+            ra_union_add(&s->uni, iv, 0);
+        }
     }
 }
 
@@ -530,6 +536,7 @@ static void scan_init(Scan *s, RaCtx *c, Bank bank)
     memset(s, 0, sizeof *s);
     s->c = c;
     s->bank = bank;
+    ra_union_init(&s->uni);
     for (unsigned k = 0; k < c->norder[bank]; k++)
         s->usable[c->order[bank][k]] = true;
     /* dense order: GP registers, FP registers, GP tmps, FP tmps (ra_tmp_index) */
@@ -556,6 +563,7 @@ bool ra_linear_scan(RaCtx *c, Bank bank)
     free(s.active.v);
     for (unsigned r = 0; r < LIR_MAX_REGS; r++)
         free(s.sleep[r].v);
+    ra_union_free(&s.uni);
     return !c->failed;
 }
 
