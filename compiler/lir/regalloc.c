@@ -78,9 +78,11 @@ static Interval *heap_pop(IvList *h)
 /* Inactive intervals (holding a register, in a hole at the current position) wait
  * in one min-heap per register by where their next range starts ("wake"): they
  * cover nothing before it, so a walk of the heap that stops at a wake beyond what
- * it looks for visits only the intervals that matter, however many sleep.  The
- * scan's positions only grow; if one ever went back, every sleeper is looked at
- * again from there (wake_all). */
+ * it looks for visits only the intervals that matter (the eviction's questions).
+ * Where a register is free until is asked of its union instead (ra_union.h: the
+ * ranges of its active and inactive holders, which leave it when they end, split
+ * or spill), a few searches however many sleep.  The scan's positions only grow;
+ * if one ever went back, every sleeper is looked at again from there (wake_all). */
 typedef struct {
     RaCtx *c;
     Bank bank;
