@@ -47,6 +47,42 @@ static const char loop_src[] =
     "    Move %tmp1, %rax\n"
     "    Ret64 %rax\n";
 
+static bool in_list(const uint32_t *v, uint32_t n, uint32_t x)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i] == x)
+            return true;
+    return false;
+}
+
+/* block b's live-out list is exactly the union of its successors' live-in lists,
+ * ascending without repeats */
+static bool out_is_union(LirLiveness *l, const Code *c, uint32_t b)
+{
+    const uint32_t *out, *in;
+    uint32_t nout = lir_live_out_list(l, b, &out), total = 0;
+    for (uint32_t i = 1; i < nout; i++)
+        if (out[i - 1] >= out[i])
+            return false;
+    for (uint32_t k = 0; k < c->blocks[b]->nsuccs; k++) {
+        uint32_t nin = lir_live_in_list(l, c->blocks[b]->succs[k], &in);
+        for (uint32_t i = 0; i < nin; i++)
+            if (!in_list(out, nout, in[i]))
+                return false;
+        total += nin;
+    }
+    for (uint32_t i = 0; i < nout; i++) {
+        bool found = false;
+        for (uint32_t k = 0; k < c->blocks[b]->nsuccs && !found; k++) {
+            uint32_t nin = lir_live_in_list(l, c->blocks[b]->succs[k], &in);
+            found = in_list(in, nin, out[i]);
+        }
+        if (!found)
+            return false;
+    }
+    return nout <= total;
+}
+
 static void test_liveness(void)
 {
     Arena *a = arena_new();
@@ -67,6 +103,12 @@ static void test_liveness(void)
         CHECK(lir_live_in(l, 2, rdi) && lir_live_in(l, 1, rdi), "rdi, used by the call, is live around the loop");
         CHECK(!lir_live_in(l, 3, t0) && !lir_live_in(l, 3, t2) && lir_live_in(l, 3, t1), "exit: only tmp1");
         CHECK(!lir_live_out(l, 2, rax) && !lir_live_in(l, 3, rax), "rax: clobbered by the call, defined in the exit");
+        const uint32_t *out3;
+        CHECK(lir_live_out_list(l, 3, &out3) == 0, "the return block: nothing live out");
+        for (uint32_t b = 0; b < c->nblocks; b++)
+            CHECK(out_is_union(l, c, b), "block %u: live-out is the union of its successors' live-in", b);
+        const uint32_t *out1;
+        CHECK(lir_live_out_list(l, 1, &out1) == 4, "header: rdi and the three tmps live out (merged once each)");
         CHECK(lir_tmp_of_index(c, lir_tmp_index(c, t2)) == t2 && lir_tmp_of_index(c, lir_tmp_index(c, rax)) == rax,
               "tmp index round trip");
         for (int b = 0; b < BANK_COUNT; b++)
@@ -84,7 +126,7 @@ static bool same_list(uint32_t nx, const uint32_t *x, uint32_t ny, const uint32_
     return nx == ny && (!nx || memcmp(x, y, nx * sizeof *x) == 0);
 }
 
-static bool same_sets(const LirLiveness *x, const LirLiveness *y, const Code *c)
+static bool same_sets(LirLiveness *x, LirLiveness *y, const Code *c)
 {
     for (uint32_t b = 0; b < c->nblocks; b++) {
         const uint32_t *sx, *sy;

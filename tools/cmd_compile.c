@@ -292,8 +292,10 @@ int cmd_compile(int argc, char **argv)
     CodeBlob blob;
     Module *compiled = NULL;
     int rc = EXIT_FAIL;
-    if (compile_module(m, t, &opt, arena, &blob, &compiled, &d))
-        rc = report(&a, t, &blob, compiled);
+    /* with no pass to run, the functions compiled are m's own: no copy of m to name them */
+    bool as_is = opt.opt_level == 0 && !opt.passes;
+    if (compile_module(m, t, &opt, arena, &blob, as_is ? NULL : &compiled, &d))
+        rc = report(&a, t, &blob, as_is ? m : compiled);
     module_free(compiled);
     arena_free(arena);
     module_free(m);

@@ -81,7 +81,7 @@ static void step_back(DeadScan *d, OperandList ops)
  * another round may remove more: an instruction went and the live-in set of its
  * block shrank (liveness elsewhere depends on nothing else).  changed[b]: an
  * instruction of block b went */
-static bool remove_dead_round(DeadScan *d, Code *code, const LirLiveness *live, bool *changed)
+static bool remove_dead_round(DeadScan *d, Code *code, LirLiveness *live, bool *changed)
 {
     bool again = false;
     for (uint32_t b = 0; b < code->nblocks; b++) {

@@ -309,8 +309,9 @@ bool ra_build_intervals(RaCtx *c)
         LirBlock *blk = c->code->blocks[b];
         uint32_t first = l->first_inst[b];
         uint32_t from = 4 * first, to = 4 * (first + blk->ninsts);
-        for (uint32_t k = l->out.at[b]; k < l->out.at[b + 1]; k++)
-            add_range(c, interval_of(c, l->out.tmps[k]), from, to);
+        const uint32_t *out;
+        for (uint32_t k = 0, n = lir_live_out_list(l, b, &out); k < n; k++)
+            add_range(c, interval_of(c, out[k]), from, to);
         for (uint32_t i = blk->ninsts; i-- > 0;)
             build_inst(c, &blk->insts[i], first + i, from);
     }

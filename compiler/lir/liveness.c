@@ -329,7 +329,7 @@ typedef struct {
     LiveSets gen, kill, preds;  /* per tmp: gen and kill blocks; per block: predecessors */
     uint32_t *in_mark, *out_mark, *kill_mark; /* per block: the mark of the last tmp */
     uint32_t mark_base;
-    LiveSets in, out;           /* the result: counting (tmps NULL), then filling */
+    LiveSets in;                /* the result: counting (tmps NULL), then filling */
     uint32_t *stack;
 } Flow;
 
@@ -382,7 +382,6 @@ static void explore(Flow *f, uint32_t t)
             if (f->out_mark[p] == m)
                 continue;
             f->out_mark[p] = m;
-            set_add(&f->out, p, t);
             if (f->kill_mark[p] != m)
                 mark_in(f, p, t, m, &sp);
         }
@@ -396,7 +395,8 @@ static void explore_all(Flow *f, uint32_t ntmps)
             explore(f, t);
 }
 
-/* the live sets from the operand store */
+/* the live-in sets from the operand store (the live-out sets are their unions over
+ * successors: lir_live_out_list); the sets of a refresh replace the old ones */
 static void solve_sets(LirLiveness *l)
 {
     Arena *scratch = arena_new();
@@ -406,18 +406,19 @@ static void solve_sets(LirLiveness *l)
     Flow f = { group_pairs(scratch, &g.gen, l->ntmps), group_pairs(scratch, &g.kill, l->ntmps),
                predecessors(scratch, l), arena_alloc(scratch, nb * 4), arena_alloc(scratch, nb * 4),
                arena_alloc(scratch, nb * 4), 0, { arena_alloc(l->arena, nb * 4), NULL },
-               { arena_alloc(l->arena, nb * 4), NULL }, arena_alloc_raw(scratch, nb * 4) };
+               arena_alloc_raw(scratch, nb * 4) };
     free(g.gen.v);
     free(g.kill.v);
     explore_all(&f, l->ntmps);
     counts_to_offsets(l->arena, &f.in, l->nblocks);
-    counts_to_offsets(l->arena, &f.out, l->nblocks);
     f.mark_base = l->ntmps;
     explore_all(&f, l->ntmps);
     ends_to_starts(&f.in, l->nblocks);
-    ends_to_starts(&f.out, l->nblocks);
+    if (l->in.at) {
+        arena_release(l->arena, l->in.tmps, ((size_t)l->in.at[l->nblocks] + 1) * sizeof *l->in.tmps);
+        arena_release(l->arena, l->in.at, nb * sizeof *l->in.at);
+    }
     l->in = f.in;
-    l->out = f.out;
     arena_free(scratch);
 }
 
@@ -472,7 +473,13 @@ bool lir_live_in(const LirLiveness *l, uint32_t block, Tmp t)
 bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t)
 {
     uint32_t i = lir_tmp_index(l->code, t);
-    return block < l->nblocks && i < l->ntmps && set_has(&l->out, block, i);
+    if (block >= l->nblocks || i >= l->ntmps)
+        return false;
+    const LirBlock *b = l->code->blocks[block];
+    for (uint32_t k = 0; k < b->nsuccs; k++)
+        if (b->succs[k] < l->nblocks && set_has(&l->in, b->succs[k], i))
+            return true;
+    return false;
 }
 
 uint32_t lir_live_in_list(const LirLiveness *l, uint32_t block, const uint32_t **tmps)
@@ -481,8 +488,59 @@ uint32_t lir_live_in_list(const LirLiveness *l, uint32_t block, const uint32_t *
     return l->in.at[block + 1] - l->in.at[block];
 }
 
-uint32_t lir_live_out_list(const LirLiveness *l, uint32_t block, const uint32_t **tmps)
+/* the sorted union of a and b (na, nb entries) into out */
+static uint32_t merge_sets(const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb, uint32_t *out)
 {
-    *tmps = l->out.tmps + l->out.at[block];
-    return l->out.at[block + 1] - l->out.at[block];
+    uint32_t i = 0, j = 0, n = 0;
+    while (i < na || j < nb) {
+        uint32_t x = j == nb || (i < na && a[i] <= b[j]) ? a[i] : b[j];
+        i += i < na && a[i] == x;
+        j += j < nb && b[j] == x;
+        out[n++] = x;
+    }
+    return n;
+}
+
+/* room for n entries in l's live-out buffer (which may move) */
+static uint32_t *out_buffer(LirLiveness *l, uint32_t n)
+{
+    if (n > l->capout) {
+        uint32_t cap = l->capout ? l->capout : 64;
+        while (cap < n)
+            cap *= 2;
+        l->outbuf = arena_resize(l->arena, l->outbuf, (size_t)l->capout * sizeof *l->outbuf,
+                                 (size_t)cap * sizeof *l->outbuf);
+        l->capout = cap;
+    }
+    return l->outbuf;
+}
+
+/* The live-out set of a block is the union of its successors' live-in sets: the one
+ * set itself for a block with one successor (or one that is not empty), else merged
+ * in the buffer, each merge written after the one before it. */
+uint32_t lir_live_out_list(LirLiveness *l, uint32_t block, const uint32_t **tmps)
+{
+    static const uint32_t none[1];
+    const LirBlock *b = l->code->blocks[block];
+    const uint32_t *cur = none;
+    uint32_t n = 0, at = 0; /* cur: n entries, in the buffer from at if merged */
+    bool merged = false;
+    for (uint32_t k = 0; k < b->nsuccs; k++) {
+        const uint32_t *set;
+        uint32_t nset = b->succs[k] < l->nblocks ? lir_live_in_list(l, b->succs[k], &set) : 0;
+        if (!nset)
+            continue;
+        if (!n) {
+            cur = set, n = nset;
+            continue;
+        }
+        uint32_t to = merged ? at + n : 0;
+        uint32_t *buf = out_buffer(l, to + n + nset);
+        if (merged)
+            cur = buf + at;
+        n = merge_sets(cur, n, set, nset, buf + to);
+        cur = buf + to, at = to, merged = true;
+    }
+    *tmps = cur;
+    return n;
 }

@@ -66,7 +66,9 @@ typedef struct {
 struct LirLiveness {
     Code *code;
     uint32_t ntmps, nblocks;
-    LiveSets in, out;               /* live-in and live-out of every block */
+    LiveSets in;                    /* live-in of every block (live-out: the union of the
+                                       successors', lir_live_out_list) */
+    uint32_t *outbuf, capout;       /* lir_live_out_list's merged sets */
     uint32_t *first_inst;           /* global number of each block's first instruction */
     uint32_t ninsts;
     Arena *arena;

@@ -167,7 +167,8 @@ uint32_t lir_tmp_count(const Code *code);
 
 /* live-in/live-out sets of every block (backward dataflow over roles at early and
  * late points; call clobbers kill), kept sparse: time and memory linear in the
- * operands and the sets' sizes; memory from arena; NULL if an instruction has no
+ * operands and the sets' sizes (the live-in sets are kept; a live-out set is the
+ * union of the successors'); memory from arena; NULL if an instruction has no
  * overload */
 LirLiveness *lir_liveness(Arena *arena, Code *code);
 /* l made again for its code after instructions were removed from or changed in the
@@ -178,8 +179,10 @@ bool lir_liveness_refresh(LirLiveness *l, const bool *changed);
 bool lir_live_in(const LirLiveness *l, uint32_t block, Tmp t);
 bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t);
 /* the same sets as lists of dense indices, ascending: the number of tmps live into
- * (out of) block, *tmps set to them (valid while l is not refreshed) */
+ * (out of) block, *tmps set to them (valid while l is not refreshed; a live-out
+ * list only until the next lir_live_out_list: it is the union of the successors'
+ * live-in lists, merged in a buffer of l when there are several) */
 uint32_t lir_live_in_list(const LirLiveness *l, uint32_t block, const uint32_t **tmps);
-uint32_t lir_live_out_list(const LirLiveness *l, uint32_t block, const uint32_t **tmps);
+uint32_t lir_live_out_list(LirLiveness *l, uint32_t block, const uint32_t **tmps);
 
 #endif
