@@ -30,3 +30,6 @@ add_test(NAME regalloc_robust COMMAND test_regalloc_robust ${CMAKE_SOURCE_DIR}/t
 add_executable(test_ra_union_unit ${CMAKE_SOURCE_DIR}/tests/ra_union_unit.c)
 target_link_libraries(test_ra_union_unit circ_lir)
 add_test(NAME ra_union_unit COMMAND test_ra_union_unit)
+add_executable(test_ra_split_unit ${CMAKE_SOURCE_DIR}/tests/ra_split_unit.c)
+target_link_libraries(test_ra_split_unit circ_lir)
+add_test(NAME ra_split_unit COMMAND test_ra_split_unit)

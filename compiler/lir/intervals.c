@@ -80,17 +80,23 @@ static bool use_must_reg(RaCtx *c, const UsePos *u)
     return u->arg < 0 || u->arg != ra_fold_arg(c, ra_inst_at(c, n), n);
 }
 
-uint32_t ra_first_must_use(RaCtx *c, const Interval *iv, uint32_t from)
+/* the index of iv's first use at or after pos (nuses if none) */
+static uint32_t first_use_from(const Interval *iv, uint32_t pos)
 {
-    uint32_t lo = 0, hi = iv->nuses; /* the first use at or after from */
+    uint32_t lo = 0, hi = iv->nuses;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (iv->uses[mid].pos < from)
+        if (iv->uses[mid].pos < pos)
             lo = mid + 1;
         else
             hi = mid;
     }
-    for (uint32_t i = lo; i < iv->nuses; i++)
+    return lo;
+}
+
+uint32_t ra_first_must_use(RaCtx *c, const Interval *iv, uint32_t from)
+{
+    for (uint32_t i = first_use_from(iv, from); i < iv->nuses; i++)
         if (use_must_reg(c, &iv->uses[i]))
             return iv->uses[i].pos;
     return UINT32_MAX;
@@ -344,6 +350,55 @@ static void insert_child(RaCtx *c, Interval *parent, Interval *after, Interval *
     parent->nchildren++;
 }
 
+/* The ranges and uses of a piece split in two: whichever side has fewer entries is
+ * copied to a new array and the other keeps the old one in place (the child its
+ * tail), so an interval split again and again, from either end, costs the size of
+ * the pieces and not the size of what is left each time. */
+static void *arena_copy(RaCtx *c, const void *from, uint32_t n, size_t elem)
+{
+    void *p = arena_alloc_raw(c->arena, ((size_t)n + 1) * elem);
+    if (n)
+        memcpy(p, from, n * elem);
+    return p;
+}
+
+/* an array of n entries (elem bytes each, room for *cap) divided: the piece before
+ * keeps entries [0, keep), the piece after gets [k, n) (keep is k, or k + 1 when
+ * entry k goes to both); *arr becomes the first piece's array, the result the
+ * second's */
+static void *split_array(RaCtx *c, void **arr, uint32_t *cap, uint32_t keep, uint32_t k, uint32_t n,
+                         size_t elem)
+{
+    char *old = *arr;
+    if (keep > n - k)
+        return arena_copy(c, old + k * elem, n - k, elem);
+    *arr = arena_copy(c, old, keep, elem);
+    *cap = keep;
+    return old + k * elem;
+}
+
+/* iv's ranges from index k on go to child, cut at pos if range k starts before it */
+static void split_ranges(RaCtx *c, Interval *iv, Interval *child, uint32_t k, uint32_t pos)
+{
+    bool cut = iv->ranges[k].from < pos;
+    uint32_t keep = k + cut;
+    child->nranges = child->capranges = iv->nranges - k;
+    child->ranges = split_array(c, (void **)&iv->ranges, &iv->capranges, keep, k, iv->nranges, sizeof *iv->ranges);
+    if (cut) {
+        child->ranges[0].from = pos;
+        iv->ranges[k].to = pos;
+    }
+    iv->nranges = keep;
+}
+
+/* iv's uses from index u on go to child */
+static void split_uses(RaCtx *c, Interval *iv, Interval *child, uint32_t u)
+{
+    child->nuses = child->capuses = iv->nuses - u;
+    child->uses = split_array(c, (void **)&iv->uses, &iv->capuses, u, u, iv->nuses, sizeof *iv->uses);
+    iv->nuses = u;
+}
+
 Interval *ra_split(RaCtx *c, Interval *iv, uint32_t pos)
 {
     Interval *child = arena_alloc(c->arena, sizeof *child);
@@ -354,27 +409,8 @@ Interval *ra_split(RaCtx *c, Interval *iv, uint32_t pos)
     child->hint = iv->hint;
     child->hint_pos = iv->hint_pos;
     child->slot = -1;
-    uint32_t k = 0;
-    while (iv->ranges[k].to <= pos)
-        k++;
-    bool cut = iv->ranges[k].from < pos;
-    child->nranges = child->capranges = iv->nranges - k;
-    child->ranges = arena_alloc(c->arena, child->nranges * sizeof *child->ranges);
-    memcpy(child->ranges, &iv->ranges[k], child->nranges * sizeof *child->ranges);
-    if (cut) {
-        child->ranges[0].from = pos;
-        iv->ranges[k].to = pos;
-        iv->nranges = k + 1;
-    } else {
-        iv->nranges = k;
-    }
-    uint32_t u = 0;
-    while (u < iv->nuses && iv->uses[u].pos < pos)
-        u++;
-    child->nuses = child->capuses = iv->nuses - u;
-    child->uses = arena_alloc(c->arena, (child->nuses + 1) * sizeof *child->uses);
-    memcpy(child->uses, &iv->uses[u], child->nuses * sizeof *child->uses);
-    iv->nuses = u;
+    split_ranges(c, iv, child, ra_range_ending_after(iv, pos), pos);
+    split_uses(c, iv, child, first_use_from(iv, pos));
     insert_child(c, iv->parent, iv, child);
     return child;
 }
