@@ -1,5 +1,6 @@
 /* arena.c — bump allocation in chained blocks, large allocations in chunks of their
- * own (grown with realloc, released early on request); everything is freed at once. */
+ * own (grown with realloc, released early on request), released small allocations
+ * kept for the next request of their size; everything is freed at once. */
 #include "ir.h"
 
 #include <stdlib.h>
@@ -21,9 +22,26 @@ typedef struct Big {
 
 enum { BIG_BYTES = 64 << 10 };
 
+/* the spare lists: released allocations below BIG_BYTES (arena_release, and the
+ * old copy of arena_resize), by size, each holding the next in its first bytes.  An
+ * array grown by doubling releases the same few sizes again and again.  A list per
+ * slot of a small table hashed by size; a size whose slot another size holds is
+ * not kept. */
+enum { SPARE_SLOTS = 64 };
+
+typedef struct Spare {
+    struct Spare *next;
+} Spare;
+
+typedef struct {
+    size_t size;
+    Spare *head;
+} SpareList;
+
 struct Arena {
     Block *head;
     Big *big;        /* the large chunks, newest first */
+    SpareList spare[SPARE_SLOTS];
     size_t total;
 };
 
@@ -40,9 +58,7 @@ static void *xmalloc(size_t n)
 Arena *arena_new(void)
 {
     Arena *a = xmalloc(sizeof *a);
-    a->head = NULL;
-    a->big = NULL;
-    a->total = 0;
+    memset(a, 0, sizeof *a);
     return a;
 }
 
@@ -104,11 +120,38 @@ static void *big_resize(Arena *a, Big **link, size_t n)
     return b->data;
 }
 
+/* the spare list for allocations of n bytes (a multiple of 16 below BIG_BYTES) */
+static SpareList *spare_list(Arena *a, size_t n)
+{
+    return &a->spare[((uint32_t)(n >> 4) * 0x9e3779b1u) >> 26];
+}
+
+/* p (n bytes, a multiple of 16) no longer used: kept for the next request of its
+ * size, if it is a small allocation, 16-byte aligned, and its list has room */
+static void spare_push(Arena *a, void *p, size_t n)
+{
+    if (n >= BIG_BYTES || ((uintptr_t)p & 15))
+        return;
+    SpareList *l = spare_list(a, n);
+    if (l->head && l->size != n)
+        return;
+    Spare *sp = p;
+    sp->next = l->head;
+    l->head = sp;
+    l->size = n;
+}
+
 /* n bytes (a multiple of 16), not cleared */
 static void *bump(Arena *a, size_t n)
 {
     if (n >= BIG_BYTES)
         return big_new(a, n);
+    SpareList *l = spare_list(a, n);
+    if (l->head && l->size == n) {
+        Spare *sp = l->head;
+        l->head = sp->next;
+        return sp;
+    }
     Block *b = a->head;
     if (!b || b->size - b->used < n) {
         size_t size = block_size(a, n);
@@ -138,8 +181,9 @@ void *arena_alloc_raw(Arena *a, size_t n) { return bump(a, round16(n)); }
 
 /* a large chunk is resized by realloc when `resize` (else the old copy stays); a
  * shrink stays in place; the last allocation grows in place when its block has
- * room; otherwise it moves.  The first min(oldn, newn) bytes are kept; the rest are
- * cleared when `clear`. */
+ * room; otherwise it moves, the old copy kept readable, or when `resize` given to
+ * its spare list.  The first min(oldn, newn) bytes are kept; the rest are cleared
+ * when `clear`. */
 static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear, bool resize)
 {
     if (!old || !oldn)
@@ -160,6 +204,8 @@ static void *grow(Arena *a, void *old, size_t oldn, size_t newn, bool clear, boo
     } else {
         p = bump(a, want);
         memcpy(p, old, keep);
+        if (resize)
+            spare_push(a, old, have);
     }
     if (clear)
         memset(p + keep, 0, want - keep);
@@ -201,6 +247,8 @@ void arena_release(Arena *a, void *p, size_t n)
         free(big);
     } else if (b && (unsigned char *)p + have == b->data + b->used && b->used >= have) {
         b->used -= have;
+    } else {
+        spare_push(a, p, have);
     }
 }
 

@@ -133,12 +133,15 @@ static Interval *interval_of(RaCtx *c, uint32_t t)
     return iv;
 }
 
-static void *grow_to(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
+/* resize: nothing points into the array, so a move gives the old copy back to the
+ * arena (arena_resize) */
+static void *grow_to(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem, bool resize)
 {
     uint32_t ncap = *cap ? 2 * *cap : 4;
     while (ncap < need)
         ncap *= 2;
-    p = arena_grow_raw(c->arena, p, (size_t)*cap * elem, (size_t)ncap * elem);
+    size_t oldn = (size_t)*cap * elem, newn = (size_t)ncap * elem;
+    p = resize ? arena_resize(c->arena, p, oldn, newn) : arena_grow_raw(c->arena, p, oldn, newn);
     *cap = ncap;
     return p;
 }
@@ -147,7 +150,13 @@ static void *grow_to(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t ele
  * (the check inline: most calls have room) */
 static inline void *grow(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
 {
-    return need <= *cap ? p : grow_to(c, p, cap, need, elem);
+    return need <= *cap ? p : grow_to(c, p, cap, need, elem, false);
+}
+
+/* the same for an interval's ranges and uses while they are built */
+static inline void *grow_own(RaCtx *c, void *p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    return need <= *cap ? p : grow_to(c, p, cap, need, elem, true);
 }
 
 /* ranges are built backwards: ranges[nranges-1] is the earliest so far */
@@ -163,7 +172,7 @@ static void add_range(RaCtx *c, Interval *iv, uint32_t from, uint32_t to)
             return;
         }
     }
-    iv->ranges = grow(c, iv->ranges, &iv->capranges, iv->nranges + 1, sizeof *iv->ranges);
+    iv->ranges = grow_own(c, iv->ranges, &iv->capranges, iv->nranges + 1, sizeof *iv->ranges);
     iv->ranges[iv->nranges++] = (LiveRange){ from, to };
 }
 
@@ -183,7 +192,7 @@ static void add_use_pos(RaCtx *c, Interval *iv, uint32_t pos, int8_t arg)
 {
     if (iv->fixed)
         return;
-    iv->uses = grow(c, iv->uses, &iv->capuses, iv->nuses + 1, sizeof *iv->uses);
+    iv->uses = grow_own(c, iv->uses, &iv->capuses, iv->nuses + 1, sizeof *iv->uses);
     iv->uses[iv->nuses++] = (UsePos){ pos, arg };
 }
 
