@@ -42,6 +42,7 @@ struct Arena {
     Block *head;
     Big *big;        /* the large chunks, newest first */
     SpareList spare[SPARE_SLOTS];
+    size_t nspare;   /* allocations on the spare lists */
     size_t total;
 };
 
@@ -139,6 +140,7 @@ static void spare_push(Arena *a, void *p, size_t n)
     sp->next = l->head;
     l->head = sp;
     l->size = n;
+    a->nspare++;
 }
 
 /* n bytes (a multiple of 16), not cleared */
@@ -146,10 +148,11 @@ static void *bump(Arena *a, size_t n)
 {
     if (n >= BIG_BYTES)
         return big_new(a, n);
-    SpareList *l = spare_list(a, n);
-    if (l->head && l->size == n) {
+    SpareList *l = a->nspare ? spare_list(a, n) : NULL;
+    if (l && l->head && l->size == n) {
         Spare *sp = l->head;
         l->head = sp->next;
+        a->nspare--;
         return sp;
     }
     Block *b = a->head;
