@@ -6,6 +6,10 @@ add_executable(sched_unit ${CMAKE_CURRENT_SOURCE_DIR}/sched_unit.c)
 target_link_libraries(sched_unit PRIVATE ${CIRC_LIBS})
 add_test(NAME sched_unit COMMAND sched_unit ${CMAKE_CURRENT_SOURCE_DIR}/sched)
 
+add_executable(sched_dom_unit ${CMAKE_CURRENT_SOURCE_DIR}/sched_dom_unit.c)
+target_link_libraries(sched_dom_unit PRIVATE ${CIRC_LIBS})
+add_test(NAME sched_dom_unit COMMAND sched_dom_unit)
+
 add_executable(sched_files ${CMAKE_CURRENT_SOURCE_DIR}/sched_files.c)
 target_link_libraries(sched_files PRIVATE ${CIRC_LIBS})
 add_test(NAME sched_files COMMAND sched_files ${CIRC_EXAMPLES} ${CMAKE_CURRENT_SOURCE_DIR})
