@@ -79,6 +79,8 @@ typedef struct {
     uint32_t reach_gen; /* the current walk's generation: a walk starts in constant time */
     int32_t *budget[2]; /* per loop and bank: values that may still be hoisted out of it
                            (SchedOptions.regs; NULL: no limit) */
+    BlockId *shallower; /* per block: its nearest dominator of a smaller loop depth, or
+                           NO_BLOCK (least_depth_block's steps) */
     Arena *scratch;     /* every array above and every list; freed at the end */
 } Gcm;
 
@@ -313,19 +315,36 @@ static void demand_points(Gcm *g, GateId id, BlockList *out)
 
 /* ---- placement ---------------------------------------------------------------- */
 
+/* each block's nearest dominator of a smaller loop depth: its idom if shallower,
+ * else found along the idom's own such steps (idoms precede their blocks) */
+static void find_shallower(Gcm *g)
+{
+    const Block *bl = g->s->blocks;
+    g->shallower = scratch_raw(g, g->s->nblocks, sizeof *g->shallower);
+    for (BlockId b = 0; b < g->s->nblocks; b++) {
+        BlockId up = bl[b].idom;
+        while (up != NO_BLOCK && bl[up].loop_depth >= bl[b].loop_depth)
+            up = g->shallower[up];
+        g->shallower[b] = up;
+    }
+}
+
 /* Click: least loop depth on the dominator path from late up to early, lowest first
  * (the walk stops at depth 0: nothing above is better), not leaving loop `inside`
- * (-1: any loop may be left) */
+ * (-1: any loop may be left).  The blocks between the best so far and the next
+ * shallower dominator are no better, so the walk steps from one to the next; a loop
+ * once left along the path is not entered again (its header dominates its blocks),
+ * so the step's block alone says whether the walk left `inside` */
 static BlockId least_depth_block(const Gcm *g, BlockId late, BlockId early, int32_t inside)
 {
     const Block *bl = g->s->blocks;
     BlockId best = late;
-    for (BlockId b = late; b != early && bl[b].idom != NO_BLOCK && bl[best].loop_depth > 0;) {
-        b = bl[b].idom;
-        if (inside >= 0 && !sched_loop_contains(g->s, inside, b))
+    while (best != early && bl[best].loop_depth > 0) {
+        BlockId up = g->shallower[best];
+        if (up == NO_BLOCK || bl[up].dom_depth < bl[early].dom_depth ||
+            (inside >= 0 && !sched_loop_contains(g->s, inside, up)))
             break;
-        if (bl[b].loop_depth < bl[best].loop_depth)
-            best = b;
+        best = up;
     }
     return best;
 }
@@ -808,6 +827,7 @@ bool sched_place_gates(Schedule *s, const SchedOptions *opt, Diag *d)
     if (ok) {
         fill_params_and_copies(&g); /* selectors are pinned: placed before the rest */
         init_budgets(&g);
+        find_shallower(&g);
         ok = schedule_late(&g);
     }
     if (ok)
