@@ -63,6 +63,11 @@ static bool allocate(Code *code, const CompileOptions *opt, char *err, size_t er
     }
     Arena *scratch = arena_new();
     LirLiveness *live = lir_remove_dead(scratch, code);
+    if (!live) { /* it would fail the same way in the allocator */
+        snprintf(err, errlen, "%s", LIR_NO_LIVENESS);
+        arena_free(scratch);
+        return false;
+    }
     if (opt->dump_lir)
         lir_print(opt->dump_lir, code);
     /* the shape of the lowering and of the result is verified there; their forms

@@ -109,6 +109,13 @@ static void test_liveness(void)
             CHECK(out_is_union(l, c, b), "block %u: live-out is the union of its successors' live-in", b);
         const uint32_t *out1;
         CHECK(lir_live_out_list(l, 1, &out1) == 4, "header: rdi and the three tmps live out (merged once each)");
+        uint64_t pairs = 0;
+        for (uint32_t b = 0; b < c->nblocks; b++) {
+            const uint32_t *in;
+            pairs += lir_live_in_list(l, b, &in);
+        }
+        CHECK(lir_liveness_within(a, c, pairs) != NULL, "live sets of exactly the pairs allowed: made");
+        CHECK(lir_liveness_within(a, c, pairs - 1) == NULL, "live sets over the pairs allowed: refused");
         CHECK(lir_tmp_of_index(c, lir_tmp_index(c, t2)) == t2 && lir_tmp_of_index(c, lir_tmp_index(c, rax)) == rax,
               "tmp index round trip");
         for (int b = 0; b < BANK_COUNT; b++)

@@ -217,17 +217,24 @@ static void pair_push(PairVec *p, uint32_t key, uint32_t value)
     p->v[p->n++] = value;
 }
 
-/* counts at[0..n) made into offsets, room for the entries from arena */
-static void counts_to_offsets(Arena *arena, LiveSets *s, uint32_t n)
+/* counts at[0..n) made into offsets, room for the entries from arena; false (and
+ * nothing allocated) if there are more than max entries */
+static bool counts_to_offsets(Arena *arena, LiveSets *s, uint32_t n, uint64_t max)
 {
-    uint32_t total = 0;
+    uint64_t total = 0;
+    for (uint32_t b = 0; b < n; b++)
+        total += s->at[b];
+    if (total > max)
+        return false;
+    total = 0;
     for (uint32_t b = 0; b < n; b++) {
         uint32_t c = s->at[b];
-        s->at[b] = total;
+        s->at[b] = (uint32_t)total;
         total += c;
     }
-    s->at[n] = total;
+    s->at[n] = (uint32_t)total;
     s->tmps = arena_alloc_raw(arena, ((size_t)total + 1) * sizeof *s->tmps);
+    return true;
 }
 
 /* after filling, at[b] is the end of block b: shift back to starts */
@@ -245,7 +252,7 @@ static LiveSets group_pairs(Arena *arena, const PairVec *p, uint32_t nkeys)
     LiveSets s = { arena_alloc(arena, ((size_t)nkeys + 1) * sizeof *s.at), NULL };
     for (uint32_t i = 0; i < p->n; i += 2)
         s.at[p->v[i]]++;
-    counts_to_offsets(arena, &s, nkeys);
+    counts_to_offsets(arena, &s, nkeys, UINT32_MAX - 1); /* pairs held in memory: fits */
     for (uint32_t i = 0; i < p->n; i += 2)
         s.tmps[s.at[p->v[i]]++] = p->v[i + 1];
     ends_to_starts(&s, nkeys);
@@ -396,8 +403,9 @@ static void explore_all(Flow *f, uint32_t ntmps)
 }
 
 /* the live-in sets from the operand store (the live-out sets are their unions over
- * successors: lir_live_out_list); the sets of a refresh replace the old ones */
-static void solve_sets(LirLiveness *l)
+ * successors: lir_live_out_list); the sets of a refresh replace the old ones; false
+ * if they hold more than l->max_pairs (tmp, block) pairs */
+static bool solve_sets(LirLiveness *l)
 {
     Arena *scratch = arena_new();
     GenKill g = { 0 };
@@ -410,7 +418,10 @@ static void solve_sets(LirLiveness *l)
     free(g.gen.v);
     free(g.kill.v);
     explore_all(&f, l->ntmps);
-    counts_to_offsets(l->arena, &f.in, l->nblocks);
+    if (!counts_to_offsets(l->arena, &f.in, l->nblocks, l->max_pairs)) {
+        arena_free(scratch);
+        return false;
+    }
     f.mark_base = l->ntmps;
     explore_all(&f, l->ntmps);
     ends_to_starts(&f.in, l->nblocks);
@@ -420,22 +431,23 @@ static void solve_sets(LirLiveness *l)
     }
     l->in = f.in;
     arena_free(scratch);
+    return true;
 }
 
 /* operands of the blocks marked in redo (all if NULL; the others' kept), block
  * positions, then the live sets; false if an instruction has no overload */
 static bool solve(LirLiveness *l, const bool *redo)
 {
-    if (!make_store(l, redo))
-        return false;
-    solve_sets(l);
-    return true;
+    return make_store(l, redo) && solve_sets(l);
 }
 
-LirLiveness *lir_liveness(Arena *arena, Code *c)
+LirLiveness *lir_liveness(Arena *arena, Code *c) { return lir_liveness_within(arena, c, LIR_LIVE_PAIRS_MAX); }
+
+LirLiveness *lir_liveness_within(Arena *arena, Code *c, uint64_t max_pairs)
 {
     LirLiveness *l = arena_alloc(arena, sizeof *l);
     l->code = c;
+    l->max_pairs = max_pairs < LIR_LIVE_PAIRS_MAX ? max_pairs : LIR_LIVE_PAIRS_MAX;
     l->arena = arena;
     l->ntmps = lir_tmp_count(c);
     l->nblocks = c->nblocks;

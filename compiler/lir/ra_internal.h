@@ -69,6 +69,7 @@ struct LirLiveness {
     LiveSets in;                    /* live-in of every block (live-out: the union of the
                                        successors', lir_live_out_list) */
     uint32_t *outbuf, capout;       /* lir_live_out_list's merged sets */
+    uint64_t max_pairs;             /* the most (tmp, block) pairs the live-in sets may hold */
     uint32_t *first_inst;           /* global number of each block's first instruction */
     uint32_t ninsts;
     Arena *arena;

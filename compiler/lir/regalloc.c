@@ -649,7 +649,7 @@ static bool ctx_init(RaCtx *c, Code *code, const RegallocOptions *opt, LirLivene
                 known->nblocks == code->nblocks;
     c->live = fits ? known : lir_liveness(c->arena, code);
     if (!c->live)
-        return ra_fail(c, "an instruction has no overload");
+        return ra_fail(c, "%s", LIR_NO_LIVENESS);
     c->ntmps = lir_tmp_count(code);
     c->ivs = arena_alloc(c->arena, (c->ntmps + 1) * sizeof *c->ivs);
     c->block_of = arena_alloc(c->arena, (c->live->ninsts + 1) * sizeof *c->block_of);

@@ -171,10 +171,19 @@ uint32_t lir_tmp_count(const Code *code);
  * union of the successors'); memory from arena; NULL if an instruction has no
  * overload */
 LirLiveness *lir_liveness(Arena *arena, Code *code);
+/* the same, NULL also if the live-in sets would hold more than max_pairs (tmp,
+ * block) pairs; lir_liveness allows LIR_LIVE_PAIRS_MAX (the sets are indexed by 32
+ * bits: a function whose live sets are larger is refused, not compiled) */
+#define LIR_LIVE_PAIRS_MAX 4294967294u
+LirLiveness *lir_liveness_within(Arena *arena, Code *code, uint64_t max_pairs);
+/* why a liveness is NULL, for messages */
+#define LIR_NO_LIVENESS "no liveness: an instruction has no overload, or the live sets would hold more than " \
+                        "4294967294 (tmp, block) pairs"
+
 /* l made again for its code after instructions were removed from or changed in the
  * blocks marked in changed[block] (the same sets as a new lir_liveness; blocks and
- * tmps must be as they were); false if they are not, or an instruction has no
- * overload */
+ * tmps must be as they were); false if they are not, an instruction has no
+ * overload, or the sets are over the pairs l allows */
 bool lir_liveness_refresh(LirLiveness *l, const bool *changed);
 bool lir_live_in(const LirLiveness *l, uint32_t block, Tmp t);
 bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t);
