@@ -116,6 +116,9 @@ static void test_liveness(void)
         }
         CHECK(lir_liveness_within(a, c, pairs) != NULL, "live sets of exactly the pairs allowed: made");
         CHECK(lir_liveness_within(a, c, pairs - 1) == NULL, "live sets over the pairs allowed: refused");
+        char limit[32];
+        snprintf(limit, sizeof limit, "%u", LIR_LIVE_PAIRS_MAX);
+        CHECK(!strcmp(limit, LIR_LIVE_PAIRS_MAX_TEXT), "the refusal message names the limit (%s)", limit);
         CHECK(lir_tmp_of_index(c, lir_tmp_index(c, t2)) == t2 && lir_tmp_of_index(c, lir_tmp_index(c, rax)) == rax,
               "tmp index round trip");
         for (int b = 0; b < BANK_COUNT; b++)

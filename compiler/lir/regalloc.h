@@ -174,11 +174,12 @@ LirLiveness *lir_liveness(Arena *arena, Code *code);
 /* the same, NULL also if the live-in sets would hold more than max_pairs (tmp,
  * block) pairs; lir_liveness allows LIR_LIVE_PAIRS_MAX (the sets are indexed by 32
  * bits: a function whose live sets are larger is refused, not compiled) */
+#define LIR_LIVE_PAIRS_MAX_TEXT "4294967294"
 #define LIR_LIVE_PAIRS_MAX 4294967294u
 LirLiveness *lir_liveness_within(Arena *arena, Code *code, uint64_t max_pairs);
 /* why a liveness is NULL, for messages */
 #define LIR_NO_LIVENESS "no liveness: an instruction has no overload, or the live sets would hold more than " \
-                        "4294967294 (tmp, block) pairs"
+                        LIR_LIVE_PAIRS_MAX_TEXT " (tmp, block) pairs"
 
 /* l made again for its code after instructions were removed from or changed in the
  * blocks marked in changed[block] (the same sets as a new lir_liveness; blocks and
