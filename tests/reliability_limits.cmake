@@ -8,7 +8,7 @@ if(CIRC_SANITIZE)
 else()
   set(_rel_max_mb 400)
 endif()
-foreach(_part switch long_block many_funcs many_args many_blocks guarded text)
+foreach(_part switch long_block many_funcs many_args many_blocks guarded effects text)
   add_test(NAME reliability/${_part}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/reliability_limits.sh ${_part} $<TARGET_FILE:circ>
                    $<TARGET_FILE:peak_rss> ${CMAKE_SOURCE_DIR}/bench/scale/gen_scale.sh

@@ -9,7 +9,8 @@
 #   gen_scale.sh loads N     N IF diamonds, each with a LOAD demanded in both arms only
 #   gen_scale.sh nested N    N loops nested in one another, each running once
 #   gen_scale.sh adds N      one block computing a chain of N ADDs
-[ $# -eq 2 ] || { sed -n '2,11p' "$0" >&2; exit 2; }
+#   gen_scale.sh stores N    one block computing N ADDs, then storing each in turn
+[ $# -eq 2 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
 exec awk -v kind="$1" -v n="$2" '
 function chain(   i, prev) {
   print "func @main(i32) -> i32 {\n  %x = ARG i32 0\n  %one = CONSTANT i32 1"
@@ -77,6 +78,14 @@ function adds(   i, acc) {
   for (i = 0; i < n; i++) { printf "  %%s%d = ADD i64 (%s, %%x)\n", i, acc; acc = "%s" i }
   printf "  RETURN [entry] {entry} (%s)\n}\n; run: @main(1) == %d\n", acc, n + 1
 }
+function stores(   i, prev) {
+  print "func @main(i32) -> i32 {\n  %x = ARG i32 0\n  %one = CONSTANT i32 1\n  %buf = ALLOCA 8"
+  printf "  %%a0 = ADD i32 (%%x, %%one)\n"
+  for (i = 1; i < n; i++) printf "  %%a%d = ADD i32 (%%a%d, %%one)\n", i, i - 1
+  prev = "entry"
+  for (i = 0; i < n; i++) { printf "  %%s%d = STORE {%s} (%%a%d, %%buf)\n", i, prev, i; prev = "%s" i }
+  printf "  RETURN [entry] {%s} (%%a%d)\n}\n; run: @main(1) == %d\n", prev, n - 1, n + 1
+}
 function args(   i, acc, sep, list) {
   for (i = 0; i < n; i++) { list = list sep "i64"; sep = ", " }
   printf "func @sum(%s) -> i64 {\n", list
@@ -90,6 +99,6 @@ function args(   i, acc, sep, list) {
 BEGIN {
   if (kind == "chain") chain(); else if (kind == "funcs") funcs(); else if (kind == "switch") switch_()
   else if (kind == "diamonds") diamonds(); else if (kind == "args") args(); else if (kind == "loads") loads()
-  else if (kind == "nested") nested(); else if (kind == "adds") adds()
+  else if (kind == "nested") nested(); else if (kind == "adds") adds(); else if (kind == "stores") stores()
   else { print "gen_scale.sh: unknown kind " kind > "/dev/stderr"; exit 2 }
 }'

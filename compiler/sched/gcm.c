@@ -702,25 +702,22 @@ static uint32_t terminator_roots(const Orderer *o, const Block *b, GateId *roots
     return n;
 }
 
-/* GET_EXCEPTION first (it reads what the INVOKE caught), then effects, then by id */
-static int cmp_effects_first(const void *pa, const void *pb, const Circuit *c)
+/* GET_EXCEPTION first (it reads what the INVOKE caught), then effects, then the rest */
+static unsigned root_class(const Circuit *c, GateId id)
 {
-    GateId a = *(const GateId *)pa, b = *(const GateId *)pb;
-    bool xa = c->gates[a].op == OP_GET_EXCEPTION, xb = c->gates[b].op == OP_GET_EXCEPTION;
-    if (xa != xb)
-        return xa ? -1 : 1;
-    bool ea = op_has(c->gates[a].op, F_EFFECT), eb = op_has(c->gates[b].op, F_EFFECT);
-    if (ea != eb)
-        return ea ? -1 : 1;
-    return a < b ? -1 : a > b;
+    return c->gates[id].op == OP_GET_EXCEPTION ? 0 : op_has(c->gates[id].op, F_EFFECT) ? 1 : 2;
 }
 
-static void sort_roots(GateId *v, uint32_t n, const Circuit *c)
+/* v (a block's members, in id order: add_member lists them so) stably partitioned by
+ * root_class, so by class and then by id, in linear time; scratch holds n ids */
+static void sort_roots(GateId *v, uint32_t n, const Circuit *c, GateId *scratch)
 {
-    for (uint32_t i = 1; i < n; i++)
-        for (uint32_t k = i; k > 0 && cmp_effects_first(&v[k - 1], &v[k], c) > 0; k--) {
-            GateId t = v[k]; v[k] = v[k - 1]; v[k - 1] = t;
-        }
+    uint32_t k = 0;
+    for (unsigned cls = 0; cls < 3; cls++)
+        for (uint32_t i = 0; i < n; i++)
+            if (root_class(c, v[i]) == cls)
+                scratch[k++] = v[i];
+    memcpy(v, scratch, n * sizeof *v);
 }
 
 /* the terminator's demands come first where they can trap or touch memory (the
@@ -748,7 +745,7 @@ static void order_block(Orderer *o, Block *b, GateId *members, uint32_t nmembers
     for (uint32_t i = 0; i < o->nreserved; i++)
         if (g->guarded[o->reserved[i]])
             emit_from(o, o->reserved[i], false);
-    sort_roots(members, nmembers, g->c);
+    sort_roots(members, nmembers, g->c, scratch_raw(g, nmembers, sizeof *members));
     for (uint32_t i = 0; i < nmembers; i++)
         if (o->state[members[i]] == 0)
             emit_from(o, members[i], false);
