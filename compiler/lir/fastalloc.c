@@ -138,7 +138,7 @@ static void scan_block(LocalCtx *c, uint32_t b)
         Inst *in = &bl->insts[i];
         ReadScan look = {c, 0, false, false, {{0, 0}, {0, 0}}};
         lir_for_each_tmp(in, scan_tmp, &look);
-        if (lir_is_pure(in) && !look.read_defs) {
+        if (!look.read_defs && lir_is_pure(in)) {
             ReadScan drop = {c, -1, false, false, {{0, 0}, {0, 0}}};
             lir_for_each_tmp(in, scan_tmp, &drop);
             continue;

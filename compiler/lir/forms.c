@@ -33,38 +33,19 @@ bool lir_for_each_arg(Inst *inst, LirArgFn fn, void *ctx)
     return true;
 }
 
-typedef struct {
-    LirTmpFn fn;
-    void *ctx;
-} TmpWalk;
-
-static void tmp_of_arg(void *ctx, Arg *a, Role role, Bank bank, Width width)
+void lir_for_each_call_tmp(Inst *inst, LirTmpFn fn, void *ctx)
 {
-    TmpWalk *w = ctx;
-    switch ((ArgKind)a->kind) {
-    case ARG_TMP:
-        if (a->base != TMP_NONE)
-            w->fn(w->ctx, &a->base, role, bank, width);
-        break;
-    case ARG_ADDR:
-        if (a->base != TMP_NONE)
-            w->fn(w->ctx, &a->base, ROLE_USE, BANK_GP, 64);
-        break;
-    case ARG_INDEX:
-        if (a->base != TMP_NONE)
-            w->fn(w->ctx, &a->base, ROLE_USE, BANK_GP, 64);
-        if (a->index != TMP_NONE)
-            w->fn(w->ctx, &a->index, ROLE_USE, BANK_GP, 64);
-        break;
-    default:
-        break;
+    CallInfo *ci = inst->call;
+    for (uint32_t i = 0; ci && i < ci->nuses; i++) {
+        Arg *a = &ci->uses[i];
+        lir_arg_tmps(a, ROLE_USE, a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP,
+                     ci->use_widths ? ci->use_widths[i] : 64, fn, ctx);
     }
-}
-
-bool lir_for_each_tmp(Inst *inst, LirTmpFn fn, void *ctx)
-{
-    TmpWalk w = { fn, ctx };
-    return lir_for_each_arg(inst, tmp_of_arg, &w);
+    for (uint32_t i = 0; ci && i < ci->ndefs; i++) {
+        Arg *a = &ci->defs[i];
+        lir_arg_tmps(a, ROLE_DEF, a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP,
+                     ci->def_widths ? ci->def_widths[i] : 64, fn, ctx);
+    }
 }
 
 /* ---- forms ------------------------------------------------------------------------- */
@@ -179,12 +160,12 @@ const LirForm *lir_find_form(const Target *t, const Inst *inst)
 
 void lir_index_forms(const Target *t, uint16_t *first)
 {
-    uint32_t row = 0;
-    for (uint32_t op = 0; op <= LIR_OP_COUNT; op++) {
-        while (row < t->nforms && t->forms[row].op < op)
-            row++;
-        first[op] = (uint16_t)row;
-    }
+    uint32_t op = 0;
+    for (uint32_t row = 0; row < t->nforms; row++)
+        while (op <= t->forms[row].op && op <= LIR_OP_COUNT)
+            first[op++] = (uint16_t)row;
+    while (op <= LIR_OP_COUNT)
+        first[op++] = (uint16_t)t->nforms;
 }
 
 const LirForm *lir_code_find_form(const Code *code, const Inst *inst)

@@ -264,10 +264,16 @@ void lir_fit_block(Code *c, LirBlock *b)
     b->capinsts = b->ninsts;
 }
 
+/* built in place at the block's end (selection's inner loop: no Inst copies) */
 Inst *lir_append(Code *c, LirBlock *b, LirOp op, unsigned nargs, const Arg *args)
 {
-    Inst in = lir_inst(op, nargs, args);
-    return lir_insert(c, b, b->ninsts, &in);
+    b->insts = lir_arena_resize_array(c->arena, b->insts, &b->capinsts, b->ninsts + 1, sizeof *b->insts);
+    Inst *in = &b->insts[b->ninsts++];
+    *in = (Inst){ .op = (uint16_t)op, .origin = NO_GATE };
+    in->nargs = (uint8_t)(nargs > LIR_MAX_ARGS ? LIR_MAX_ARGS : nargs);
+    for (unsigned i = 0; i < in->nargs; i++)
+        in->args[i] = args[i];
+    return in;
 }
 
 void lir_compute_preds(Code *c)

@@ -303,8 +303,34 @@ typedef void (*LirTmpFn)(void *ctx, Tmp *tmp, Role role, Bank bank, Width width)
 /* every argument with the role, bank and width its overload ascribes, then (Call)
  * the CallInfo's uses and defs; false (and no callback) if the overload does not exist */
 bool lir_for_each_arg(Inst *inst, LirArgFn fn, void *ctx);
-/* every tmp: Tmp args as above; base/index of addresses as Use (GP, 64) */
-bool lir_for_each_tmp(Inst *inst, LirTmpFn fn, void *ctx);
+/* the tmps of one argument: its own (with the argument's role), or an address's
+ * base and index (read, 64-bit) */
+static inline void lir_arg_tmps(Arg *a, Role role, Bank bank, Width width, LirTmpFn fn, void *ctx)
+{
+    bool address = a->kind == ARG_ADDR || a->kind == ARG_INDEX;
+    if ((a->kind == ARG_TMP || address) && a->base != TMP_NONE)
+        fn(ctx, &a->base, address ? ROLE_USE : role, address ? BANK_GP : bank, address ? 64 : width);
+    if (a->kind == ARG_INDEX && a->index != TMP_NONE)
+        fn(ctx, &a->index, ROLE_USE, BANK_GP, 64);
+}
+
+/* the tmps of a Call's CallInfo: its uses, then its defs */
+void lir_for_each_call_tmp(Inst *inst, LirTmpFn fn, void *ctx);
+
+/* every tmp: Tmp args as lir_for_each_arg gives them, base/index of addresses as
+ * Use (GP, 64).  Inline: it is the allocators' inner loop, and a caller's own
+ * callback then inlines into it. */
+static inline bool lir_for_each_tmp(Inst *inst, LirTmpFn fn, void *ctx)
+{
+    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
+    if (!o)
+        return false;
+    for (unsigned i = 0; i < o->nargs; i++)
+        lir_arg_tmps(&inst->args[i], (Role)o->args[i].role, (Bank)o->args[i].bank, o->args[i].width, fn, ctx);
+    if (o->flags & LF_CALL)
+        lir_for_each_call_tmp(inst, fn, ctx);
+    return true;
+}
 
 /* ---- targets and their forms tables ---------------------------------------------- */
 /* form argument kinds: a bitmask of FK_* (FK_TMP may be fixed to one register) */
