@@ -6,7 +6,8 @@
  * frame-pointer-less variant); lir_allocate_compiled giving lir_allocate's result
  * from a known liveness or none, ignoring another code's, and leaving forms to the
  * encoder; lir_liveness_refresh after instructions were removed giving a new
- * liveness's sets. */
+ * liveness's sets; lir_remove_dead removing a whole chain of unread values across
+ * blocks and giving back the liveness of what is left. */
 #include "compiler/lir/regalloc.h"
 #include "compiler/x64/x64.h"
 
@@ -445,10 +446,47 @@ static void test_compiled(void)
     arena_free(a);
 }
 
+/* a chain of unread copies through seven blocks, each read only in the next block;
+ * the returned value and the store stay */
+static char *dead_chain_src(void)
+{
+    static char src[2048];
+    int n = snprintf(src, sizeof src, "code @chain ; x86-64\n  frame %%rbp\n"
+                     "BB#0: ; frequency = 1\n    Move $1, %%tmp0\n    Move %%rdi, %%tmp9\n"
+                     "    Move %%tmp9, 0(%%rsi)\n    Jump\n  Successors: #1\n");
+    for (int b = 1; b < 7; b++)
+        n += snprintf(src + n, sizeof src - (size_t)n, "BB#%d: ; frequency = 1\n    Move %%tmp%d, %%tmp%d\n"
+                      "    Jump\n  Successors: #%d\n", b, b - 1, b, b + 1);
+    snprintf(src + n, sizeof src - (size_t)n, "BB#7: ; frequency = 1\n    Move %%tmp9, %%rax\n    Ret64 %%rax\n");
+    return src;
+}
+
+static void test_remove_dead(void)
+{
+    Arena *a = arena_new(), *scratch = arena_new();
+    Code *c = parse_one(a, dead_chain_src());
+    LirLiveness *l = c ? lir_remove_dead(scratch, c) : NULL;
+    CHECK(l != NULL, "the chain has a liveness");
+    if (!l) {
+        arena_free(scratch), arena_free(a);
+        return;
+    }
+    CHECK(c->blocks[0]->ninsts == 3, "block 0 keeps the store and what it stores (%u instructions)", c->blocks[0]->ninsts);
+    for (uint32_t b = 1; b < 7; b++)
+        CHECK(c->blocks[b]->ninsts == 1 && c->blocks[b]->insts[0].op == LIR_Jump,
+              "the unread copy of block %u removed (%u instructions left)", b, c->blocks[b]->ninsts);
+    CHECK(c->blocks[7]->ninsts == 2, "the returned value stays");
+    LirLiveness *fresh = lir_liveness(a, c);
+    CHECK(fresh && same_sets(l, fresh, c), "the liveness given back is the code's");
+    arena_free(scratch);
+    arena_free(a);
+}
+
 int main(void)
 {
     test_liveness();
     test_liveness_refresh();
+    test_remove_dead();
     test_order();
     test_failure();
     test_coalescing();

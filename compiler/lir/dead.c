@@ -77,6 +77,17 @@ static void step_back(DeadScan *d, OperandList ops)
             live_add(d, ops.ops[i].index);
 }
 
+/* the block without its Nops (the instructions removed) */
+static void compact_block(Code *code, LirBlock *blk)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < blk->ninsts; i++)
+        if (blk->insts[i].op != LIR_Nop)
+            blk->insts[n++] = blk->insts[i];
+    blk->ninsts = n;
+    lir_fit_block(code, blk);
+}
+
 /* one backward pass over every block, from the code's liveness live; true if
  * another round may remove more: an instruction went and the live-in set of its
  * block shrank (liveness elsewhere depends on nothing else).  changed[b]: an
@@ -109,12 +120,7 @@ static bool remove_dead_round(DeadScan *d, Code *code, LirLiveness *live, bool *
         }
         uint32_t nin = lir_live_in_list(live, b, &set);
         again |= !live_clear_equals(d, set, nin);
-        uint32_t n = 0;
-        for (uint32_t i = 0; i < blk->ninsts; i++)
-            if (blk->insts[i].op != LIR_Nop)
-                blk->insts[n++] = blk->insts[i];
-        blk->ninsts = n;
-        lir_fit_block(code, blk); /* the liveness refresh redoes this block's operands */
+        compact_block(code, blk); /* the liveness refresh redoes this block's operands */
     }
     return again;
 }
@@ -127,8 +133,73 @@ static bool any(const bool *v, uint32_t n)
     return false;
 }
 
+/* ---- unread instructions -------------------------------------------------------
+ * Most of what selection leaves is never read at all, and a count of each virtual
+ * tmp's readers finds that without the liveness: one walk from the last instruction
+ * to the first removes each pure instruction whose defs have no reader but itself,
+ * and its operands lose a reader (a chain whose reader comes later in the layout goes
+ * at once).  The liveness rounds then seldom find more, and seldom make the
+ * liveness twice. */
+typedef struct {
+    const Code *code;
+    uint32_t *reads;   /* per lir_tmp_index: the readers of a virtual tmp */
+    int delta;         /* +1 counting readers, -1 removing them */
+} ReaderScan;
+
+static void count_reader(void *ctx, Tmp *t, Role role, Bank bank, Width width)
+{
+    (void)bank, (void)width;
+    ReaderScan *r = ctx;
+    if (tmp_is_virtual(*t) && role_is_use(role) && role != ROLE_SCRATCH)
+        r->reads[ra_tmp_index(r->code, *t)] += (uint32_t)r->delta;
+}
+
+/* does another instruction read a def of in (pure: its defs are virtual tmps)? */
+static bool defs_read(const ReaderScan *r, const Inst *in)
+{
+    const LirOverload *o = lir_overload((LirOp)in->op, in->nargs);
+    for (unsigned i = 0; i < o->nargs; i++) {
+        Role role = (Role)o->args[i].role;
+        if (role_is_def(role) && r->reads[ra_tmp_index(r->code, in->args[i].base)] > (role_is_use(role) ? 1u : 0u))
+            return true;
+    }
+    return false;
+}
+
+/* block blk walked back: its pure instructions whose defs nobody else reads made
+ * Nops (their operands lose a reader); true if any */
+static bool drop_unread(ReaderScan *r, LirBlock *blk)
+{
+    bool dropped = false;
+    for (uint32_t i = blk->ninsts; i-- > 0;) {
+        Inst *in = &blk->insts[i];
+        if (!lir_is_pure(in) || defs_read(r, in))
+            continue;
+        lir_for_each_tmp(in, count_reader, r);
+        in->op = LIR_Nop, in->nargs = 0;
+        dropped = true;
+    }
+    return dropped;
+}
+
+static void remove_unread(Code *code)
+{
+    ReaderScan r = {code, calloc((size_t)lir_tmp_count(code) + 1, sizeof *r.reads), +1};
+    if (!r.reads)
+        abort();
+    for (uint32_t b = 0; b < code->nblocks; b++)
+        for (uint32_t i = 0; i < code->blocks[b]->ninsts; i++)
+            lir_for_each_tmp(&code->blocks[b]->insts[i], count_reader, &r);
+    r.delta = -1;
+    for (uint32_t b = code->nblocks; b-- > 0;)
+        if (drop_unread(&r, code->blocks[b]))
+            compact_block(code, code->blocks[b]);
+    free(r.reads);
+}
+
 LirLiveness *lir_remove_dead(Arena *arena, Code *code)
 {
+    remove_unread(code);
     LirLiveness *live = lir_liveness(arena, code);
     bool *changed = arena_alloc(arena, code->nblocks + 1);
     DeadScan d = {code, arena_alloc(arena, (lir_tmp_count(code) / 64 + 1) * 8), NULL, 0, 0};

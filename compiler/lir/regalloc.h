@@ -142,8 +142,9 @@ bool lir_allocate_compiled(Code *code, const RegallocOptions *opt, LirLiveness *
 bool lir_allocate_local(Code *code, const RegallocOptions *opt, char *err, size_t errlen);
 
 /* remove the instructions selection left whose results nobody reads (no effect,
- * every def a virtual tmp dead after it; dead.c), in up to four rounds; the
- * liveness of the code that is left (in arena; after a round that removed
+ * every def a virtual tmp dead after it; dead.c): first those whose defs no other
+ * instruction reads (a count of readers, one backward walk: whole chains), then in
+ * up to four rounds of the liveness; the liveness of the code that is left (in arena; after a round that removed
  * something, made again for the blocks it changed), NULL if an instruction has no
  * overload.  Meant to run right before lir_allocate_compiled, which takes it. */
 LirLiveness *lir_remove_dead(Arena *arena, Code *code);
