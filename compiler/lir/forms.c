@@ -158,25 +158,20 @@ const LirForm *lir_find_form(const Target *t, const Inst *inst)
     return first_accepting(t, forms, n, inst);
 }
 
-void lir_index_forms(const Target *t, uint16_t *first)
-{
-    uint32_t op = 0;
-    for (uint32_t row = 0; row < t->nforms; row++)
-        while (op <= t->forms[row].op && op <= LIR_OP_COUNT)
-            first[op++] = (uint16_t)row;
-    while (op <= LIR_OP_COUNT)
-        first[op++] = (uint16_t)t->nforms;
-}
-
 const LirForm *lir_code_find_form(const Code *code, const Inst *inst)
 {
     const Target *t = code->target;
-    if (!t || code->indexed != t || !code->form_first)
+    if (!t || code->indexed != t || !code->form_spans)
         return lir_find_form(t, inst);
     if (inst->op >= LIR_OP_COUNT)
         return NULL;
-    uint32_t lo = code->form_first[inst->op], hi = code->form_first[inst->op + 1];
-    return first_accepting(t, &t->forms[lo], hi - lo, inst);
+    FormSpan *span = &code->form_spans[inst->op];
+    if (!span->first) {
+        uint32_t n;
+        const LirForm *rows = lir_target_forms(t, (LirOp)inst->op, &n);
+        *span = (FormSpan){(uint16_t)(rows - t->forms + 1), (uint16_t)n};
+    }
+    return first_accepting(t, &t->forms[span->first - 1], span->n, inst);
 }
 
 bool lir_is_valid_form(const Target *t, const Inst *inst) { return lir_find_form(t, inst) != NULL; }

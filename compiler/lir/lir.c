@@ -201,9 +201,8 @@ Code *lir_code_new(Arena *arena, const Target *target, const char *name, uint32_
     c->target = target;
     c->name = name ? arena_strndup(arena, name, strlen(name)) : "";
     c->func_index = func_index;
-    if (target) {
-        c->form_first = arena_alloc(arena, (LIR_OP_COUNT + 1) * sizeof *c->form_first);
-        lir_index_forms(target, c->form_first);
+    if (target && target->nforms < UINT16_MAX) {
+        c->form_spans = arena_alloc(arena, LIR_OP_COUNT * sizeof *c->form_spans);
         c->indexed = target;
     }
     return c;

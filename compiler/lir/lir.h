@@ -273,8 +273,9 @@ typedef struct Code {
     Tmp frame_base;          /* register that Stack args are relative to */
     Tmp stack_pointer;       /* register that CallArg args are relative to */
     LirFrame frame;          /* filled by the stack allocator */
-    const Target *indexed; /* the target form_first was built for (lir_code_new) */
-    uint16_t *form_first;    /* [op]: its first row in indexed's forms, [op + 1]: the end */
+    const Target *indexed;   /* the target form_spans index (lir_code_new) */
+    struct FormSpan *form_spans; /* [op]: its rows in indexed's forms, found on the
+                                    first lookup of op (lir_code_find_form) */
     struct MachCov *cov;     /* machine-level coverage counted by selection and
                                 encoding (compiler/lir/mcov.h); NULL: none */
     uint32_t branch_reach;   /* a conditional branch to a block more than this many
@@ -456,10 +457,13 @@ struct Target {
 const LirForm *lir_target_forms(const Target *t, LirOp op, uint32_t *n);
 /* the form of target that accepts inst as it is, NULL if none */
 const LirForm *lir_find_form(const Target *t, const Inst *inst);
-/* the same for code's target, looked up through the index lir_code_new built */
+/* the same for code's target, its rows of the op found once per code (form_spans) */
 const LirForm *lir_code_find_form(const Code *code, const Inst *inst);
-/* fill first[0..LIR_OP_COUNT]: op's rows of t are first[op] .. first[op + 1] - 1 */
-void lir_index_forms(const Target *t, uint16_t *first);
+/* an op's rows in a target's forms: first - 1 .. first - 1 + n - 1; first 0: not
+ * looked up yet */
+typedef struct FormSpan {
+    uint16_t first, n;
+} FormSpan;
 bool lir_is_valid_form(const Target *t, const Inst *inst);
 /* would op with these args be valid (before making an Inst) */
 bool lir_is_valid_args(const Target *t, LirOp op, unsigned nargs, const Arg *args);
