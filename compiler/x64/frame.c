@@ -34,9 +34,8 @@ static uint32_t save_registers(Code *c, LirBlock *b, uint32_t at, bool restore, 
 {
     Arg rbp = arg_tmp(tmp_gp(X64_RBP));
     for (unsigned bank = 0; bank < BANK_COUNT; bank++)
-        for (unsigned r = 0; r < LIR_MAX_REGS; r++) {
-            if (!(c->frame.saved[bank] >> r & 1))
-                continue;
+        for (uint64_t m = c->frame.saved[bank]; m; m &= m - 1) {
+            unsigned r = (unsigned)__builtin_ctzll(m);
             Arg reg = arg_tmp(tmp_reg((Bank)bank, r));
             Arg slot = arg_addr(rbp.base, c->frame.save_offset[bank][r]);
             LirOp op = bank == BANK_FP ? LIR_MoveDouble : LIR_Move;
