@@ -101,9 +101,25 @@ static void note_home(LocalCtx *c, uint32_t v, Role role)
     }
 }
 
-static void scan_tmp(void *ctx, Tmp *t, Role role, Bank bank, Width width)
+/* the counting walk: readers, wide defs, homes */
+static void count_tmp(void *ctx, Tmp *t, Role role, Bank bank, Width width)
 {
     (void)bank;
+    ReadScan *r = ctx;
+    if (!tmp_is_virtual(*t))
+        return;
+    uint32_t v = vindex(r->c, *t);
+    if (role_is_def(role) && !(role_is_zdef(role) && width == 32) && !r->copy)
+        r->c->wide_def[v] = true;
+    note_home(r->c, v, role);
+    r->c->reads[v] += role_is_use(role) && role != ROLE_SCRATCH;
+}
+
+/* the backward walk: the physical registers read and written; whether a def of the
+ * instruction is read by another (read_defs); removing: its reads given back */
+static void look_tmp(void *ctx, Tmp *t, Role role, Bank bank, Width width)
+{
+    (void)bank, (void)width;
     ReadScan *r = ctx;
     const Code *code = r->c->code;
     if (tmp_is_reg(*t) && *t != code->frame_base && *t != code->stack_pointer) {
@@ -113,15 +129,11 @@ static void scan_tmp(void *ctx, Tmp *t, Role role, Bank bank, Width width)
     }
     if (!tmp_is_virtual(*t))
         return;
-    uint32_t v = vindex(r->c, *t), *n = &r->c->reads[v];
-    if (r->delta > 0 && role_is_def(role) && !(role_is_zdef(role) && width == 32) && !r->copy)
-        r->c->wide_def[v] = true;
-    if (r->delta > 0)
-        note_home(r->c, v, role);
+    uint32_t *n = &r->c->reads[vindex(r->c, *t)];
     if (role_is_def(role) && *n > (role_is_use(role) ? 1u : 0u))
         r->read_defs = true;
-    if (role_is_use(role) && role != ROLE_SCRATCH)
-        *n += (uint32_t)r->delta;
+    if (r->delta < 0 && role_is_use(role) && role != ROLE_SCRATCH)
+        (*n)--;
 }
 
 /* block b walked back: its dead instructions removed, the PhysUse of the others,
@@ -137,10 +149,10 @@ static void scan_block(LocalCtx *c, uint32_t b)
     for (uint32_t i = bl->ninsts; i-- > 0;) {
         Inst *in = &bl->insts[i];
         ReadScan look = {c, 0, false, false, {{0, 0}, {0, 0}}};
-        lir_for_each_tmp(in, scan_tmp, &look);
+        lir_for_each_tmp(in, look_tmp, &look);
         if (!look.read_defs && lir_is_pure(in)) {
             ReadScan drop = {c, -1, false, false, {{0, 0}, {0, 0}}};
-            lir_for_each_tmp(in, scan_tmp, &drop);
+            lir_for_each_tmp(in, look_tmp, &drop);
             continue;
         }
         bl->insts[--kept] = *in;
@@ -216,7 +228,7 @@ static void scan_code(LocalCtx *c)
         for (uint32_t i = 0; i < code->blocks[b]->ninsts; i++) {
             Inst *in = &code->blocks[b]->insts[i];
             count.copy = note_copy(c, in);
-            lir_for_each_tmp(in, scan_tmp, &count);
+            lir_for_each_tmp(in, count_tmp, &count);
         }
     }
     spread_wide_defs(c);
