@@ -15,6 +15,8 @@ bool fold_yields_canonical_nan(int op)
 {
     if (op == OP_SITOFP || op == OP_UITOFP)
         return true; /* never NaN */
+    if (op == OP_FEXP)
+        return true; /* its NaN is the canonical one, though it is not NaN-blind */
     return op_has(op, F_NAN_BLIND) && op != OP_FCMP && op != OP_FPTOSI && op != OP_FPTOUI;
 }
 
