@@ -233,12 +233,19 @@ uint32_t lir_add_slot(Code *c, uint32_t size, uint32_t align, bool locked)
     return c->nslots++;
 }
 
+/* *in := op with the first LIR_MAX_ARGS of args, no origin */
+static void fill_inst(Inst *in, LirOp op, unsigned nargs, const Arg *args)
+{
+    *in = (Inst){ .op = (uint16_t)op, .origin = NO_GATE };
+    in->nargs = (uint8_t)(nargs > LIR_MAX_ARGS ? LIR_MAX_ARGS : nargs);
+    for (unsigned i = 0; i < in->nargs; i++)
+        in->args[i] = args[i];
+}
+
 Inst lir_inst(LirOp op, unsigned nargs, const Arg *args)
 {
-    Inst in = { .op = (uint16_t)op, .origin = NO_GATE };
-    in.nargs = (uint8_t)(nargs > LIR_MAX_ARGS ? LIR_MAX_ARGS : nargs);
-    for (unsigned i = 0; i < in.nargs; i++)
-        in.args[i] = args[i];
+    Inst in;
+    fill_inst(&in, op, nargs, args);
     return in;
 }
 
@@ -268,10 +275,7 @@ Inst *lir_append(Code *c, LirBlock *b, LirOp op, unsigned nargs, const Arg *args
 {
     b->insts = lir_arena_resize_array(c->arena, b->insts, &b->capinsts, b->ninsts + 1, sizeof *b->insts);
     Inst *in = &b->insts[b->ninsts++];
-    *in = (Inst){ .op = (uint16_t)op, .origin = NO_GATE };
-    in->nargs = (uint8_t)(nargs > LIR_MAX_ARGS ? LIR_MAX_ARGS : nargs);
-    for (unsigned i = 0; i < in->nargs; i++)
-        in->args[i] = args[i];
+    fill_inst(in, op, nargs, args);
     return in;
 }
 
