@@ -7,7 +7,11 @@
  * from a known liveness or none, ignoring another code's, and leaving forms to the
  * encoder; lir_liveness_refresh after instructions were removed giving a new
  * liveness's sets; lir_remove_dead removing a whole chain of unread values across
- * blocks and giving back the liveness of what is left. */
+ * blocks and giving back the liveness of what is left; every operand's place (args,
+ * an address's index, a call's uses and defs) naming its tmp, the operands made
+ * again equal to the stored ones, before and after the store is given back; the
+ * allocation the same with every operand store given back (compact_bytes). */
+#include "compiler/lir/ra_internal.h"
 #include "compiler/lir/regalloc.h"
 #include "compiler/x64/x64.h"
 
@@ -482,11 +486,149 @@ static void test_remove_dead(void)
     arena_free(a);
 }
 
+/* two values live across a call in one arm of a diamond and not in the other:
+ * with few registers their pieces meet the join in different places (edge moves) */
+static const char split_src[] =
+    "code @split ; x86-64\n"
+    "  frame %rbp\n"
+    "BB#0: ; frequency = 1\n"
+    "    Move %rdi, %tmp0\n"
+    "    Move %rsi, %tmp1\n"
+    "    Branch64 sge, %tmp1, %tmp0\n"
+    "  Successors: #1 #2\n"
+    "BB#1: ; frequency = 1\n"
+    "    Call $func0 {defs %rax; clobbers %rax, %rcx, %rdx, %rsi, %rdi, %r8, %r9, %r10, %r11}\n"
+    "    Add64 %rax, %tmp1\n"
+    "    Jump\n"
+    "  Successors: #3\n"
+    "BB#2: ; frequency = 1\n"
+    "    Add64 $1, %tmp0\n"
+    "    Jump\n"
+    "  Successors: #3\n"
+    "BB#3: ; frequency = 1\n"
+    "    Add64 %tmp1, %tmp0\n"
+    "    Move %tmp0, %rax\n"
+    "    Ret64 %rax\n";
+
+/* compact_bytes = 1 (every function's operand store given back once its intervals
+ * are built) allocates as the default, with all registers and with few */
+static void expect_same_compact(const char *src, const char *what)
+{
+    for (uint8_t regs = 0; regs <= 3; regs += regs ? 1 : 2) {
+        Arena *a = arena_new();
+        Code *ref = parse_one(a, src), *c = parse_one(a, src);
+        RegallocOptions plain = { .max_regs = { regs, regs } }, tiny = plain;
+        tiny.compact_bytes = 1;
+        char err[256] = "";
+        CHECK(ref && lir_allocate(ref, &plain, err, sizeof err), "%s, %u registers: %s", what, regs, err);
+        CHECK(c && lir_allocate(c, &tiny, err, sizeof err), "%s compacted, %u registers: %s", what, regs, err);
+        if (ref && c) {
+            char *x = printed(ref), *y = printed(c);
+            CHECK(!strcmp(x, y), "%s, %u registers: compacted allocates differently:\n%s\nvs\n%s", what, regs, x, y);
+            free(x);
+            free(y);
+        }
+        arena_free(a);
+    }
+}
+
+static const char places_src[] =
+    "code @places ; x86-64\n"
+    "  frame %rbp\n"
+    "BB#0: ; frequency = 1\n"
+    "    Move %rdi, %tmp0\n"
+    "    Move %rsi, %tmp1\n"
+    "    Move 8(%tmp0,%tmp1,4), %tmp2\n"
+    "    Move %tmp2, %rdi\n"
+    "    Move %tmp1, %rsi\n"
+    "    Call $func0 {uses %rdi, %rsi; defs %rax, %rdx; clobbers %rax, %rcx, %rdx}\n"
+    "    Move %rax, %tmp3\n"
+    "    Add64 %tmp3, %tmp2\n"
+    "    Move %tmp2, 0(%tmp0,%tmp1,8)\n"
+    "    Move %rdx, %rax\n"
+    "    Ret64 %rax\n";
+
+/* the operand lists of one instruction are the same (places, roles, tmps) */
+static bool same_operands(const OperandList *x, const OperandList *y)
+{
+    if (x->n != y->n || x->timing != y->timing)
+        return false;
+    for (uint32_t i = 0; i < x->n; i++)
+        if (x->ops[i].index != y->ops[i].index || x->ops[i].at != y->ops[i].at || x->ops[i].role != y->ops[i].role ||
+            x->ops[i].arg != y->ops[i].arg)
+            return false;
+    return true;
+}
+
+/* what a liveness answers once its live-in sets and operand store are given back:
+ * empty sets, and every instruction's operands made again */
+static void test_given_back(LirLiveness *l, const Code *c)
+{
+    uint32_t n = c->blocks[0]->ninsts, nops = l->nops;
+    OperandList *before = calloc(n, sizeof *before);
+    for (uint32_t i = 0; i < n; i++) {
+        OperandList ops = ra_inst_operands(l, i);
+        before[i] = ops;
+        before[i].ops = malloc((ops.n + 1) * sizeof *ops.ops);
+        memcpy(before[i].ops, ops.ops, ops.n * sizeof *ops.ops);
+    }
+    ra_release_live_sets(l);
+    ra_release_operands(l);
+    const uint32_t *set;
+    CHECK(lir_live_in_list(l, 0, &set) == 0 && lir_live_out_list(l, 0, &set) == 0, "given-back sets are empty");
+    Operand *buf = NULL;
+    uint32_t cap = 0, same = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        OperandList again = ra_operands_of(l, &c->blocks[0]->insts[i], i, &buf, &cap);
+        same += same_operands(&before[i], &again);
+        free(before[i].ops);
+    }
+    CHECK(l->nops == 0 && same == n, "operands made again after the store is given back (%u of %u, %u stored)", same,
+          n, nops);
+    free(before);
+    free(buf);
+}
+
+static void test_operand_places(void)
+{
+    Arena *a = arena_new();
+    Code *c = parse_one(a, places_src);
+    LirLiveness *l = c ? lir_liveness(a, c) : NULL;
+    CHECK(l != NULL, "the call code has a liveness");
+    if (!l) {
+        arena_free(a);
+        return;
+    }
+    Operand *buf = NULL;
+    uint32_t cap = 0, named = 0, calls = 0, indexes = 0;
+    for (uint32_t i = 0; i < c->blocks[0]->ninsts; i++) {
+        Inst *in = &c->blocks[0]->insts[i];
+        OperandList ops = ra_inst_operands(l, i), again = ra_operands_again(c, in, &buf, &cap);
+        CHECK(same_operands(&ops, &again), "instruction %u: operands made again are the stored ones", i);
+        for (uint32_t k = 0; k < ops.n; k++) {
+            named += lir_tmp_index(c, *ra_operand_tmp(in, &ops.ops[k])) == ops.ops[k].index;
+            calls += ops.ops[k].at / 2 >= OPERAND_CALL_SLOT;
+            indexes += ops.ops[k].at & 1;
+        }
+    }
+    CHECK(named == l->nops, "every operand's place names its tmp (%u of %u)", named, l->nops);
+    CHECK(calls == 4 && indexes == 2, "the call's uses and defs (%u) and the addresses' indexes (%u) are placed",
+          calls, indexes);
+    test_given_back(l, c);
+    free(buf);
+    arena_free(a);
+    expect_same_compact(loop_src, "loop");
+    expect_same_compact(phases, "phases");
+    expect_same_compact(split_src, "split across a call");
+    expect_same_compact(places_src, "call and addresses");
+}
+
 int main(void)
 {
     test_liveness();
     test_liveness_refresh();
     test_remove_dead();
+    test_operand_places();
     test_order();
     test_failure();
     test_coalescing();

@@ -228,7 +228,7 @@ int ra_fold_candidate(RaCtx *c, Inst *inst, const OperandList *ops)
     for (uint32_t i = 0; i < ops->n; i++) {
         const Operand *o = &ops->ops[i];
         Role r = (Role)o->role;
-        if (o->arg < 0 || !tmp_is_virtual(*o->tmp) || r == ROLE_SCRATCH || r == ROLE_EARLY_DEF)
+        if (o->arg < 0 || o->index < 2 * LIR_MAX_REGS || r == ROLE_SCRATCH || r == ROLE_EARLY_DEF)
             continue;
         if ((role_is_zdef(r) && o->width < 64) || !op_takes_stack(c, (LirOp)inst->op, (unsigned)o->arg) ||
             occurrences(ops, o->index) > 1)
@@ -242,7 +242,7 @@ int ra_fold_candidate(RaCtx *c, Inst *inst, const OperandList *ops)
 int ra_fold_arg(RaCtx *c, Inst *inst, uint32_t n)
 {
     if (c->fold_arg[n] == FOLD_UNKNOWN) {
-        OperandList ops = ra_inst_operands(c->live, n);
+        OperandList ops = ra_operands_of(c->live, inst, n, &c->again, &c->cap_again);
         c->fold_arg[n] = (int8_t)ra_fold_candidate(c, inst, &ops);
     }
     return c->fold_arg[n];

@@ -38,30 +38,31 @@ static uint32_t max_operands(const Inst *inst, const LirOverload *o)
     return 2 * (LIR_MAX_ARGS + (ci ? ci->nuses + ci->ndefs : 0));
 }
 
-static inline void push_operand(const Code *c, OperandList *l, Tmp *t, Role role, Bank bank, Width width,
-                                int arg)
+static inline void push_operand(const Code *c, OperandList *l, Tmp t, unsigned at, Role role, Bank bank,
+                                Width width, int arg)
 {
     uint8_t timing = role_timing(role);
-    l->ops[l->n++] = (Operand){ t, ra_tmp_index(c, *t), (uint8_t)role, timing, (uint8_t)bank, width, (int8_t)arg };
+    l->ops[l->n++] = (Operand){ ra_tmp_index(c, t), (uint8_t)role, timing, (uint8_t)bank, width, (int8_t)arg,
+                                (uint16_t)at };
     l->timing |= timing;
 }
 
-/* the tmps of one argument as lir_for_each_tmp reports them */
-static inline void operands_of_arg(const Code *c, OperandList *l, Arg *a, Role role, Bank bank, Width width,
-                                   int arg)
+/* the tmps of one argument (in slot: ra_operand_tmp) as lir_for_each_tmp reports them */
+static inline void operands_of_arg(const Code *c, OperandList *l, const Arg *a, unsigned slot, Role role,
+                                   Bank bank, Width width, int arg)
 {
     switch ((ArgKind)a->kind) {
     case ARG_TMP:
         if (a->base != TMP_NONE)
-            push_operand(c, l, &a->base, role, bank, width, arg);
+            push_operand(c, l, a->base, 2 * slot, role, bank, width, arg);
         break;
     case ARG_INDEX:
         if (a->index != TMP_NONE)
-            push_operand(c, l, &a->index, ROLE_USE, BANK_GP, 64, -1);
+            push_operand(c, l, a->index, 2 * slot + 1, ROLE_USE, BANK_GP, 64, -1);
         /* fall through */
     case ARG_ADDR:
         if (a->base != TMP_NONE)
-            push_operand(c, l, &a->base, ROLE_USE, BANK_GP, 64, -1);
+            push_operand(c, l, a->base, 2 * slot, ROLE_USE, BANK_GP, 64, -1);
         break;
     default:
         break;
@@ -70,21 +71,23 @@ static inline void operands_of_arg(const Code *c, OperandList *l, Arg *a, Role r
 
 static Bank call_arg_bank(const Arg *a) { return a->kind == ARG_TMP ? tmp_bank(a->base) : BANK_GP; }
 
-static void call_operands(const Code *c, CallInfo *ci, OperandList *list)
+static void call_operands(const Code *c, const CallInfo *ci, OperandList *list)
 {
+    if (ci->nuses + ci->ndefs > OPERAND_MAX_CALL_ARGS)
+        abort(); /* a call reads and writes registers only: a few dozen at most */
     for (uint32_t i = 0; i < ci->nuses; i++)
-        operands_of_arg(c, list, &ci->uses[i], ROLE_USE, call_arg_bank(&ci->uses[i]),
+        operands_of_arg(c, list, &ci->uses[i], OPERAND_CALL_SLOT + i, ROLE_USE, call_arg_bank(&ci->uses[i]),
                         ci->use_widths ? ci->use_widths[i] : 64, -1);
     for (uint32_t i = 0; i < ci->ndefs; i++)
-        operands_of_arg(c, list, &ci->defs[i], ROLE_DEF, call_arg_bank(&ci->defs[i]),
-                        ci->def_widths ? ci->def_widths[i] : 64, -1);
+        operands_of_arg(c, list, &ci->defs[i], OPERAND_CALL_SLOT + ci->nuses + i, ROLE_DEF,
+                        call_arg_bank(&ci->defs[i]), ci->def_widths ? ci->def_widths[i] : 64, -1);
 }
 
 /* the operands of inst (overload o) appended to list, which has room for them */
-static void append_operands(const Code *c, Inst *inst, const LirOverload *o, OperandList *list)
+static inline void append_operands(const Code *c, const Inst *inst, const LirOverload *o, OperandList *list)
 {
     for (unsigned i = 0; i < o->nargs; i++)
-        operands_of_arg(c, list, &inst->args[i], (Role)o->args[i].role, (Bank)o->args[i].bank,
+        operands_of_arg(c, list, &inst->args[i], i, (Role)o->args[i].role, (Bank)o->args[i].bank,
                         o->args[i].width, (int)i);
     if ((o->flags & LF_CALL) && inst->call)
         call_operands(c, inst->call, list);
@@ -98,6 +101,34 @@ OperandList ra_inst_operands(const LirLiveness *l, uint32_t n)
         list.timing |= list.ops[i].timing;
     return list;
 }
+
+void ra_release_operands(LirLiveness *l)
+{
+    arena_release(l->arena, l->ops, (size_t)l->capops * sizeof *l->ops);
+    arena_release(l->arena, l->ops_at, ((size_t)l->ninsts + 1) * sizeof *l->ops_at);
+    l->ops = NULL;
+    l->ops_at = NULL;
+    l->nops = l->capops = 0;
+}
+
+OperandList ra_operands_again(const Code *c, const Inst *inst, Operand **buf, uint32_t *cap)
+{
+    const LirOverload *o = lir_overload((LirOp)inst->op, inst->nargs);
+    uint32_t need = o ? max_operands(inst, o) : 0;
+    if (need > *cap && !lir_grow_array((void **)buf, cap, need, sizeof **buf))
+        abort();
+    OperandList list = { *buf, 0, *cap, 0 };
+    if (o)
+        append_operands(c, inst, o, &list);
+    return list;
+}
+
+OperandList ra_operands_of(const LirLiveness *l, const Inst *inst, uint32_t n, Operand **buf, uint32_t *cap)
+{
+    return l->ops ? ra_inst_operands(l, n) : ra_operands_again(l->code, inst, buf, cap);
+}
+
+uint64_t ra_operand_store_bytes(const LirLiveness *l) { return (uint64_t)l->capops * sizeof *l->ops; }
 
 /* ---- operand store -------------------------------------------------------------- */
 /* room for need operands in the store (arena memory, grown uncleared) */
@@ -131,8 +162,7 @@ static bool block_operands(LirLiveness *l, LirBlock *b, uint32_t first)
 }
 
 /* the operands of a block the refresh keeps (ninsts instructions, first global
- * number old_first before, first now) copied from the store before it; they
- * still point into the block's instructions, which did not move */
+ * number old_first before, first now) copied from the store before it */
 static void keep_block_operands(LirLiveness *l, const Operand *old_ops, const uint32_t *old_at,
                                 uint32_t old_first, uint32_t first, uint32_t ninsts)
 {
@@ -402,6 +432,15 @@ static void explore_all(Flow *f, uint32_t ntmps)
             explore(f, t);
 }
 
+void ra_release_live_sets(LirLiveness *l)
+{
+    if (!l->in.at)
+        return;
+    arena_release(l->arena, l->in.tmps, ((size_t)l->in.at[l->nblocks] + 1) * sizeof *l->in.tmps);
+    memset(l->in.at, 0, ((size_t)l->nblocks + 1) * sizeof *l->in.at); /* every set empty */
+    l->in.tmps = NULL;
+}
+
 /* the live-in sets from the operand store (the live-out sets are their unions over
  * successors: lir_live_out_list); the sets of a refresh replace the old ones; false
  * if they hold more than l->max_pairs (tmp, block) pairs */
@@ -426,7 +465,7 @@ static bool solve_sets(LirLiveness *l)
     explore_all(&f, l->ntmps);
     ends_to_starts(&f.in, l->nblocks);
     if (l->in.at) {
-        arena_release(l->arena, l->in.tmps, ((size_t)l->in.at[l->nblocks] + 1) * sizeof *l->in.tmps);
+        ra_release_live_sets(l);
         arena_release(l->arena, l->in.at, nb * sizeof *l->in.at);
     }
     l->in = f.in;
@@ -496,6 +535,11 @@ bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t)
 
 uint32_t lir_live_in_list(const LirLiveness *l, uint32_t block, const uint32_t **tmps)
 {
+    static const uint32_t none[1];
+    if (!l->in.tmps) { /* given back */
+        *tmps = none;
+        return 0;
+    }
     *tmps = l->in.tmps + l->in.at[block];
     return l->in.at[block + 1] - l->in.at[block];
 }

@@ -41,16 +41,35 @@ static inline uint32_t ra_tmp_index(const Code *c, Tmp t)
     return 2 * LIR_MAX_REGS + (b == BANK_FP ? c->ntmps[BANK_GP] : 0) + tmp_virtual_index(t);
 }
 
-/* one tmp operand of an instruction */
+/* one tmp operand of an instruction (12 bytes: a large function has millions) */
 typedef struct {
-    Tmp *tmp;
-    uint32_t index; /* dense index of *tmp when the list was made */
+    uint32_t index; /* dense index of the tmp when the list was made */
     uint8_t role;   /* Role */
     uint8_t timing; /* RT_* of the role */
     uint8_t bank;   /* Bank */
     uint8_t width;
     int8_t arg;     /* index of the Tmp arg holding it, -1 for addresses and call info */
+    uint16_t at;    /* where the Tmp is (ra_operand_tmp): 2 * slot + 1 for an address's
+                       index, else 2 * slot; slots 0 .. LIR_MAX_ARGS - 1 are the
+                       instruction's args, OPERAND_CALL_SLOT + k its CallInfo's use k,
+                       then (k >= nuses) its defs */
 } Operand;
+
+enum { OPERAND_CALL_SLOT = 8, OPERAND_MAX_CALL_ARGS = 0x7fff - OPERAND_CALL_SLOT };
+
+/* the Tmp that operand o of inst names (to read or to rewrite) */
+static inline Tmp *ra_operand_tmp(Inst *inst, const Operand *o)
+{
+    uint32_t slot = o->at / 2u;
+    Arg *a;
+    if (slot < OPERAND_CALL_SLOT)
+        a = &inst->args[slot];
+    else if ((slot -= OPERAND_CALL_SLOT) < inst->call->nuses)
+        a = &inst->call->uses[slot];
+    else
+        a = &inst->call->defs[slot - inst->call->nuses];
+    return o->at & 1 ? &a->index : &a->base;
+}
 
 typedef struct {
     Operand *ops;
@@ -81,6 +100,21 @@ struct LirLiveness {
 /* the operands of global instruction n as the liveness found them (valid while
  * the code stays as the liveness describes it) */
 OperandList ra_inst_operands(const LirLiveness *l, uint32_t n);
+/* the same operands made again from inst (the liveness's code's) in *buf (grown
+ * with malloc, *cap its room), after the store is given back */
+OperandList ra_operands_again(const Code *c, const Inst *inst, Operand **buf, uint32_t *cap);
+/* instruction n's (inst's) operands: the stored ones while l has its store, else
+ * made again in *buf */
+OperandList ra_operands_of(const LirLiveness *l, const Inst *inst, uint32_t n, Operand **buf, uint32_t *cap);
+/* the bytes of l's operand store */
+uint64_t ra_operand_store_bytes(const LirLiveness *l);
+/* l's live-in sets (ra_release_live_sets) or operand store (ra_release_operands)
+ * given back to its arena once the allocator is done with them (the operands once
+ * the intervals are built, the sets once the resolution has planned the edges'
+ * moves); l answers no more questions of them (empty sets, no operands) and may
+ * only be freed */
+void ra_release_live_sets(LirLiveness *l);
+void ra_release_operands(LirLiveness *l);
 
 static inline bool bit_get(const uint64_t *s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }
 static inline void bit_set(uint64_t *s, uint32_t i) { s[i / 64] |= 1ull << (i % 64); }
@@ -144,6 +178,8 @@ typedef struct {
     uint8_t stack_args[LIR_OP_COUNT]; /* per op: STACK_ARGS_KNOWN, then bit i: a form
                                          of op may take a stack slot as argument i */
     Interval **op_ivs;         /* the interval of each operand of an instruction (building) */
+    Operand *again;            /* an instruction's operands made again (ra_operands_again) */
+    uint32_t cap_again;
     uint32_t cap_op_ivs;
     uint8_t order[BANK_COUNT][LIR_MAX_REGS];
     unsigned norder[BANK_COUNT];

@@ -667,6 +667,16 @@ static void ctx_free(RaCtx *c)
 {
     if (c->arena)
         arena_free(c->arena);
+    free(c->again);
+}
+
+/* a large operand store given back while the scan runs (rewriting makes the
+ * operands again) */
+static void compact(RaCtx *c)
+{
+    uint64_t from = c->opt->compact_bytes ? c->opt->compact_bytes : RA_COMPACT_BYTES;
+    if (ra_operand_store_bytes(c->live) >= from)
+        ra_release_operands(c->live);
 }
 
 static bool allocate_registers(Code *code, const RegallocOptions *opt, LirLiveness *known, bool forms,
@@ -674,9 +684,11 @@ static bool allocate_registers(Code *code, const RegallocOptions *opt, LirLivene
 {
     RegallocOptions defaults = { 0 };
     RaCtx c;
-    bool ok = ctx_init(&c, code, opt ? opt : &defaults, known, forms, err, errlen) && ra_build_intervals(&c) &&
-              ra_linear_scan(&c, BANK_GP) && ra_linear_scan(&c, BANK_FP) &&
-              ra_assign_spill_slots(&c) && ra_resolve_and_rewrite(&c);
+    bool ok = ctx_init(&c, code, opt ? opt : &defaults, known, forms, err, errlen) && ra_build_intervals(&c);
+    if (ok)
+        compact(&c);
+    ok = ok && ra_linear_scan(&c, BANK_GP) && ra_linear_scan(&c, BANK_FP) && ra_assign_spill_slots(&c) &&
+         ra_resolve_and_rewrite(&c);
     ctx_free(&c);
     return ok;
 }

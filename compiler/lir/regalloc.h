@@ -106,7 +106,15 @@ typedef struct RegallocOptions {
      * the slot is read from there even if a register still holds it, so memory
      * operands become the rule */
     bool slot_operands;
+    /* linear scan's memory: once the intervals are built, an operand store of this
+     * many bytes or more (12 a tmp operand) is given back, and each instruction's
+     * operands are made again to rewrite it; 0 = RA_COMPACT_BYTES.  The allocation
+     * is the same either way: below the size the time goes to speed, from it on to
+     * memory. */
+    uint32_t compact_bytes;
 } RegallocOptions;
+
+#define RA_COMPACT_BYTES (32u << 20)
 
 /* allocate registers and stack of one Code in place (the single entry point):
  * liveness, linear scan, resolution, rewriting, stack layout, then lir_verify and
@@ -118,7 +126,9 @@ typedef struct LirLiveness LirLiveness;
 /* lir_allocate inside a compiler whose next step encodes the code: the encoder looks
  * up every instruction's form and refuses one without, so only the shape of the
  * input and of the result is verified here.  live: the code's liveness as it stands
- * (lir_liveness, in an arena outliving the call), or NULL to compute it. */
+ * (lir_liveness, in an arena outliving the call), or NULL to compute it; the call
+ * gives its operands and sets back to that arena as it is done with them (the
+ * liveness may only be freed after). */
 bool lir_allocate_compiled(Code *code, const RegallocOptions *opt, LirLiveness *live, char *err, size_t errlen);
 
 /* the local allocator (fastalloc.c; `circ compile --regalloc=local`, the

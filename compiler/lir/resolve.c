@@ -305,18 +305,20 @@ static uint32_t operand_pos(const Operand *o, uint32_t n)
 static bool rewrite_inst(RaCtx *c, Inst *inst, uint32_t n)
 {
     /* the instruction is as it was when the intervals were built: its operands
-     * are the liveness's, and its fold candidate (only a spilled piece needs one)
-     * is found on it before any operand is rewritten */
-    OperandList ops = ra_inst_operands(c->live, n);
+     * are the liveness's (made again if a large store was given back), and its fold
+     * candidate (only a spilled piece needs one) is found on it before any operand
+     * is rewritten */
     int fold = c->spilled_any ? ra_fold_arg(c, inst, n) : -1;
+    OperandList ops = ra_operands_of(c->live, inst, n, &c->again, &c->cap_again);
     int fold_slot = -1;
     for (uint32_t i = 0; i < ops.n; i++) {
         const Operand *o = &ops.ops[i];
-        if (!tmp_is_virtual(*o->tmp))
+        Tmp *t = ra_operand_tmp(inst, o);
+        if (!tmp_is_virtual(*t))
             continue;
         Interval *piece = ra_child_at(c->ivs[o->index], operand_pos(o, n));
         if (piece->reg >= 0)
-            *o->tmp = tmp_reg((Bank)piece->bank, (unsigned)piece->reg);
+            *t = tmp_reg((Bank)piece->bank, (unsigned)piece->reg);
         else if (piece->spilled && o->arg >= 0 && o->arg == fold)
             fold_slot = piece->parent->slot;
         else
@@ -452,8 +454,9 @@ static bool block_unchanged(const RaCtx *c, uint32_t b, const GapList *gaps, uin
  * the moves between them) is written from the front; an input instruction not yet
  * read whose slot is written over waits in a queue, so the memory needed beyond the
  * array is the moves written so far, not a second copy of the block.  A small block
- * is written to a list and copied back at its exact size (an arena array that is not
- * the last allocation cannot shrink). */
+ * is written to a list and copied back into its array when it fits, else into a new
+ * one of its exact size (an arena array that is not the last allocation cannot
+ * shrink). */
 typedef struct {
     Code *code;
     LirBlock *blk;
@@ -537,6 +540,9 @@ static void rebuild_block(RaCtx *c, uint32_t b, const GapList *gaps, uint32_t *g
     if (p.in_place) {
         blk->ninsts = p.w;
         lir_fit_block(c->code, blk);
+    } else if (p.out.n <= blk->capinsts) {
+        memcpy(blk->insts, p.out.v, p.out.n * sizeof *p.out.v);
+        blk->ninsts = p.out.n;
     } else {
         arena_release(c->code->arena, blk->insts, (size_t)blk->capinsts * sizeof *blk->insts);
         blk->insts = arena_memdup(c->code->arena, p.out.v, p.out.n * sizeof *p.out.v);
@@ -604,9 +610,11 @@ bool ra_resolve_and_rewrite(RaCtx *c)
         abort();
     collect_split_moves(c, &gaps);
     plan_edges(c, &plan, critical);
+    ra_release_live_sets(c->live);
     for (uint32_t b = 0; b < nb && !c->failed; b++)
         for (uint32_t i = 0; i < c->code->blocks[b]->ninsts && !c->failed; i++)
             rewrite_inst(c, &c->code->blocks[b]->insts[i], c->live->first_inst[b] + i);
+    ra_release_operands(c->live);
     uint32_t gi = 0;
     for (uint32_t b = 0; b < nb && !c->failed; b++)
         rebuild_block(c, b, &gaps, &gi, &plan);
