@@ -164,12 +164,20 @@ static void drop_inst(Code *c, uint32_t b, uint32_t i)
     blk->ninsts--;
 }
 
+/* src parsed into a and its liveness (*code set), or NULL (a check failed) */
+static LirLiveness *parsed_liveness(Arena *a, const char *src, Code **code, const char *what)
+{
+    *code = parse_one(a, src);
+    LirLiveness *l = *code ? lir_liveness(a, *code) : NULL;
+    CHECK(l != NULL, "%s has a liveness", what);
+    return l;
+}
+
 static void test_liveness_refresh(void)
 {
     Arena *a = arena_new();
-    Code *c = parse_one(a, loop_src);
-    LirLiveness *l = c ? lir_liveness(a, c) : NULL;
-    CHECK(l != NULL, "loop has a liveness");
+    Code *c;
+    LirLiveness *l = parsed_liveness(a, loop_src, &c, "loop");
     if (!l) {
         arena_free(a);
         return;
@@ -592,9 +600,8 @@ static void test_given_back(LirLiveness *l, const Code *c)
 static void test_operand_places(void)
 {
     Arena *a = arena_new();
-    Code *c = parse_one(a, places_src);
-    LirLiveness *l = c ? lir_liveness(a, c) : NULL;
-    CHECK(l != NULL, "the call code has a liveness");
+    Code *c;
+    LirLiveness *l = parsed_liveness(a, places_src, &c, "the call code");
     if (!l) {
         arena_free(a);
         return;

@@ -465,7 +465,7 @@ static bool solve_sets(LirLiveness *l)
     explore_all(&f, l->ntmps);
     ends_to_starts(&f.in, l->nblocks);
     if (l->in.at) {
-        ra_release_live_sets(l);
+        arena_release(l->arena, l->in.tmps, ((size_t)l->in.at[l->nblocks] + 1) * sizeof *l->in.tmps);
         arena_release(l->arena, l->in.at, nb * sizeof *l->in.at);
     }
     l->in = f.in;
