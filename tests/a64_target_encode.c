@@ -96,7 +96,7 @@ static void expect_mem(Expect *e, const Code *code, const LdSt *k, int rt, const
     char ib[24];
     const char *rtn = k->fp ? fpn(&nm, rt, k->size == 8) : rt == 31 ? (k->x ? "xzr" : "wzr") : gp(&nm, rt, k->x);
     int base = a->kind == ARG_STACK ? FRAME_BASE : a->kind == ARG_CALLARG ? 31 : rn(a);
-    int64_t off = a->value + (a->kind == ARG_STACK ? code->slots[a->slot].offset : 0);
+    int64_t off = arg_offset(a) + (a->kind == ARG_STACK ? code->slots[a->slot].offset : 0);
     const char *bn = gp(&nm, base, 1);
     if (a->kind != ARG_INDEX) {
         if (off % k->size == 0 && off >= 0 && off <= 4095 * k->size) {
@@ -182,7 +182,7 @@ static void expect_addr_calc(Expect *e, const Code *code, const Inst *in, int rd
     char ib[24];
     const Arg *a = &in->args[0];
     int base = a->kind == ARG_STACK ? FRAME_BASE : a->kind == ARG_CALLARG ? 31 : rn(a);
-    int64_t off = a->value + (a->kind == ARG_STACK ? code->slots[a->slot].offset : 0);
+    int64_t off = arg_offset(a) + (a->kind == ARG_STACK ? code->slots[a->slot].offset : 0);
     const char *d = gp(&nm, rd, 1), *b = gp(&nm, base, 1);
     if (a->kind == ARG_INDEX) {
         int shift = a->scale == 8 ? 3 : a->scale == 4 ? 2 : a->scale == 2 ? 1 : 0;
@@ -382,13 +382,16 @@ static void expect_pair(Expect *e, const Code *code, const LirForm *f, const Ins
     }
     if (load && rt[0] == rt[1]) {
         Arg hi = *ma;
-        hi.value += 8;
+        if (hi.kind == ARG_INDEX)
+            hi.disp += 8;
+        else
+            hi.value += 8;
         expect_mem(e, code, &LD_X, rt[1], &hi);
         return;
     }
     const char *mn = load ? "ldp" : "stp";
     int base = ma->kind == ARG_STACK ? FRAME_BASE : ma->kind == ARG_CALLARG ? 31 : rn(ma);
-    int64_t off = ma->value + (ma->kind == ARG_STACK ? code->slots[ma->slot].offset : 0);
+    int64_t off = arg_offset(ma) + (ma->kind == ARG_STACK ? code->slots[ma->slot].offset : 0);
     if (ma->kind != ARG_INDEX && a64_pair_offset_ok((A64Pair)f->param, off)) {
         if (off == 0)
             line(e, "%s %s, %s, [%s]", mn, n[0], n[1], gp(&nm, base, 1));

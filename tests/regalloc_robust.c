@@ -90,9 +90,12 @@ static bool no_virtual(const Code *c)
     for (uint32_t b = 0; b < c->nblocks; b++)
         for (uint32_t i = 0; i < c->blocks[b]->ninsts; i++) {
             const Inst *in = &c->blocks[b]->insts[i];
-            for (unsigned k = 0; k < in->nargs; k++)
-                if (tmp_is_virtual(in->args[k].base) || tmp_is_virtual(in->args[k].index))
+            for (unsigned k = 0; k < in->nargs; k++) {
+                const Arg *g = &in->args[k];
+                bool names_base = g->kind == ARG_TMP || g->kind == ARG_ADDR || g->kind == ARG_INDEX;
+                if ((names_base && tmp_is_virtual(g->base)) || (g->kind == ARG_INDEX && tmp_is_virtual(g->index)))
                     return false;
+            }
         }
     return true;
 }

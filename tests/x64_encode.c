@@ -87,7 +87,7 @@ static ExpOp exp_arg(const Arg *a, unsigned width)
         e.type = X86_OP_MEM;
         e.size = (uint8_t)(width / 8);
         e.mem.scale = 1;
-        e.mem.disp = a->value;
+        e.mem.disp = arg_offset(a);
         if (a->kind == ARG_STACK) {
             e.mem.base = X86_REG_RBP;
             e.mem.disp += FRAME_SLOT_OFFSET;

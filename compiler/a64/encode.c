@@ -84,7 +84,7 @@ static bool mem_of(const Ctx *c, const Arg *a, Mem *m)
 {
     memset(m, 0, sizeof *m);
     m->index = -1;
-    m->offset = a->value;
+    m->offset = arg_offset(a);
     switch ((ArgKind)a->kind) {
     case ARG_ADDR:
         return reg_num(c->as, a->base, &m->base);

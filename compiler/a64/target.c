@@ -175,7 +175,7 @@ static bool a64_arg_ok(const LirForm *f, unsigned i, const Arg *a)
     case ARG_ADDR:
         return fits_int32(a->value) && gp_reg_ok(a->base);
     case ARG_INDEX:
-        return fits_int32(a->value) && gp_reg_ok(a->base) && gp_reg_ok(a->index) &&
+        return gp_reg_ok(a->base) && gp_reg_ok(a->index) &&
                !(tmp_is_reg(a->index) && tmp_reg_number(a->index) == A64_LIR_SP);
     case ARG_RELCOND: case ARG_RESCOND: case ARG_DOUBLECOND:
         return a64_cond_codes(a, &c1, &c2);

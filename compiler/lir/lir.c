@@ -67,9 +67,9 @@ Arg arg_imm(int64_t v) { return (Arg){ .kind = ARG_IMM, .value = v }; }
 Arg arg_bigimm(int64_t v) { return (Arg){ .kind = ARG_BIGIMM, .value = v }; }
 Arg arg_addr(Tmp base, int64_t off) { return (Arg){ .kind = ARG_ADDR, .base = base, .value = off }; }
 
-Arg arg_index(Tmp base, Tmp index, unsigned scale, int64_t off)
+Arg arg_index(Tmp base, Tmp index, unsigned scale, int32_t off)
 {
-    return (Arg){ .kind = ARG_INDEX, .base = base, .index = index, .scale = (uint8_t)scale, .value = off };
+    return (Arg){ .kind = ARG_INDEX, .base = base, .index = index, .scale = (uint8_t)scale, .disp = off };
 }
 
 Arg arg_stack(uint32_t slot, int64_t off) { return (Arg){ .kind = ARG_STACK, .slot = slot, .value = off }; }

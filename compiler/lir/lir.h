@@ -142,21 +142,31 @@ typedef struct Arg {
     uint8_t scale;    /* ARG_INDEX: 1, 2, 4 or 8 */
     uint8_t cond;     /* ARG_*COND */
     uint8_t sym_kind; /* ARG_SYMBOL: RelocTarget */
-    Tmp base;         /* ARG_TMP, ARG_ADDR, ARG_INDEX */
-    Tmp index;        /* ARG_INDEX */
-    uint32_t slot;    /* ARG_STACK: slot index; ARG_SYMBOL: function or Helper index */
     union {
-        int64_t value; /* immediates; offsets of the memory kinds; symbol addend */
-        void *special; /* ARG_SPECIAL */
+        Tmp base;      /* ARG_TMP, ARG_ADDR, ARG_INDEX */
+        uint32_t slot; /* ARG_STACK: slot index; ARG_SYMBOL: function or Helper index */
     };
-} Arg;
+    union {
+        int64_t value; /* immediates; the offset of ARG_ADDR, ARG_STACK and ARG_CALLARG;
+                          the symbol's addend (an ARG_INDEX's offset: arg_offset) */
+        void *special; /* ARG_SPECIAL */
+        struct {
+            Tmp index;    /* ARG_INDEX */
+            int32_t disp; /* ARG_INDEX: the offset */
+        };
+    };
+} Arg; /* the fields a kind does not name share their room with others */
+_Static_assert(sizeof(Arg) == 16, "an Arg is 16 bytes");
+
+/* the offset of a memory argument (ARG_ADDR, ARG_INDEX, ARG_STACK, ARG_CALLARG) */
+static inline int64_t arg_offset(const Arg *a) { return a->kind == ARG_INDEX ? a->disp : a->value; }
 
 Arg arg_none(void);
 Arg arg_tmp(Tmp t);
 Arg arg_imm(int64_t v);
 Arg arg_bigimm(int64_t v);
 Arg arg_addr(Tmp base, int64_t offset);
-Arg arg_index(Tmp base, Tmp index, unsigned scale, int64_t offset);
+Arg arg_index(Tmp base, Tmp index, unsigned scale, int32_t offset);
 Arg arg_stack(uint32_t slot, int64_t offset);
 Arg arg_callarg(int64_t offset);
 Arg arg_relcond(RelCond c);
@@ -229,6 +239,7 @@ typedef struct Inst {
     CallInfo *call;     /* Call only */
     Arg args[LIR_MAX_ARGS];
 } Inst;
+_Static_assert(sizeof(Inst) == 96, "an Inst is 96 bytes");
 
 typedef struct LirBlock {
     uint32_t index;     /* position in Code.blocks: the layout order */

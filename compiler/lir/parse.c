@@ -252,7 +252,9 @@ static bool parse_memory(Parser *ps, Cur *c, Arg *a)
             if (!parse_tmp(ps, c, &index) || !eat(c, ',') || !number(c, &scale) ||
                 (scale != 1 && scale != 2 && scale != 4 && scale != 8))
                 return err(ps, at, "bad index address (base, index, scale 1/2/4/8)");
-            *a = arg_index(base, index, (unsigned)scale, off);
+            if (off < INT32_MIN || off > INT32_MAX)
+                return err(ps, at, "an index address's offset must fit in 32 bits");
+            *a = arg_index(base, index, (unsigned)scale, (int32_t)off);
         }
     }
     if (!eat(c, ')'))

@@ -96,7 +96,7 @@ void lir_print_arg(FILE *out, const Code *c, const Arg *a)
         fprintf(out, "(%s)", lir_tmp_name(c, a->base, b1, sizeof b1));
         break;
     case ARG_INDEX:
-        print_offset(out, a->value);
+        print_offset(out, a->disp);
         fprintf(out, "(%s,%s,%u)", lir_tmp_name(c, a->base, b1, sizeof b1),
                 lir_tmp_name(c, a->index, b2, sizeof b2), a->scale);
         break;

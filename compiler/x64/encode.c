@@ -79,7 +79,7 @@ static bool rm_of(LirAsm *as, const Code *code, const Arg *a, Rm *rm)
             return false;
         if (rm->index == X64_RSP)
             return lir_asm_fail(as, "rsp cannot be an index register");
-        return set_disp(as, rm, a->value);
+        return set_disp(as, rm, a->disp);
     case ARG_STACK:
         rm->mem = true;
         return stack_rm(as, code, a, rm);

@@ -81,7 +81,7 @@ static bool x64_arg_ok(const LirForm *f, unsigned i, const Arg *a)
     case ARG_ADDR:
         return fits_int32(a->value) && reg_ok(a->base);
     case ARG_INDEX:
-        return fits_int32(a->value) && reg_ok(a->base) && reg_ok(a->index) &&
+        return reg_ok(a->base) && reg_ok(a->index) &&
                !(tmp_is_reg(a->index) && tmp_reg_number(a->index) == X64_RSP);
     case ARG_RELCOND: case ARG_RESCOND: case ARG_DOUBLECOND:
         return x64_cond_code(a) >= 0;
