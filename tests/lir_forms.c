@@ -523,6 +523,7 @@ static void test_parse_errors(void)
         { "code @f ; x86-64\nBB#0:\n    Jump\n  Successors: #4\n", "successor #4 does not exist" },
         { "code @f ; x86-64\nBB#0:\n    Ud2 !trap soon\n", "unknown trap kind 'soon'" },
         { "code @f ; x86-64\nBB#0:\n    Move (%rax,%rcx,3), %rax\n", "bad index address" },
+        { "code @f ; x86-64\nBB#0:\n    Move 2147483648(%rax,%rcx,1), %rax\n", "an index address's offset must fit in 32 bits" },
         { "code @f ; x86-64\nBB#0:\n    Call %rax {uses %rdi; spills 3}\n", "expected uses, defs or clobbers" },
         { "code @f ; x86-64\nBB#0:\n    Move $12x, %rax\n", "bad immediate" },
         { "code @f ; x86-64\nBB#0:\n    Ret32 %rax, %rdx\n", "Ret32 has no 2-argument overload" },
