@@ -4,7 +4,8 @@
 # (bench/scale/gen_scale.sh nested), a chain of N ADDs (gen_scale.sh adds)), at -O0
 # and -O2 on both ISAs, the wall time of `circ compile` per input gate and its peak
 # RSS (bench/scale/peak_rss.c, built here with cc).  With CALLGRIND=1, also the
-# instructions per gate counted by valgrind's callgrind, for inputs up to 10k gates.
+# instructions per gate counted by valgrind's callgrind, for inputs up to
+# CALLGRIND_MAX gates (default 20000; a 1M-gate input takes minutes a run).
 # usage: bench/compile/scale.sh [CIRC] [MAX_GATES]   (defaults build/circ, 1000000;
 #        SHAPES="generated nested chain" to choose the shapes)
 # One line per run: SHAPE GATES ISA LEVEL SECONDS NS/GATE PEAK_MB [INSNS/GATE], or
@@ -51,7 +52,7 @@ for shape in ${SHAPES:-generated nested chain}; do
           continue
         fi
         extra=""
-        [ "${CALLGRIND:-0}" = 1 ] && [ "$gates" -le 20000 ] &&
+        [ "${CALLGRIND:-0}" = 1 ] && [ "$gates" -le "${CALLGRIND_MAX:-20000}" ] &&
           extra=$(insns_per_gate "$dir/in.circ" $isa $level "$gates")
         awk -v s=$shape -v g="$gates" -v i=$isa -v l=$level -v t="$2" -v m="$4" -v x="$extra" \
           'BEGIN { printf "%-9s %8d %-6s %-5s %8.2f %9.0f %8d %s\n", s, g, i, l, t, t * 1e9 / g, m, x }'
