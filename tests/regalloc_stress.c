@@ -4,8 +4,9 @@
  * ALLOCA slot, doubles, values swapped through moves) allocated with every register and with 2..14 GP / 2..16 FP
  * registers under random options, then run under Unicorn on several inputs: every
  * allocation must succeed, verify and have forms, and every run must return what
- * the run with every register returned.  Usage: test_regalloc_stress [PROGRAMS
- * [SEED]]. */
+ * the run with every register returned; and each program's liveness refreshed
+ * after random changes is a new liveness of it.  Usage: test_regalloc_stress
+ * [PROGRAMS [SEED]]. */
 #include "regalloc_util.h"
 
 #include <inttypes.h>
@@ -336,6 +337,50 @@ static void random_options(Rng *r, RegallocOptions *opt)
     opt->no_fold = below(r, 4) == 0;
 }
 
+/* are l's live-in sets those of a new liveness of its code? */
+static bool sets_are_new(Arena *a, LirLiveness *l, Code *c)
+{
+    LirLiveness *fresh = lir_liveness(a, c);
+    for (uint32_t b = 0; fresh && b < c->nblocks; b++) {
+        const uint32_t *x, *y;
+        uint32_t nx = lir_live_in_list(l, b, &x), ny = lir_live_in_list(fresh, b, &y);
+        if (nx != ny || (nx && memcmp(x, y, nx * sizeof *x)))
+            return false;
+    }
+    return fresh != NULL;
+}
+
+/* the liveness refreshed after rounds of changes in a few blocks (instructions
+ * dropped, a tmp argument named another) is a new liveness of the changed code */
+static void check_refresh(uint64_t seed)
+{
+    Arena *a = arena_new();
+    Code *c = gen_program(a, seed);
+    LirLiveness *l = lir_liveness(a, c);
+    Rng r = { seed * 31 + 7 };
+    bool *changed = arena_alloc(a, c->nblocks + 1);
+    for (unsigned round = 0; l && round < 4; round++) {
+        memset(changed, 0, c->nblocks);
+        for (unsigned k = 1 + below(&r, 3); k > 0; k--) {
+            uint32_t b = below(&r, c->nblocks);
+            LirBlock *blk = c->blocks[b];
+            if (blk->ninsts < 2)
+                continue;
+            uint32_t i = below(&r, blk->ninsts - 1);
+            Arg *arg = &blk->insts[i].args[0];
+            if (below(&r, 3) == 0 && blk->insts[i].nargs && arg->kind == ARG_TMP && tmp_is_virtual(arg->base))
+                arg->base = tmp_virtual(tmp_bank(arg->base), below(&r, c->ntmps[tmp_bank(arg->base)]));
+            else
+                memmove(&blk->insts[i], &blk->insts[i + 1], (--blk->ninsts - i) * sizeof *blk->insts);
+            changed[b] = true;
+        }
+        CHECK(lir_liveness_refresh(l, changed) && sets_are_new(a, l, c),
+              "seed %" PRIu64 " round %u: the refreshed live sets are a new liveness's", seed, round);
+    }
+    CHECK(l != NULL, "seed %" PRIu64 ": a liveness", seed);
+    arena_free(a);
+}
+
 int main(int argc, char **argv)
 {
     unsigned programs = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 150;
@@ -350,6 +395,7 @@ int main(int argc, char **argv)
     for (uint64_t seed = first; seed < first + programs; seed++) {
         Result full[NRUNS], limited[NRUNS];
         RegallocOptions opt = { 0 };
+        check_refresh(seed);
         if (!run_program(emu, seed, &opt, full, "all registers"))
             continue;
         for (unsigned k = 0; k < NRUNS; k++)

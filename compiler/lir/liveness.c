@@ -321,7 +321,8 @@ static void note_defs(GenKill *g, const OperandList *ops, unsigned when)
             note_kill(g, ops->ops[i].index);
 }
 
-static void gen_kill_inst(GenKill *g, const Inst *inst, const OperandList *ops)
+/* the gen and kill pairs of an instruction's operands (a call's clobbers aside) */
+static void gen_kill_ops(GenKill *g, const OperandList *ops)
 {
     if (ops->timing & RT_EARLY_USE)
         note_uses(g, ops, RT_EARLY_USE);
@@ -331,6 +332,11 @@ static void gen_kill_inst(GenKill *g, const Inst *inst, const OperandList *ops)
         note_uses(g, ops, RT_LATE_USE);
     if (ops->timing & RT_LATE_DEF)
         note_defs(g, ops, RT_LATE_DEF);
+}
+
+static void gen_kill_inst(GenKill *g, const Inst *inst, const OperandList *ops)
+{
+    gen_kill_ops(g, ops);
     if (!inst->call)
         return;
     for (unsigned b = 0; b < BANK_COUNT; b++) {
@@ -340,13 +346,18 @@ static void gen_kill_inst(GenKill *g, const Inst *inst, const OperandList *ops)
     }
 }
 
-/* the gen and kill pairs of every block, from the operand store */
-static void gen_kill(const LirLiveness *l, GenKill *g)
+static void gen_kill_marks(const LirLiveness *l, GenKill *g)
 {
     g->gen_mark = calloc((size_t)l->ntmps + 1, sizeof *g->gen_mark);
     g->kill_mark = calloc((size_t)l->ntmps + 1, sizeof *g->kill_mark);
     if (!g->gen_mark || !g->kill_mark)
         abort();
+}
+
+/* the gen and kill pairs of every block, from the operand store */
+static void gen_kill(const LirLiveness *l, GenKill *g)
+{
+    gen_kill_marks(l, g);
     for (g->block = 0; g->block < l->nblocks; g->block++) {
         const LirBlock *blk = l->code->blocks[g->block];
         for (uint32_t i = 0; i < blk->ninsts; i++) {
@@ -368,6 +379,7 @@ typedef struct {
     uint32_t mark_base;
     LiveSets in;                /* the result: counting (tmps NULL), then filling */
     uint32_t *stack;
+    const uint8_t *only;        /* the tmps to explore (NULL: all) */
 } Flow;
 
 /* block b gets tmp t in set s (counted while s->tmps is NULL) */
@@ -428,7 +440,7 @@ static void explore(Flow *f, uint32_t t)
 static void explore_all(Flow *f, uint32_t ntmps)
 {
     for (uint32_t t = 0; t < ntmps; t++)
-        if (f->gen.at[t] < f->gen.at[t + 1])
+        if (f->gen.at[t] < f->gen.at[t + 1] && (!f->only || f->only[t]))
             explore(f, t);
 }
 
@@ -441,36 +453,52 @@ void ra_release_live_sets(LirLiveness *l)
     l->in.tmps = NULL;
 }
 
+/* the live-in sets of the tmps marked in only (all if NULL) from the operand store,
+ * in sets from sets_arena (the scratch arena holds the rest); false if they hold
+ * more than l->max_pairs (tmp, block) pairs */
+static bool flow_sets(const LirLiveness *l, const uint8_t *only, Arena *scratch, Arena *sets_arena, LiveSets *out)
+{
+    GenKill g = { 0 };
+    gen_kill(l, &g);
+    size_t nb = (size_t)l->nblocks + 1;
+    Flow f = { group_pairs(scratch, &g.gen, l->ntmps), group_pairs(scratch, &g.kill, l->ntmps),
+               predecessors(scratch, l), arena_alloc(scratch, nb * 4), arena_alloc(scratch, nb * 4),
+               arena_alloc(scratch, nb * 4), 0, { arena_alloc(sets_arena, nb * 4), NULL },
+               arena_alloc_raw(scratch, nb * 4), only };
+    free(g.gen.v);
+    free(g.kill.v);
+    explore_all(&f, l->ntmps);
+    if (!counts_to_offsets(sets_arena, &f.in, l->nblocks, l->max_pairs))
+        return false;
+    f.mark_base = l->ntmps;
+    explore_all(&f, l->ntmps);
+    ends_to_starts(&f.in, l->nblocks);
+    *out = f.in;
+    return true;
+}
+
+/* l's live-in sets replaced by sets (allocated in l->arena) */
+static void replace_sets(LirLiveness *l, LiveSets sets)
+{
+    if (l->in.at) {
+        arena_release(l->arena, l->in.tmps, ((size_t)l->in.at[l->nblocks] + 1) * sizeof *l->in.tmps);
+        arena_release(l->arena, l->in.at, ((size_t)l->nblocks + 1) * sizeof *l->in.at);
+    }
+    l->in = sets;
+}
+
 /* the live-in sets from the operand store (the live-out sets are their unions over
  * successors: lir_live_out_list); the sets of a refresh replace the old ones; false
  * if they hold more than l->max_pairs (tmp, block) pairs */
 static bool solve_sets(LirLiveness *l)
 {
     Arena *scratch = arena_new();
-    GenKill g = { 0 };
-    gen_kill(l, &g);
-    size_t nb = (size_t)l->nblocks + 1;
-    Flow f = { group_pairs(scratch, &g.gen, l->ntmps), group_pairs(scratch, &g.kill, l->ntmps),
-               predecessors(scratch, l), arena_alloc(scratch, nb * 4), arena_alloc(scratch, nb * 4),
-               arena_alloc(scratch, nb * 4), 0, { arena_alloc(l->arena, nb * 4), NULL },
-               arena_alloc_raw(scratch, nb * 4) };
-    free(g.gen.v);
-    free(g.kill.v);
-    explore_all(&f, l->ntmps);
-    if (!counts_to_offsets(l->arena, &f.in, l->nblocks, l->max_pairs)) {
-        arena_free(scratch);
-        return false;
-    }
-    f.mark_base = l->ntmps;
-    explore_all(&f, l->ntmps);
-    ends_to_starts(&f.in, l->nblocks);
-    if (l->in.at) {
-        arena_release(l->arena, l->in.tmps, ((size_t)l->in.at[l->nblocks] + 1) * sizeof *l->in.tmps);
-        arena_release(l->arena, l->in.at, nb * sizeof *l->in.at);
-    }
-    l->in = f.in;
+    LiveSets sets;
+    bool ok = flow_sets(l, NULL, scratch, l->arena, &sets);
+    if (ok)
+        replace_sets(l, sets);
     arena_free(scratch);
-    return true;
+    return ok;
 }
 
 /* operands of the blocks marked in redo (all if NULL; the others' kept), block
@@ -494,9 +522,134 @@ LirLiveness *lir_liveness_within(Arena *arena, Code *c, uint64_t max_pairs)
     return solve(l, NULL) ? l : NULL;
 }
 
+/* ---- a refresh after some blocks changed ---------------------------------------
+ * A tmp's live blocks follow from its gen and kill blocks and the edges alone, and a
+ * refresh keeps the edges.  So it explores again only the tmps whose gen or kill
+ * blocks changed (they are compared in each changed block before and after; a call
+ * there counts every register it clobbers as changed) and keeps every other tmp's
+ * blocks: the same sets as a full solve, for the changed tmps' walks and one merge
+ * of the sets. */
+typedef struct {
+    GenKill before, after;  /* the changed blocks' gen and kill pairs, block by block */
+    uint32_t *stamp;        /* per tmp: which block and list last marked it */
+    uint8_t *affected;      /* per tmp: its gen or kill blocks changed */
+} Refresh;
+
+/* the gen and kill pairs of the blocks marked in changed, from the store as it is */
+static void changed_gen_kill(const LirLiveness *l, const bool *changed, GenKill *g)
+{
+    gen_kill_marks(l, g);
+    for (g->block = 0; g->block < l->nblocks; g->block++) {
+        if (!changed[g->block])
+            continue;
+        for (uint32_t i = l->first_inst[g->block]; i < l->first_inst[g->block + 1]; i++) {
+            OperandList ops = ra_inst_operands(l, i);
+            gen_kill_ops(g, &ops);
+        }
+    }
+    free(g->gen_mark);
+    free(g->kill_mark);
+}
+
+/* pairs[*at ..) of block b (the pairs are (tmp, block), block by block): the tmps
+ * that are in one of a (before) and b (after) but not in the other marked affected;
+ * stamps s and s + 1 are this block's and list's */
+static void compare_block(Refresh *r, const PairVec *a, uint32_t *ia, const PairVec *b, uint32_t *ib,
+                          uint32_t block, uint32_t s)
+{
+    uint32_t a0 = *ia;
+    for (; *ia < a->n && a->v[*ia + 1] == block; *ia += 2)
+        r->stamp[a->v[*ia]] = s;
+    for (; *ib < b->n && b->v[*ib + 1] == block; *ib += 2) {
+        uint32_t t = b->v[*ib];
+        if (r->stamp[t] == s)
+            r->stamp[t] = s + 1;
+        else
+            r->affected[t] = 1;
+    }
+    for (uint32_t k = a0; k < *ia; k += 2)
+        if (r->stamp[a->v[k]] == s)
+            r->affected[a->v[k]] = 1;
+}
+
+/* the registers the calls of block b clobber marked affected */
+static void mark_clobbers(const LirLiveness *l, Refresh *r, uint32_t b)
+{
+    const LirBlock *blk = l->code->blocks[b];
+    for (uint32_t i = 0; i < blk->ninsts; i++)
+        for (unsigned k = 0; k < BANK_COUNT; k++)
+            for (uint64_t m = lir_inst_clobbers(&blk->insts[i], (Bank)k); m; m &= m - 1)
+                r->affected[k * LIR_MAX_REGS + (uint32_t)__builtin_ctzll(m)] = 1;
+}
+
+/* r->affected from the changed blocks' pairs before and after */
+static void find_affected(const LirLiveness *l, const bool *changed, Refresh *r)
+{
+    uint32_t ga = 0, gb = 0, ka = 0, kb = 0;
+    for (uint32_t b = 0; b < l->nblocks; b++) {
+        if (!changed[b])
+            continue;
+        compare_block(r, &r->before.gen, &ga, &r->after.gen, &gb, b, 4 * b + 1);
+        compare_block(r, &r->before.kill, &ka, &r->after.kill, &kb, b, 4 * b + 3);
+        mark_clobbers(l, r, b);
+    }
+}
+
+/* the new sets: each block's old set without the affected tmps, merged with the
+ * affected tmps' new set (both ascending); false if over l->max_pairs */
+static bool merge_sets_kept(LirLiveness *l, const LiveSets *fresh, const uint8_t *affected)
+{
+    size_t nb = (size_t)l->nblocks + 1;
+    LiveSets out = { arena_alloc(l->arena, nb * sizeof *out.at), NULL };
+    for (uint32_t b = 0; b < l->nblocks; b++) {
+        uint32_t n = fresh->at[b + 1] - fresh->at[b];
+        for (uint32_t k = l->in.at[b]; k < l->in.at[b + 1]; k++)
+            n += !affected[l->in.tmps[k]];
+        out.at[b] = n;
+    }
+    if (!counts_to_offsets(l->arena, &out, l->nblocks, l->max_pairs)) {
+        arena_release(l->arena, out.at, nb * sizeof *out.at);
+        return false;
+    }
+    for (uint32_t b = 0; b < l->nblocks; b++) {
+        uint32_t i = l->in.at[b], j = fresh->at[b], w = out.at[b];
+        while (i < l->in.at[b + 1] || j < fresh->at[b + 1]) {
+            if (i < l->in.at[b + 1] && affected[l->in.tmps[i]]) {
+                i++;
+                continue;
+            }
+            bool old = j == fresh->at[b + 1] || (i < l->in.at[b + 1] && l->in.tmps[i] < fresh->tmps[j]);
+            out.tmps[w++] = old ? l->in.tmps[i++] : fresh->tmps[j++];
+        }
+    }
+    replace_sets(l, out);
+    return true;
+}
+
+/* the sets again for the tmps whose gen or kill changed in the changed blocks */
+static bool refresh_changed(LirLiveness *l, const bool *changed)
+{
+    Arena *scratch = arena_new();
+    Refresh r = { .stamp = arena_alloc(scratch, ((size_t)l->ntmps + 1) * sizeof *r.stamp),
+                  .affected = arena_alloc(scratch, (size_t)l->ntmps + 1) };
+    changed_gen_kill(l, changed, &r.before);
+    bool ok = make_store(l, changed);
+    LiveSets fresh;
+    if (ok) {
+        changed_gen_kill(l, changed, &r.after);
+        find_affected(l, changed, &r);
+        ok = flow_sets(l, r.affected, scratch, scratch, &fresh) && merge_sets_kept(l, &fresh, r.affected);
+    }
+    free(r.before.gen.v), free(r.before.kill.v), free(r.after.gen.v), free(r.after.kill.v);
+    arena_free(scratch);
+    return ok;
+}
+
 bool lir_liveness_refresh(LirLiveness *l, const bool *changed)
 {
-    return l->code->nblocks == l->nblocks && lir_tmp_count(l->code) == l->ntmps && solve(l, changed);
+    if (l->code->nblocks != l->nblocks || lir_tmp_count(l->code) != l->ntmps)
+        return false;
+    return changed && l->in.tmps ? refresh_changed(l, changed) : solve(l, changed);
 }
 
 /* is dense index i in block b's set of s (sorted) */

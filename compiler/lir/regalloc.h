@@ -194,8 +194,9 @@ LirLiveness *lir_liveness_within(Arena *arena, Code *code, uint64_t max_pairs);
 
 /* l made again for its code after instructions were removed from or changed in the
  * blocks marked in changed[block] (the same sets as a new lir_liveness; blocks and
- * tmps must be as they were); false if they are not, an instruction has no
- * overload, or the sets are over the pairs l allows */
+ * tmps must be as they were; only the tmps whose gen or kill blocks changed are
+ * walked again, changed NULL walks all); false if they are not, an instruction has
+ * no overload, or the sets are over the pairs l allows */
 bool lir_liveness_refresh(LirLiveness *l, const bool *changed);
 bool lir_live_in(const LirLiveness *l, uint32_t block, Tmp t);
 bool lir_live_out(const LirLiveness *l, uint32_t block, Tmp t);
