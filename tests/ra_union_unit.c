@@ -2,7 +2,8 @@
  * against the definition it replaces: over random intervals with holes joining and
  * leaving registers (whole, or from a range on, as a split does), the first meeting
  * point of a random interval with each register's union equals the smallest
- * iv_intersection with the register's members, overlapping members included. */
+ * iv_intersection with the register's members, overlapping members included; and
+ * likewise for sparse unions met by intervals of many short ranges. */
 #include "compiler/lir/ra_union.h"
 
 #include <stdlib.h>
@@ -83,6 +84,42 @@ static void step(RaUnion *u, TestIv *ivs, uint64_t *s)
     }
 }
 
+/* a sparse union (two intervals a register) met by intervals of many short ranges:
+ * most of their ranges fall between two holders' ranges, where the meeting point
+ * search skips them */
+static void sparse_unions(uint64_t *s)
+{
+    enum { NFEW = 8, NCUR = 64 };
+    TestIv few[NFEW];
+    RaUnion u;
+    ra_union_init(&u);
+    for (int k = 0; k < NFEW; k++) {
+        make_interval(&few[k], s, k % 4);
+        ra_union_add(&u, &few[k].iv, 0);
+    }
+    LiveRange r[NCUR];
+    Interval cur = { .ranges = r, .nranges = NCUR, .capranges = NCUR, .reg = -1 };
+    for (int round = 0; round < 2000; round++) {
+        uint32_t pos = rnd(s) % 20000;
+        for (int i = 0; i < NCUR; i++) {
+            r[i].from = pos + 1 + rnd(s) % 200;
+            r[i].to = r[i].from + 1 + rnd(s) % 20;
+            pos = r[i].to;
+        }
+        for (int reg = 0; reg < 4; reg++) {
+            uint32_t want = UINT32_MAX;
+            for (int k = reg; k < NFEW; k += 4) {
+                uint32_t x = iv_intersection(&few[k].iv, &cur);
+                want = x < want ? x : want;
+            }
+            uint32_t got = ra_union_first_meet(&u, reg, &cur);
+            CHECK(got == want, "sparse round %d reg %d: union says %u, the members' intersections %u", round, reg,
+                  got, want);
+        }
+    }
+    ra_union_free(&u);
+}
+
 int main(void)
 {
     uint64_t s = 7;
@@ -101,6 +138,7 @@ int main(void)
     }
     ra_union_free(&u);
     free(ivs);
+    sparse_unions(&s);
     printf("ra_union_unit: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

@@ -182,17 +182,40 @@ static uint32_t first_from_after(const RaUnion *u, int32_t x, uint32_t f)
     return best;
 }
 
+/* the first of cur's ranges from lo on that ends after p (cur->nranges if none) */
+static uint32_t first_ending_after(const Interval *cur, uint32_t lo, uint32_t p)
+{
+    uint32_t hi = cur->nranges;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cur->ranges[mid].to > p)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /* cur's ranges in order: the first that a holder's range covers the start of, or
- * that a holder's range starts inside, gives the answer */
+ * that a holder's range starts inside, gives the answer.  After a range that meets
+ * none, no holder's range starts before the next start b, and those that started
+ * before end by the range's start: so the ranges of cur that end by b meet none
+ * (skipped by a binary search), and the next one meets at b if it starts before */
 uint32_t ra_union_first_meet(const RaUnion *u, int reg, const Interval *cur)
 {
     int32_t root = u->root[reg];
-    for (uint32_t i = 0; root >= 0 && i < cur->nranges; i++) {
+    uint32_t i = 0;
+    while (root >= 0 && i < cur->nranges) {
         uint32_t f = cur->ranges[i].from, t = cur->ranges[i].to;
         if (max_to_upto(u, root, f) > f)
             return f;
         uint32_t b = first_from_after(u, root, f);
         if (b < t)
+            return b;
+        if (b == UINT32_MAX)
+            break;
+        i = first_ending_after(cur, i + 1, b);
+        if (i < cur->nranges && cur->ranges[i].from < b)
             return b;
     }
     return UINT32_MAX;
