@@ -8,6 +8,7 @@
  * after random changes is a new liveness of it.  Usage: test_regalloc_stress
  * [PROGRAMS [SEED]]. */
 #include "regalloc_util.h"
+#include "compiler/lir/ra_internal.h"
 
 #include <inttypes.h>
 
@@ -357,6 +358,8 @@ static void check_refresh(uint64_t seed)
     Arena *a = arena_new();
     Code *c = gen_program(a, seed);
     LirLiveness *l = lir_liveness(a, c);
+    if (l)
+        l->whole_below = seed % 4 ? 0 : RA_REFRESH_WHOLE_BELOW; /* mostly tmp by tmp */
     Rng r = { seed * 31 + 7 };
     bool *changed = arena_alloc(a, c->nblocks + 1);
     for (unsigned round = 0; l && round < 4; round++) {

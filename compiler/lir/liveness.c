@@ -321,8 +321,9 @@ static void note_defs(GenKill *g, const OperandList *ops, unsigned when)
             note_kill(g, ops->ops[i].index);
 }
 
-/* the gen and kill pairs of an instruction's operands (a call's clobbers aside) */
-static void gen_kill_ops(GenKill *g, const OperandList *ops)
+/* the gen and kill pairs of an instruction's operands, and of a call's clobbers
+ * (inst NULL: its operands only) */
+static void gen_kill_inst(GenKill *g, const Inst *inst, const OperandList *ops)
 {
     if (ops->timing & RT_EARLY_USE)
         note_uses(g, ops, RT_EARLY_USE);
@@ -332,12 +333,7 @@ static void gen_kill_ops(GenKill *g, const OperandList *ops)
         note_uses(g, ops, RT_LATE_USE);
     if (ops->timing & RT_LATE_DEF)
         note_defs(g, ops, RT_LATE_DEF);
-}
-
-static void gen_kill_inst(GenKill *g, const Inst *inst, const OperandList *ops)
-{
-    gen_kill_ops(g, ops);
-    if (!inst->call)
+    if (!inst || !inst->call)
         return;
     for (unsigned b = 0; b < BANK_COUNT; b++) {
         uint64_t clobbers = lir_inst_clobbers(inst, (Bank)b);
@@ -515,6 +511,7 @@ LirLiveness *lir_liveness_within(Arena *arena, Code *c, uint64_t max_pairs)
     LirLiveness *l = arena_alloc(arena, sizeof *l);
     l->code = c;
     l->max_pairs = max_pairs < LIR_LIVE_PAIRS_MAX ? max_pairs : LIR_LIVE_PAIRS_MAX;
+    l->whole_below = RA_REFRESH_WHOLE_BELOW;
     l->arena = arena;
     l->ntmps = lir_tmp_count(c);
     l->nblocks = c->nblocks;
@@ -528,14 +525,15 @@ LirLiveness *lir_liveness_within(Arena *arena, Code *c, uint64_t max_pairs)
  * blocks changed (they are compared in each changed block before and after; a call
  * there counts every register it clobbers as changed) and keeps every other tmp's
  * blocks: the same sets as a full solve, for the changed tmps' walks and one merge
- * of the sets. */
+ * of the sets.  Sets of fewer than l->whole_below pairs are solved whole. */
 typedef struct {
     GenKill before, after;  /* the changed blocks' gen and kill pairs, block by block */
     uint32_t *stamp;        /* per tmp: which block and list last marked it */
     uint8_t *affected;      /* per tmp: its gen or kill blocks changed */
 } Refresh;
 
-/* the gen and kill pairs of the blocks marked in changed, from the store as it is */
+/* the gen and kill pairs of the blocks marked in changed, from their operands alone
+ * (their instructions may have changed since the store was made) */
 static void changed_gen_kill(const LirLiveness *l, const bool *changed, GenKill *g)
 {
     gen_kill_marks(l, g);
@@ -544,7 +542,7 @@ static void changed_gen_kill(const LirLiveness *l, const bool *changed, GenKill 
             continue;
         for (uint32_t i = l->first_inst[g->block]; i < l->first_inst[g->block + 1]; i++) {
             OperandList ops = ra_inst_operands(l, i);
-            gen_kill_ops(g, &ops);
+            gen_kill_inst(g, NULL, &ops);
         }
     }
     free(g->gen_mark);
@@ -649,7 +647,8 @@ bool lir_liveness_refresh(LirLiveness *l, const bool *changed)
 {
     if (l->code->nblocks != l->nblocks || lir_tmp_count(l->code) != l->ntmps)
         return false;
-    return changed && l->in.tmps ? refresh_changed(l, changed) : solve(l, changed);
+    bool by_tmp = changed && l->in.tmps && l->in.at[l->nblocks] >= l->whole_below;
+    return by_tmp ? refresh_changed(l, changed) : solve(l, changed);
 }
 
 /* is dense index i in block b's set of s (sorted) */

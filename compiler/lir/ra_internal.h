@@ -77,6 +77,10 @@ typedef struct {
     uint8_t timing; /* RT_* of every operand, or'ed */
 } OperandList;
 
+/* a liveness of fewer (tmp, block) pairs is refreshed whole: comparing the changed
+ * blocks' gen and kill and merging the sets costs more than solving a small one */
+enum { RA_REFRESH_WHOLE_BELOW = 1 << 16 };
+
 /* a sorted set of dense tmp indices per block: block b's are tmps[at[b] .. at[b + 1]) */
 typedef struct {
     uint32_t *at, *tmps;
@@ -89,6 +93,8 @@ struct LirLiveness {
                                        successors', lir_live_out_list) */
     uint32_t *outbuf, capout;       /* lir_live_out_list's merged sets */
     uint64_t max_pairs;             /* the most (tmp, block) pairs the live-in sets may hold */
+    uint64_t whole_below;           /* sets of fewer pairs are refreshed by a whole solve
+                                       (RA_REFRESH_WHOLE_BELOW), larger ones tmp by tmp */
     uint32_t *first_inst;           /* global number of each block's first instruction */
     uint32_t ninsts;
     Arena *arena;
