@@ -342,6 +342,7 @@ static void gen_kill_inst(GenKill *g, const Inst *inst, const OperandList *ops)
     }
 }
 
+/* the per-tmp marks of a gen and kill walk (freed by the walk) */
 static void gen_kill_marks(const LirLiveness *l, GenKill *g)
 {
     g->gen_mark = calloc((size_t)l->ntmps + 1, sizeof *g->gen_mark);
@@ -522,8 +523,8 @@ LirLiveness *lir_liveness_within(Arena *arena, Code *c, uint64_t max_pairs)
 /* ---- a refresh after some blocks changed ---------------------------------------
  * A tmp's live blocks follow from its gen and kill blocks and the edges alone, and a
  * refresh keeps the edges.  So it explores again only the tmps whose gen or kill
- * blocks changed (they are compared in each changed block before and after; a call
- * there counts every register it clobbers as changed) and keeps every other tmp's
+ * blocks changed (they are compared in each changed block before and after; the
+ * physical registers always count as changed, for the calls' clobbers) and keeps every other tmp's
  * blocks: the same sets as a full solve, for the changed tmps' walks and one merge
  * of the sets.  Sets of fewer than l->whole_below pairs are solved whole. */
 typedef struct {
@@ -549,9 +550,9 @@ static void changed_gen_kill(const LirLiveness *l, const bool *changed, GenKill 
     free(g->kill_mark);
 }
 
-/* pairs[*at ..) of block b (the pairs are (tmp, block), block by block): the tmps
- * that are in one of a (before) and b (after) but not in the other marked affected;
- * stamps s and s + 1 are this block's and list's */
+/* the pairs of block `block` from *ia in a (before) and *ib in b (after), pairs being
+ * (tmp, block) block by block: a tmp in one but not the other is marked affected;
+ * stamps s and s + 1 are this block's and this list's */
 static void compare_block(Refresh *r, const PairVec *a, uint32_t *ia, const PairVec *b, uint32_t *ib,
                           uint32_t block, uint32_t s)
 {
@@ -570,14 +571,11 @@ static void compare_block(Refresh *r, const PairVec *a, uint32_t *ia, const Pair
             r->affected[a->v[k]] = 1;
 }
 
-/* the registers the calls of block b clobber marked affected */
-static void mark_clobbers(const LirLiveness *l, Refresh *r, uint32_t b)
+/* every physical register marked affected: a call's clobbers are kills the operand
+ * pairs leave out, and a call that changed or went took its old ones along */
+static void mark_registers(Refresh *r)
 {
-    const LirBlock *blk = l->code->blocks[b];
-    for (uint32_t i = 0; i < blk->ninsts; i++)
-        for (unsigned k = 0; k < BANK_COUNT; k++)
-            for (uint64_t m = lir_inst_clobbers(&blk->insts[i], (Bank)k); m; m &= m - 1)
-                r->affected[k * LIR_MAX_REGS + (uint32_t)__builtin_ctzll(m)] = 1;
+    memset(r->affected, 1, BANK_COUNT * LIR_MAX_REGS);
 }
 
 /* r->affected from the changed blocks' pairs before and after */
@@ -589,8 +587,8 @@ static void find_affected(const LirLiveness *l, const bool *changed, Refresh *r)
             continue;
         compare_block(r, &r->before.gen, &ga, &r->after.gen, &gb, b, 4 * b + 1);
         compare_block(r, &r->before.kill, &ka, &r->after.kill, &kb, b, 4 * b + 3);
-        mark_clobbers(l, r, b);
     }
+    mark_registers(r);
 }
 
 /* the new sets: each block's old set without the affected tmps, merged with the
